@@ -1,0 +1,102 @@
+package rng
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+)
+
+// SeedSize is the size of a seed in bytes (256 bits).
+const SeedSize = 32
+
+// Labels of the streams the games draw from (DESIGN.md, "RNG stream").
+const (
+	// LabelAuctionValues is the stream of Blind Auction private values
+	// (seed 000, auction-0.2).
+	LabelAuctionValues = "auction-0.2/values"
+	// LabelAuctionTiebreak is the stream of Blind Auction tie-breaks.
+	LabelAuctionTiebreak = "auction-0.2/tiebreak"
+)
+
+// LabelBargainMatch returns the label of match m's stream in the Negotiation
+// Games, "bargaining/match/<m>" with m in decimal, 0-based.
+func LabelBargainMatch(m int) string { return fmt.Sprintf("bargaining/match/%d", m) }
+
+// ErrSeedSize is returned by New when the seed is not SeedSize bytes.
+var ErrSeedSize = errors.New("rng: seed must be 32 bytes")
+
+// Stream is a deterministic stream of bytes derived from a seed and a label.
+// It is not safe for concurrent use. The zero value is not usable: call New.
+type Stream struct {
+	mac   hash.Hash
+	msg   []byte   // label || 0x00 || uint64_be(k)
+	block [32]byte // the current block
+	pos   int      // next unread byte of block; 32 when exhausted
+	k     uint64   // index of the next block to compute
+}
+
+// New returns the stream for seed (exactly 32 bytes) and label. It returns
+// ErrSeedSize for a seed of any other length.
+func New(seed []byte, label string) (*Stream, error) {
+	if len(seed) != SeedSize {
+		return nil, ErrSeedSize
+	}
+	s := &Stream{mac: hmac.New(sha256.New, seed), pos: 32}
+	s.msg = make([]byte, len(label)+1+8)
+	copy(s.msg, label)
+	return s, nil
+}
+
+// Block returns block(k) of the stream, independent of the read position.
+func (s *Stream) Block(k uint64) [32]byte {
+	var out [32]byte
+	binary.BigEndian.PutUint64(s.msg[len(s.msg)-8:], k)
+	s.mac.Reset()
+	s.mac.Write(s.msg)
+	s.mac.Sum(out[:0])
+	return out
+}
+
+// Uint32 returns the next 4 bytes of the stream as a big-endian uint32.
+// Blocks are 32 bytes, so a draw never straddles two blocks.
+func (s *Stream) Uint32() uint32 {
+	if s.pos >= 32 {
+		s.block = s.Block(s.k)
+		s.k++
+		s.pos = 0
+	}
+	v := binary.BigEndian.Uint32(s.block[s.pos:])
+	s.pos += 4
+	return v
+}
+
+// Intn returns a uniform integer in [0, n) by rejection sampling: with
+// limit = 2^32 - (2^32 mod n), it draws Uint32 until the draw is below limit
+// and returns the draw mod n. n must be in 1..2^32; Intn panics otherwise,
+// which is a programming error in the caller (game configs are validated
+// before drawing).
+func (s *Stream) Intn(n uint64) uint64 {
+	if n == 0 || n > 1<<32 {
+		panic("rng: Intn argument out of range")
+	}
+	limit := uint64(1<<32) - (uint64(1<<32) % n)
+	for {
+		x := uint64(s.Uint32())
+		if x < limit {
+			return x % n
+		}
+	}
+}
+
+// Range returns a uniform integer in [lo, hi], that is lo + Intn(hi-lo+1).
+// It requires lo <= hi and hi-lo < 2^32; it panics otherwise (a programming
+// error: configs are validated first).
+func (s *Stream) Range(lo, hi int) int {
+	if hi < lo {
+		panic("rng: Range with hi < lo")
+	}
+	return lo + int(s.Intn(uint64(hi-lo)+1))
+}

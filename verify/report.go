@@ -1,0 +1,35 @@
+package verify
+
+// Difference is one place where a replay's claim differs from what the rules
+// derive from its revealed seed and events.
+type Difference struct {
+	// Event is the 0-based index of the event in the replay's event list,
+	// or -1 for a difference in the replay's header (seed, config) or in its
+	// claimed final results.
+	Event int `json:"event"`
+	// Field names what differs, as a JSON-path-like name relative to the
+	// event or results, for example "price", "values[2][1]", "results.scores[0]".
+	Field string `json:"field"`
+	// Claimed is the value the replay claims, rendered as text.
+	Claimed string `json:"claimed"`
+	// Derived is the value re-derived from the seed and the rules.
+	Derived string `json:"derived"`
+}
+
+// Report is the outcome of re-simulating one replay.
+type Report struct {
+	// Format is the replay's format name, "sealed.auction.replay.v1" or
+	// "negotiation.replay.v1".
+	Format string `json:"format"`
+	// SeedCommitmentOK reports whether the revealed seed hashes to the seed
+	// commitment the replay carries (docs/commitments.md, seeds).
+	SeedCommitmentOK bool `json:"seed_commitment_ok"`
+	// Events is the number of events re-simulated.
+	Events int `json:"events"`
+	// Differences lists every difference found, in event order; empty for a
+	// clean replay.
+	Differences []Difference `json:"differences"`
+}
+
+// Clean reports whether the replay's seed matched and nothing differed.
+func (r *Report) Clean() bool { return r.SeedCommitmentOK && len(r.Differences) == 0 }
