@@ -1,0 +1,159 @@
+package secret
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Phase is one of the game's two weekly phases (seed 004, amended rule
+// "Phases"; DESIGN.md reading S5). The zero value is NoPhase, which Settings
+// use to mean "any phase".
+type Phase int
+
+const (
+	// NoPhase is not a phase of the calendar; in Settings it means an action
+	// may be taken in any phase.
+	NoPhase Phase = iota
+	// Auction is the Auction Phase: Monday 00:00 to Thursday 00:00 local.
+	Auction
+	// Bartering is the Bartering Phase: Thursday 00:00 to Monday 00:00 local.
+	Bartering
+)
+
+// String returns "auction", "bartering" or "none".
+func (p Phase) String() string {
+	switch p {
+	case Auction:
+		return "auction"
+	case Bartering:
+		return "bartering"
+	}
+	return "none"
+}
+
+// MarshalText encodes the phase as its String, for JSON output.
+func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// Calendar is the game's weekly phase calendar in one IANA time zone (seed
+// 004, rule "Phases": the Auction Phase is Monday, Tuesday and Wednesday, the
+// Bartering Phase Thursday to Sunday; DESIGN.md reading S5). Phases start at
+// local midnight. All inputs and outputs are instants (time.Time); the zone
+// is used only to find local midnights and calendar days, so daylight-saving
+// changes are handled by the zone's rules.
+//
+// Location nil means UTC. Where a zone skips local midnight (a DST change at
+// 00:00), the boundary is the instant Go's time.Date gives for that wall
+// time, which is the first instant of the new day.
+type Calendar struct {
+	Location *time.Location
+}
+
+// Loc returns the calendar's zone: Location, or time.UTC when nil.
+func (c Calendar) Loc() *time.Location {
+	if c.Location == nil {
+		return time.UTC
+	}
+	return c.Location
+}
+
+// midnight returns local 00:00 of day (y, m, d) in the calendar's zone; d may
+// be out of range and is normalised by time.Date.
+func (c Calendar) midnight(y int, m time.Month, d int) time.Time {
+	return time.Date(y, m, d, 0, 0, 0, 0, c.Loc())
+}
+
+// weekOf returns the Monday 00:00 that starts the week holding t, the
+// Thursday 00:00 inside it and the next Monday 00:00, as instants, with
+// monday <= t < next.
+func (c Calendar) weekOf(t time.Time) (monday, thursday, next time.Time) {
+	lt := t.In(c.Loc())
+	y, m, d := lt.Date()
+	d -= (int(lt.Weekday()) + 6) % 7 // back to Monday
+	for {
+		monday, next = c.midnight(y, m, d), c.midnight(y, m, d+7)
+		switch {
+		case t.Before(monday):
+			d -= 7
+		case !t.Before(next):
+			d += 7
+		default:
+			return monday, c.midnight(y, m, d+3), next
+		}
+	}
+}
+
+// PhaseAt returns the phase that holds the instant t and that phase's start
+// (inclusive) and end (exclusive), as instants.
+func (c Calendar) PhaseAt(t time.Time) (p Phase, start, end time.Time) {
+	monday, thursday, next := c.weekOf(t)
+	if t.Before(thursday) {
+		return Auction, monday, thursday
+	}
+	return Bartering, thursday, next
+}
+
+// NextPhaseStart returns the start of the first phase that begins strictly
+// after t: the default maturation date of an action performed at t (seed
+// 004, rule "Secret Information": "the beginning of the next rules-defined
+// phase after the action's performance"; reading S5).
+func (c Calendar) NextPhaseStart(t time.Time) time.Time {
+	_, _, end := c.PhaseAt(t)
+	return end
+}
+
+// AddDays returns the instant n calendar days after t at the same local wall
+// time in the calendar's zone (so 71, 72 or 73 hours for n = 3 across a
+// one-hour DST change). It implements the default revelation offset of
+// reading S5. n may be negative.
+func (c Calendar) AddDays(t time.Time, n int) time.Time {
+	lt := t.In(c.Loc())
+	y, m, d := lt.Date()
+	return time.Date(y, m, d+n, lt.Hour(), lt.Minute(), lt.Second(), lt.Nanosecond(), c.Loc())
+}
+
+// Week names a game week by its ISO 8601 year and week number (weeks start
+// on Monday, like the game's Auction Phase), e.g. 2026-W13.
+type Week struct {
+	Year, Number int
+}
+
+// String formats the week as ISO 8601 "YYYY-Www", e.g. "2026-W13".
+func (w Week) String() string { return fmt.Sprintf("%04d-W%02d", w.Year, w.Number) }
+
+// ParseWeek parses "YYYY-Www" (ISO 8601 week date, week 01..53). It returns an
+// error naming the expected form when s does not match or the week does not
+// exist in that year.
+func ParseWeek(s string) (Week, error) {
+	m := weekPattern.FindStringSubmatch(s)
+	if m == nil {
+		return Week{}, fmt.Errorf("week %q: want ISO 8601 form YYYY-Www, e.g. 2026-W13", s)
+	}
+	y, _ := strconv.Atoi(m[1])
+	n, _ := strconv.Atoi(m[2])
+	w := Week{Year: y, Number: n}
+	// The Thursday of a week fixes its ISO year: a week 53 that does not
+	// exist lands in the next year's week 1.
+	if n < 1 || (Calendar{}).WeekOf(Calendar{}.WeekStart(w).AddDate(0, 0, 3)) != w {
+		return Week{}, fmt.Errorf("week %q: ISO year %d has no week %d", s, y, n)
+	}
+	return w, nil
+}
+
+var weekPattern = regexp.MustCompile(`^([0-9]{4})-W([0-9]{2})$`)
+
+// WeekOf returns the ISO week holding t in the calendar's zone.
+func (c Calendar) WeekOf(t time.Time) Week {
+	y, n := t.In(c.Loc()).ISOWeek()
+	return Week{Year: y, Number: n}
+}
+
+// WeekStart returns the instant the week starts: Monday 00:00 local, the
+// start of its Auction Phase.
+func (c Calendar) WeekStart(w Week) time.Time {
+	// 4 January is always in ISO week 1.
+	jan4 := time.Date(w.Year, time.January, 4, 0, 0, 0, 0, time.UTC)
+	mondayOfWeek1 := 4 - (int(jan4.Weekday())+6)%7
+	return c.midnight(w.Year, time.January, mondayOfWeek1+7*(w.Number-1))
+}
