@@ -35,7 +35,7 @@ func mustZone(t *testing.T, name string) Calendar {
 }
 
 func TestCalendarDefaultUTC(t *testing.T) {
-	var c Calendar // zero value: UTC
+	var c Calendar                                // zero value: UTC
 	posted := mustTime(t, "2021-06-22T23:30:00Z") // Tuesday 23:30
 	p, start, end := c.PhaseAt(posted)
 	if p != Auction || !start.Equal(mustTime(t, "2021-06-21T00:00:00Z")) || !end.Equal(mustTime(t, "2021-06-24T00:00:00Z")) {
