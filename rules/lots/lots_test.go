@@ -13,7 +13,9 @@ import (
 
 var monday = time.Date(2026, 3, 23, 0, 0, 0, 0, time.UTC)
 
-func at(h, m int) time.Time { return monday.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute) }
+func at(h, m int) time.Time {
+	return monday.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute)
+}
 
 // bids builds a bid action from a declaration text, parsed by the
 // package that parses reveals.
