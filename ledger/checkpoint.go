@@ -1,0 +1,105 @@
+package ledger
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// Checkpoint is a signed tree head: the C2SP tlog-checkpoint body (origin,
+// tree size, root hash) and the C2SP signed-note that carries it.
+type Checkpoint struct {
+	Origin string    `json:"origin"`
+	Size   int64     `json:"size"` // number of entries covered, >= 0
+	Root   tlog.Hash `json:"root"` // RFC 6962 root hash (base64 in JSON)
+	// Note is the whole signed note: the checkpoint body, a blank line and
+	// the Ed25519 signature line(s).
+	Note string `json:"note"`
+	// Time is when the ledger signed it (its clock); not covered by the
+	// signature.
+	Time time.Time `json:"time,omitzero"`
+}
+
+// FormatCheckpoint returns the C2SP tlog-checkpoint body (c2sp.org/tlog-checkpoint):
+// the origin line, the tree size in decimal and the standard-base64 root
+// hash, each followed by a newline, with no extension lines.
+func FormatCheckpoint(origin string, size int64, root tlog.Hash) string {
+	return fmt.Sprintf("%s\n%d\n%s\n", origin, size, base64.StdEncoding.EncodeToString(root[:]))
+}
+
+// ParseCheckpoint parses a C2SP tlog-checkpoint body (the text of a note,
+// without signatures). The origin must be non-empty, the size a decimal
+// without leading zeros in 0..2^63-1, the root hash standard base64 of 32
+// bytes; extension lines, if any, must be non-empty and are ignored.
+func ParseCheckpoint(text string) (origin string, size int64, root tlog.Hash, err error) {
+	if !strings.HasSuffix(text, "\n") {
+		return "", 0, root, fmt.Errorf("checkpoint: text does not end in a newline")
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if len(lines) < 3 {
+		return "", 0, root, fmt.Errorf("checkpoint: expected origin, size and root hash lines, got %d lines", len(lines))
+	}
+	origin = lines[0]
+	if origin == "" {
+		return "", 0, root, fmt.Errorf("checkpoint: empty origin line")
+	}
+	s := lines[1]
+	if s == "" || (len(s) > 1 && s[0] == '0') || strings.TrimLeft(s, "0123456789") != "" {
+		return "", 0, root, fmt.Errorf("checkpoint: tree size %q is not a decimal number without leading zeros", s)
+	}
+	size, err = strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return "", 0, root, fmt.Errorf("checkpoint: tree size %q out of range", s)
+	}
+	raw, err := base64.StdEncoding.Strict().DecodeString(lines[2])
+	if err != nil || len(raw) != tlog.HashSize {
+		return "", 0, root, fmt.Errorf("checkpoint: root hash %q is not standard base64 of 32 bytes", lines[2])
+	}
+	copy(root[:], raw)
+	for _, ext := range lines[3:] {
+		if ext == "" {
+			return "", 0, root, fmt.Errorf("checkpoint: empty extension line")
+		}
+	}
+	return origin, size, root, nil
+}
+
+// OpenCheckpoint verifies a signed checkpoint note with the verifier key
+// (note.NewVerifier format "<name>+<hash>+<key>") through note.Open, and
+// parses its body. The origin must equal the key's name. Errors: a bad
+// key, a signature that does not verify or is missing
+// (*note.UnverifiedNoteError, *note.InvalidSignatureError), a malformed
+// body.
+func OpenCheckpoint(verifierKey string, signed []byte) (*Checkpoint, error) {
+	v, err := note.NewVerifier(verifierKey)
+	if err != nil {
+		return nil, fmt.Errorf("verifier key: %w", err)
+	}
+	n, err := note.Open(signed, note.VerifierList(v))
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint signature: %w", err)
+	}
+	origin, size, root, err := ParseCheckpoint(n.Text)
+	if err != nil {
+		return nil, err
+	}
+	if origin != v.Name() {
+		return nil, fmt.Errorf("checkpoint: origin %q is not the verifier key's name %q", origin, v.Name())
+	}
+	return &Checkpoint{Origin: origin, Size: size, Root: root, Note: string(signed)}, nil
+}
+
+// signCheckpoint signs the checkpoint body of (size, root) with the log's
+// signer.
+func signCheckpoint(s note.Signer, origin string, size int64, root tlog.Hash) (string, error) {
+	msg, err := note.Sign(&note.Note{Text: FormatCheckpoint(origin, size, root)}, s)
+	if err != nil {
+		return "", fmt.Errorf("signing checkpoint: %w", err)
+	}
+	return string(msg), nil
+}

@@ -1,0 +1,33 @@
+package ledger
+
+import (
+	"errors"
+	"fmt"
+)
+
+// DuplicateError is returned by Append when the entry duplicates one
+// already in the log: a commit with the same player, action type and
+// commitment, or any other entry whose body (without integrated_at) is
+// identical. Index is the existing entry's index. The web site answers 409.
+type DuplicateError struct {
+	Index int64
+	Kind  Kind
+}
+
+func (e *DuplicateError) Error() string {
+	if e.Kind == KindCommit {
+		return fmt.Sprintf("duplicate commit: the same player, action type and commitment are already at index %d", e.Index)
+	}
+	return fmt.Sprintf("duplicate %s entry: an identical entry is already at index %d", e.Kind, e.Index)
+}
+
+// ErrNotFound is returned (wrapped) when an index, checkpoint or replay
+// does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrReadOnly is returned by Append and PutReplay on a ledger opened
+// read-only.
+var ErrReadOnly = errors.New("ledger opened read-only")
+
+// ErrClosed is returned by Append after Close.
+var ErrClosed = errors.New("ledger closed")

@@ -1,0 +1,266 @@
+package ledger
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// InclusionProof shows that the entry at Index is in the tree of Size
+// entries signed by Checkpoint (RFC 6962 §2.1.1 audit path). JSON field
+// names are as tagged; hashes are standard base64.
+type InclusionProof struct {
+	Index      int64       `json:"index"`      // 0 <= Index < Size
+	Size       int64       `json:"size"`       // tree size, equal to the checkpoint's
+	Leaf       string      `json:"leaf"`       // the leaf data (canonical JSON) of the entry
+	LeafHash   tlog.Hash   `json:"leaf_hash"`  // tlog.RecordHash(Leaf)
+	Proof      []tlog.Hash `json:"proof"`      // the audit path, leaf to root
+	Checkpoint string      `json:"checkpoint"` // signed note of the tree of Size entries
+}
+
+// ConsistencyProof shows that the tree of Size2 entries extends the tree
+// of Size1 entries (RFC 6962 §2.1.2), between two signed checkpoints.
+type ConsistencyProof struct {
+	Size1       int64       `json:"size1"` // 1 <= Size1 <= Size2
+	Size2       int64       `json:"size2"`
+	Proof       []tlog.Hash `json:"proof"`
+	Checkpoint1 string      `json:"checkpoint1"` // signed note of the tree of Size1 entries
+	Checkpoint2 string      `json:"checkpoint2"` // signed note of the tree of Size2 entries
+}
+
+// ProveInclusion returns the inclusion proof of entry index in the tree of
+// a stored checkpoint of size entries; size 0 means the latest checkpoint.
+// Errors: no checkpoint of that size, or none yet covering index (checkpoints
+// come every CheckpointInterval); index out of range.
+func (l *Ledger) ProveInclusion(index, size int64) (*InclusionProof, error) {
+	cp, err := l.checkpointFor(size)
+	if err != nil {
+		return nil, err
+	}
+	if index < 0 || index >= cp.Size {
+		return nil, fmt.Errorf("entry %d is not in the tree of checkpoint size %d (try again after the next checkpoint)", index, cp.Size)
+	}
+	e, err := l.Entry(index)
+	if err != nil {
+		return nil, err
+	}
+	p, err := tlog.ProveRecord(cp.Size, index, hashReader{l.r})
+	if err != nil {
+		return nil, fmt.Errorf("proving entry %d in size %d: %w", index, cp.Size, err)
+	}
+	return &InclusionProof{Index: index, Size: cp.Size, Leaf: string(e.Leaf), LeafHash: e.LeafHash, Proof: nonNil(p), Checkpoint: cp.Note}, nil
+}
+
+// ProveConsistency returns the consistency proof between the stored
+// checkpoints of size1 and size2 entries; size2 0 means the latest.
+// Errors: sizes without a checkpoint, size1 < 1 or size1 > size2.
+func (l *Ledger) ProveConsistency(size1, size2 int64) (*ConsistencyProof, error) {
+	cp2, err := l.checkpointFor(size2)
+	if err != nil {
+		return nil, err
+	}
+	if size1 < 1 || size1 > cp2.Size {
+		return nil, fmt.Errorf("size1 %d: expected 1 <= size1 <= size2 (%d)", size1, cp2.Size)
+	}
+	cp1, err := l.CheckpointAt(size1)
+	if err != nil {
+		return nil, fmt.Errorf("no checkpoint of size %d: %w", size1, err)
+	}
+	p, err := tlog.ProveTree(cp2.Size, size1, hashReader{l.r})
+	if err != nil {
+		return nil, fmt.Errorf("proving size %d consistent with %d: %w", size1, cp2.Size, err)
+	}
+	return &ConsistencyProof{Size1: size1, Size2: cp2.Size, Proof: nonNil(p), Checkpoint1: cp1.Note, Checkpoint2: cp2.Note}, nil
+}
+
+func (l *Ledger) checkpointFor(size int64) (*Checkpoint, error) {
+	if size == 0 {
+		return l.LatestCheckpoint()
+	}
+	cp, err := l.CheckpointAt(size)
+	if errors.Is(err, ErrNotFound) {
+		latest, lerr := l.LatestCheckpoint()
+		if lerr == nil {
+			return nil, fmt.Errorf("no checkpoint of size %d (the latest has size %d): %w", size, latest.Size, ErrNotFound)
+		}
+	}
+	return cp, err
+}
+
+func nonNil(p []tlog.Hash) []tlog.Hash {
+	if p == nil {
+		return []tlog.Hash{}
+	}
+	return p
+}
+
+// CheckInclusion checks an inclusion proof offline: checkpoint (a signed
+// note; nil means p.Checkpoint) must verify with verifierKey, have p.Size
+// entries, and the audit path must lead from p.LeafHash at p.Index to its
+// root (tlog.CheckRecord); p.LeafHash must be tlog.RecordHash(p.Leaf). It
+// returns the verified checkpoint, or an error saying what failed.
+func CheckInclusion(verifierKey string, checkpoint []byte, p *InclusionProof) (*Checkpoint, error) {
+	if checkpoint == nil {
+		checkpoint = []byte(p.Checkpoint)
+	}
+	cp, err := OpenCheckpoint(verifierKey, checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	if p.Size != cp.Size {
+		return nil, fmt.Errorf("the proof is for tree size %d but the checkpoint has size %d", p.Size, cp.Size)
+	}
+	if tlog.RecordHash([]byte(p.Leaf)) != p.LeafHash {
+		return nil, fmt.Errorf("leaf_hash is not the RFC 6962 hash of leaf")
+	}
+	if p.Index < 0 || p.Index >= p.Size {
+		return nil, fmt.Errorf("index %d is not in a tree of size %d", p.Index, p.Size)
+	}
+	if err := tlog.CheckRecord(p.Proof, cp.Size, cp.Root, p.Index, p.LeafHash); err != nil {
+		return nil, fmt.Errorf("inclusion proof of entry %d in size %d does not verify: %w", p.Index, p.Size, err)
+	}
+	return cp, nil
+}
+
+// CheckConsistency checks a consistency proof offline: both checkpoints
+// (nil means the proof's own) must verify with verifierKey and have the
+// proof's sizes, and the proof must show the second tree extends the first
+// (tlog.CheckTree). It returns an error saying what failed.
+func CheckConsistency(verifierKey string, checkpoint1, checkpoint2 []byte, p *ConsistencyProof) error {
+	if checkpoint1 == nil {
+		checkpoint1 = []byte(p.Checkpoint1)
+	}
+	if checkpoint2 == nil {
+		checkpoint2 = []byte(p.Checkpoint2)
+	}
+	cp1, err := OpenCheckpoint(verifierKey, checkpoint1)
+	if err != nil {
+		return fmt.Errorf("checkpoint1: %w", err)
+	}
+	cp2, err := OpenCheckpoint(verifierKey, checkpoint2)
+	if err != nil {
+		return fmt.Errorf("checkpoint2: %w", err)
+	}
+	if cp1.Size != p.Size1 || cp2.Size != p.Size2 {
+		return fmt.Errorf("the proof is for sizes %d and %d but the checkpoints have sizes %d and %d", p.Size1, p.Size2, cp1.Size, cp2.Size)
+	}
+	if p.Size1 < 1 || p.Size1 > p.Size2 {
+		return fmt.Errorf("sizes %d and %d: expected 1 <= size1 <= size2", p.Size1, p.Size2)
+	}
+	if err := tlog.CheckTree(p.Proof, cp2.Size, cp2.Root, cp1.Size, cp1.Root); err != nil {
+		return fmt.Errorf("consistency proof from size %d to %d does not verify: %w", p.Size1, p.Size2, err)
+	}
+	return nil
+}
+
+// decodeStrict decodes one JSON value into v: unknown fields, trailing
+// data and missing required fields (names listed) are errors.
+func decodeStrict(data []byte, v any, required ...string) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return err
+	}
+	for _, f := range required {
+		if _, ok := fields[f]; !ok {
+			return fmt.Errorf("missing field %q", f)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the JSON object")
+	}
+	return nil
+}
+
+// ParseInclusionProof decodes an InclusionProof from JSON, refusing
+// unknown or missing fields and trailing data.
+func ParseInclusionProof(data []byte) (*InclusionProof, error) {
+	var p InclusionProof
+	if err := decodeStrict(data, &p, "index", "size", "leaf", "leaf_hash", "proof", "checkpoint"); err != nil {
+		return nil, fmt.Errorf("inclusion proof: %w", err)
+	}
+	return &p, nil
+}
+
+// ParseConsistencyProof decodes a ConsistencyProof from JSON, refusing
+// unknown or missing fields and trailing data.
+func ParseConsistencyProof(data []byte) (*ConsistencyProof, error) {
+	var p ConsistencyProof
+	if err := decodeStrict(data, &p, "size1", "size2", "proof", "checkpoint1", "checkpoint2"); err != nil {
+		return nil, fmt.Errorf("consistency proof: %w", err)
+	}
+	return &p, nil
+}
+
+// hashesOf converts raw byte strings to hashes; any not 32 bytes is an
+// error.
+func hashesOf(what string, raw ...[]byte) ([]tlog.Hash, error) {
+	out := make([]tlog.Hash, len(raw))
+	for i, b := range raw {
+		if len(b) != tlog.HashSize {
+			return nil, fmt.Errorf("%s %d has %d bytes, want %d", what, i, len(b), tlog.HashSize)
+		}
+		out[i] = tlog.Hash(b)
+	}
+	return out, nil
+}
+
+// VerifyInclusion checks an RFC 6962 §2.1.1 inclusion proof given as raw
+// values, as test vectors and other logs carry them: a leaf index and tree
+// size up to 2^64-1, hashes of any length. Sizes above 2^63-1, an index not
+// below the size and hashes that are not 32 bytes are errors, as is a
+// proof that does not lead to root (tlog.CheckRecord).
+func VerifyInclusion(index, size uint64, leafHash, root []byte, proof [][]byte) error {
+	if size > math.MaxInt64 || index >= size {
+		return fmt.Errorf("index %d is not in a tree of size %d", index, size)
+	}
+	hs, err := hashesOf("hash", leafHash, root)
+	if err != nil {
+		return err
+	}
+	p, err := hashesOf("proof hash", proof...)
+	if err != nil {
+		return err
+	}
+	return tlog.CheckRecord(p, int64(size), hs[1], int64(index), hs[0])
+}
+
+// VerifyConsistency checks an RFC 6962 §2.1.2 consistency proof given as
+// raw values. Following RFC 9162 §2.1.4.2, equal sizes need an empty proof
+// and equal roots (compared as bytes); size1 = 0 is refused (nothing to
+// prove); otherwise hashes must be 32 bytes and the proof must verify
+// (tlog.CheckTree).
+func VerifyConsistency(size1, size2 uint64, root1, root2 []byte, proof [][]byte) error {
+	switch {
+	case size1 > size2 || size2 > math.MaxInt64:
+		return fmt.Errorf("sizes %d and %d: expected size1 <= size2 < 2^63", size1, size2)
+	case size1 == 0:
+		return fmt.Errorf("a consistency proof from the empty tree proves nothing")
+	case size1 == size2:
+		if len(proof) != 0 {
+			return fmt.Errorf("equal sizes need an empty proof, got %d hashes", len(proof))
+		}
+		if !bytes.Equal(root1, root2) {
+			return fmt.Errorf("equal sizes but different roots")
+		}
+		return nil
+	}
+	hs, err := hashesOf("root", root1, root2)
+	if err != nil {
+		return err
+	}
+	p, err := hashesOf("proof hash", proof...)
+	if err != nil {
+		return err
+	}
+	return tlog.CheckTree(p, int64(size2), hs[1], int64(size1), hs[0])
+}

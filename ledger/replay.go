@@ -1,0 +1,57 @@
+package ledger
+
+import (
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+)
+
+// MaxReplaySize is the largest replay PutReplay stores, in bytes (64 MiB).
+const MaxReplaySize = 64 << 20
+
+// PutReplay stores replay bytes content-addressed and returns their digest
+// (64 lowercase hex SHA-256), the value a result entry's replay_sha256
+// carries. Storing the same bytes again is a no-op. The replay is not in
+// the tree: the digest in the result entry makes it tamper-evident.
+// Errors: ErrReadOnly, a replay over MaxReplaySize, storage errors.
+func (l *Ledger) PutReplay(replay []byte) (string, error) {
+	if l.w == nil {
+		return "", ErrReadOnly
+	}
+	if len(replay) > MaxReplaySize {
+		return "", fmt.Errorf("replay of %d bytes is larger than the %d allowed", len(replay), MaxReplaySize)
+	}
+	sum := sha256.Sum256(replay)
+	d := hex.EncodeToString(sum[:])
+	if _, err := l.w.Exec(`INSERT INTO replays(sha256, bytes) VALUES(?, ?) ON CONFLICT(sha256) DO NOTHING`, d, replay); err != nil {
+		return "", fmt.Errorf("storing replay: %w", err)
+	}
+	return d, nil
+}
+
+// Replay returns the replay bytes stored under digest (any form
+// NormaliseDigest accepts), checked against the digest; an error wrapping
+// ErrNotFound if none is stored.
+func (l *Ledger) Replay(digest string) ([]byte, error) {
+	d, err := NormaliseDigest(digest)
+	if err != nil {
+		return nil, fmt.Errorf("replay digest: %w", err)
+	}
+	var b []byte
+	err = l.r.QueryRow(`SELECT bytes FROM replays WHERE sha256 = ?`, d).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("replay %s: %w", d, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != d {
+		return nil, fmt.Errorf("replay %s: stored bytes do not hash to their digest (the database was altered)", d)
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b, nil
+}

@@ -1,0 +1,75 @@
+-- sealed ledger schema (SQLite). Forward-only migrations: each section
+-- starts with a line "-- migration N" (N = 1, 2, ...) and is applied once,
+-- in order, inside one transaction that also records N in schema_version.
+-- Never edit a released section; add a new one.
+
+-- migration 1
+CREATE TABLE schema_version (
+	version    INTEGER NOT NULL PRIMARY KEY,
+	applied_at TEXT    NOT NULL
+);
+
+-- The log's identity: origin (the checkpoint's first line and the key
+-- name) and the Ed25519 verifier key (note.NewVerifier format).
+CREATE TABLE log_meta (
+	key   TEXT NOT NULL PRIMARY KEY,
+	value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- One row per entry. body is the leaf: the RFC 8785 canonical JSON of the
+-- entry with integrated_at; leaf_hash = SHA-256(0x00 || body) (RFC 6962).
+-- integrated_at and posted_at are Unix nanoseconds (UTC). dedup is the
+-- SHA-256 key of what makes an entry a duplicate (docs/ledger.md);
+-- commitment and ref are copies of body fields for lookups.
+CREATE TABLE entries (
+	idx           INTEGER NOT NULL PRIMARY KEY,
+	kind          TEXT    NOT NULL,
+	body          BLOB    NOT NULL,
+	leaf_hash     BLOB    NOT NULL,
+	integrated_at INTEGER NOT NULL,
+	posted_at     INTEGER,
+	dedup         BLOB    NOT NULL UNIQUE,
+	commitment    TEXT,
+	ref           INTEGER
+);
+CREATE INDEX entries_commitment ON entries(commitment) WHERE commitment IS NOT NULL;
+CREATE INDEX entries_ref ON entries(ref) WHERE ref IS NOT NULL;
+
+-- The stored hashes of the Merkle tree, id = tlog.StoredHashIndex(level, n).
+CREATE TABLE hashes (
+	id   INTEGER NOT NULL PRIMARY KEY,
+	hash BLOB    NOT NULL
+);
+
+-- Signed checkpoints (C2SP tlog-checkpoint text in a C2SP signed note).
+CREATE TABLE checkpoints (
+	id         INTEGER NOT NULL PRIMARY KEY,
+	size       INTEGER NOT NULL,
+	root       BLOB    NOT NULL,
+	note       BLOB    NOT NULL,
+	created_at INTEGER NOT NULL
+);
+CREATE INDEX checkpoints_size ON checkpoints(size);
+
+-- Replay documents, content-addressed by lowercase hex SHA-256.
+CREATE TABLE replays (
+	sha256 TEXT NOT NULL PRIMARY KEY,
+	bytes  BLOB NOT NULL
+) WITHOUT ROWID;
+
+CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries
+BEGIN SELECT RAISE(ABORT, 'ledger entries are append-only'); END;
+CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries
+BEGIN SELECT RAISE(ABORT, 'ledger entries are append-only'); END;
+CREATE TRIGGER hashes_no_update BEFORE UPDATE ON hashes
+BEGIN SELECT RAISE(ABORT, 'ledger hashes are append-only'); END;
+CREATE TRIGGER hashes_no_delete BEFORE DELETE ON hashes
+BEGIN SELECT RAISE(ABORT, 'ledger hashes are append-only'); END;
+CREATE TRIGGER checkpoints_no_update BEFORE UPDATE ON checkpoints
+BEGIN SELECT RAISE(ABORT, 'ledger checkpoints are append-only'); END;
+CREATE TRIGGER checkpoints_no_delete BEFORE DELETE ON checkpoints
+BEGIN SELECT RAISE(ABORT, 'ledger checkpoints are append-only'); END;
+CREATE TRIGGER replays_no_update BEFORE UPDATE ON replays
+BEGIN SELECT RAISE(ABORT, 'stored replays are immutable'); END;
+CREATE TRIGGER replays_no_delete BEFORE DELETE ON replays
+BEGIN SELECT RAISE(ABORT, 'stored replays are immutable'); END;
