@@ -63,9 +63,9 @@ type ActiveAuditOptions struct {
 	Workers int
 	// Progress, when not nil, is called after each batch of guesses with
 	// the guesses done so far and the guesses planned (the space, or
-	// MaxGuesses if smaller). Calls are serialized and done never
-	// decreases; it is called from the worker goroutines, so it must be
-	// quick.
+	// MaxGuesses if smaller), and once more when the search ends. Calls
+	// are serialized and done never decreases; it is called from the
+	// worker goroutines, so it must be quick.
 	Progress func(done, total uint64)
 }
 
@@ -262,6 +262,9 @@ func (p *searchPlan) run(ctx context.Context, c Commitment, o ActiveAuditOptions
 	}
 	wg.Wait()
 	res := ActiveAuditResult{Guesses: st.done.Load(), Space: p.space}
+	if o.Progress != nil {
+		o.Progress(res.Guesses, p.total)
+	}
 	if st.found {
 		res.Found = true
 		lv := p.levels[st.foundLevel]

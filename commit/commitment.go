@@ -78,7 +78,10 @@ func ParseCommitment(s string) (Commitment, error) {
 		hex.Decode(c[:], []byte(s)) // cannot fail: 64 hex digits
 		return c, nil
 	}
-	if looksBase64(s) {
+	if n, ok := base64Length(s); ok {
+		if n == 32 {
+			return c, fmt.Errorf("hash looks like base64 (of 32 bytes, a SHA-256 digest); expected 64 hex digits of SHA-256")
+		}
 		return c, fmt.Errorf("hash looks like base64; expected 64 hex digits of SHA-256")
 	}
 	bad := firstNonHex(s)
@@ -115,13 +118,17 @@ func firstNonHex(s string) int {
 	return -1
 }
 
-// looksBase64 reports whether s decodes as standard or URL-safe base64
-// (padded or not) to 16..64 bytes, the size of a digest.
-func looksBase64(s string) bool {
+// base64Length reports whether s decodes as standard or URL-safe base64
+// (padded or not) to 16..64 bytes, the size of a digest, and to how many.
+// A string of 64 characters is taken for hex with a typo, not base64.
+func base64Length(s string) (int, bool) {
+	if len(s) == 64 {
+		return 0, false
+	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 		if b, err := enc.DecodeString(s); err == nil && len(b) >= 16 && len(b) <= 64 {
-			return true
+			return len(b), true
 		}
 	}
-	return false
+	return 0, false
 }

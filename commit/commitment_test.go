@@ -1,0 +1,74 @@
+package commit
+
+import (
+	"strings"
+	"testing"
+)
+
+// helloSHA256 is `printf hello | sha256sum`.
+const helloSHA256 = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+
+func TestSumHello(t *testing.T) {
+	if got := Sum([]byte("hello")).String(); got != helloSHA256 {
+		t.Fatalf("Sum(hello) = %s, want %s", got, helloSHA256)
+	}
+}
+
+func TestParseCommitmentAccepts(t *testing.T) {
+	for _, s := range []string{
+		helloSHA256,
+		strings.ToUpper(helloSHA256),
+		"sha256:" + helloSHA256,
+		"SHA256:" + strings.ToUpper(helloSHA256),
+		"  \t" + helloSHA256 + "\r\n",
+		"sha256: " + helloSHA256,
+	} {
+		c, err := ParseCommitment(s)
+		if err != nil {
+			t.Errorf("ParseCommitment(%q): %v", s, err)
+			continue
+		}
+		if c.String() != helloSHA256 {
+			t.Errorf("ParseCommitment(%q) = %s", s, c)
+		}
+	}
+}
+
+// TestParseCommitmentRejects checks each kind of bad hash gets an error that
+// says what it saw. The digests were made with `printf hello | md5sum`,
+// `sha1sum`, `sha512sum`, and `printf hello | sha256sum | xxd -r -p | base64`.
+func TestParseCommitmentRejects(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", "empty hash"},
+		{"   ", "empty hash"},
+		{"md5:5d41402abc4b2a76b9719d911017c592", `prefix "md5:"`},
+		{"sha1:aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d", `prefix "sha1:"`},
+		{"aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d", "40 hex digits, the length of SHA-1"},
+		{"9b71d224bd62f3785d96d46ad3ea3d73319bfbc2890caadae2dff72519673ca72323c3d99ba5c11d7c7acc6e14b8c5da0c4663475c2e5c3adef46f73bcdec043", "128 hex digits, the length of SHA-512"},
+		{"LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=", "looks like base64"},
+		{"2cf24dba5fb0a30e26e83b2ac5b9e29e 1b161e5c1fa7425e73043362938b9824", "whitespace inside at character 33"},
+		{"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b982", "63 hex digits"},
+		{"zz", "'z' at character 1"},
+		{"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b982g", "'g' at character 64"},
+	} {
+		_, err := ParseCommitment(tc.in)
+		if err == nil {
+			t.Errorf("ParseCommitment(%q) accepted it", tc.in)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "expected") {
+			t.Errorf("ParseCommitment(%q) error %q, want it to contain %q and say what is expected", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestCommitmentJSONText(t *testing.T) {
+	var c Commitment
+	if err := c.UnmarshalText([]byte("sha256:" + helloSHA256)); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := c.MarshalText()
+	if string(b) != helloSHA256 {
+		t.Fatalf("MarshalText = %s", b)
+	}
+}
