@@ -1,8 +1,413 @@
 package verify
 
-import "errors"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
 
-// CheckBargainReplay re-simulates a Negotiation Games replay. (Being written.)
+	"github.com/cockroachdb/apd/v3"
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/rules/bargain"
+)
+
+// bargainWire is a negotiation.replay.v1 replay as read: every claimed
+// field is a pointer or a slice, so that an absent claim is told apart from
+// a zero one.
+type bargainWire struct {
+	Format string `json:"format"`
+	Config *struct {
+		Matches   *int     `json:"matches"`
+		MaxTurns  *int     `json:"maxTurns"`
+		ItemNames []string `json:"itemNames"`
+	} `json:"config"`
+	SeedCommitment *string             `json:"seed_commitment"`
+	Seed           *string             `json:"seed"`
+	Events         []json.RawMessage   `json:"events"`
+	Results        *bargainResultsWire `json:"results"`
+}
+
+// bargainResultsWire is a replay's claimed "results" as read.
+type bargainResultsWire struct {
+	Scores        []json.RawMessage `json:"scores"`
+	Points        []int             `json:"points"`
+	Matches       []int             `json:"matches"`
+	Deals         []int             `json:"deals"`
+	Giveaway      []json.RawMessage `json:"giveaway"`
+	MatchesPlayed *int              `json:"matchesPlayed"`
+	MaxMatches    *int              `json:"maxMatches"`
+	Reason        *string           `json:"reason"`
+}
+
+// bargainEvent is one event as read (see bargain.Event for the vocabulary).
+type bargainEvent struct {
+	Kind      string  `json:"kind"`
+	Match     *int    `json:"match"`
+	MatchKind *string `json:"matchKind"`
+	Seats     []int   `json:"seats"`
+	Opener    *int    `json:"opener"`
+	Pool      []int   `json:"pool"`
+	Values    [][]int `json:"values"`
+	MaxTurns  *int    `json:"maxTurns"`
+	Turn      *int    `json:"turn"`
+	Seat      *int    `json:"seat"`
+	Other     *int    `json:"other"`
+	Take      []int   `json:"take"`
+	Worth     []int   `json:"worth"`
+	Payoff    []int   `json:"payoff"`
+	Outcome   *string `json:"outcome"`
+	Text      string  `json:"text"`
+	Notes     string  `json:"notes"`
+}
+
+// absent is how a missing claim is shown in a Difference.
+const absent = "absent"
+
+// CheckBargainReplay re-simulates a Negotiation Games replay
+// (negotiation.replay.v1, docs/replays.md "Negotiation Games replays";
+// rules of seed 002). It checks the revealed seed against the seed
+// commitment (SHA-256 of the seed's 64 lowercase hex characters,
+// commit.CheckSeed), re-derives every match's seats, opener, pool and both
+// valuations from the seed (bargain.DrawMatch), replays every offer, accept
+// and deadline through bargain.Episode, and compares every claimed field:
+// pools, valuations, turns, seats, worth, payoffs, outcomes, points,
+// matches, deals, scores, giveaway and reason. Each difference is reported
+// as (event index, field, claimed, derived); an illegal action is reported
+// at its event, under the field the broken rule concerns, and changes
+// nothing. Scores and giveaway are compared as exact decimals against the
+// derived value rounded half up to bargain.ScorePlaces places.
+//
+// It returns an error, and no report, only when data cannot be read as such
+// a replay: not JSON, another format, a config outside 3|6 matches and even
+// 2..12 turns, a malformed seed or commitment, or an event whose kind or
+// action fields (an offer's take) are unreadable.
 func CheckBargainReplay(data []byte) (*Report, error) {
-	return nil, errors.New("bargaining replays are not supported yet")
+	var w bargainWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, fmt.Errorf("bargaining replay is not readable JSON: %v", err)
+	}
+	if w.Format != FormatBargain {
+		return nil, fmt.Errorf("replay format is %q; expected %q", w.Format, FormatBargain)
+	}
+	if w.Config == nil || w.Config.Matches == nil || w.Config.MaxTurns == nil {
+		return nil, fmt.Errorf("bargaining replay has no config.matches or config.maxTurns")
+	}
+	cfg := bargain.Config{Matches: *w.Config.Matches, MaxTurns: *w.Config.MaxTurns}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("bargaining replay config: %v", err)
+	}
+	if w.Seed == nil || w.SeedCommitment == nil {
+		return nil, fmt.Errorf("bargaining replay needs \"seed\" and \"seed_commitment\"")
+	}
+	seed, err := commit.ParseSeed(*w.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("bargaining replay seed: %v", err)
+	}
+	claimedCommit, err := commit.ParseCommitment(*w.SeedCommitment)
+	if err != nil {
+		return nil, fmt.Errorf("bargaining replay seed_commitment: %v", err)
+	}
+	ep, err := bargain.NewEpisode(seed[:], cfg)
+	if err != nil {
+		return nil, fmt.Errorf("bargaining replay: %v", err)
+	}
+	events := make([]bargainEvent, len(w.Events))
+	for i, raw := range w.Events {
+		if err := decodeBargainEvent(raw, &events[i]); err != nil {
+			return nil, fmt.Errorf("bargaining replay event %d: %v", i, err)
+		}
+	}
+
+	c := &bargainCheck{ep: ep, rep: &Report{Format: FormatBargain, Differences: []Difference{}}}
+	c.rep.SeedCommitmentOK = commit.CheckSeed(seed, claimedCommit)
+	if !c.rep.SeedCommitmentOK {
+		c.diff(-1, "seed_commitment", claimedCommit.String(), seed.Commitment().String())
+	}
+	if names := w.Config.ItemNames; names != nil && strings.Join(names, ",") != strings.Join(bargain.ItemNames[:], ",") {
+		c.diff(-1, "config.itemNames", renderStrings(names), renderStrings(bargain.ItemNames[:]))
+	}
+	for i := range events {
+		c.event(i, &events[i])
+	}
+	c.finish(len(events))
+	c.results(w.Results)
+	c.rep.Events = len(events)
+	return c.rep, nil
+}
+
+// decodeBargainEvent reads one event and checks the fields the
+// re-simulation acts on: a known kind and, for an offer, a 3-entry take.
+func decodeBargainEvent(raw json.RawMessage, ev *bargainEvent) error {
+	if err := json.Unmarshal(raw, ev); err != nil {
+		return fmt.Errorf("not a readable event: %v", err)
+	}
+	switch bargain.EventKind(ev.Kind) {
+	case bargain.EventStart, bargain.EventMatch, bargain.EventAccept, bargain.EventMatchEnd, bargain.EventEnd:
+	case bargain.EventOffer:
+		if len(ev.Take) != bargain.NumItems {
+			return fmt.Errorf("offer take has %d entries; expected %d (books, hats, balls)", len(ev.Take), bargain.NumItems)
+		}
+	default:
+		return fmt.Errorf("unknown kind %q; expected start, match, offer, accept, matchEnd or end", ev.Kind)
+	}
+	return nil
+}
+
+// bargainCheck is the state of one re-simulation.
+type bargainCheck struct {
+	ep      *bargain.Episode
+	rep     *Report
+	pending *bargain.Move // a settled match whose matchEnd event is due
+	ended   bool          // an end event was applied
+}
+
+func (c *bargainCheck) diff(i int, field, claimed, derived string) {
+	c.rep.Differences = append(c.rep.Differences, Difference{Event: i, Field: field, Claimed: claimed, Derived: derived})
+}
+
+// event re-simulates event i.
+func (c *bargainCheck) event(i int, ev *bargainEvent) {
+	kind := bargain.EventKind(ev.Kind)
+	if c.pending != nil && kind != bargain.EventMatchEnd {
+		c.diff(i, "kind", ev.Kind, fmt.Sprintf("matchEnd of match %d", c.pending.Match))
+		c.pending = nil
+	}
+	if (i == 0) != (kind == bargain.EventStart) {
+		if i == 0 {
+			c.diff(i, "kind", ev.Kind, "start")
+		} else {
+			c.diff(i, "kind", ev.Kind, "start only as event 0")
+			return
+		}
+	}
+	switch kind {
+	case bargain.EventMatch:
+		p, err := c.ep.BeginMatch()
+		if err != nil {
+			c.illegal(i, ev, err)
+			return
+		}
+		c.cmpInt(i, "match", ev.Match, p.Match)
+		c.cmpString(i, "matchKind", ev.MatchKind, bargain.MatchKind)
+		c.cmpInts(i, "seats", ev.Seats, p.Seats[:])
+		c.cmpInt(i, "opener", ev.Opener, p.Opener)
+		c.cmpInts(i, "pool", ev.Pool, p.Pool[:])
+		if len(ev.Values) != 2 {
+			c.diff(i, "values", renderMatrix(ev.Values), renderMatrix([][]int{p.Values[0][:], p.Values[1][:]}))
+		} else {
+			c.cmpInts(i, "values[0]", ev.Values[0], p.Values[0][:])
+			c.cmpInts(i, "values[1]", ev.Values[1], p.Values[1][:])
+		}
+		c.cmpInt(i, "maxTurns", ev.MaxTurns, c.ep.Config().MaxTurns)
+	case bargain.EventOffer:
+		mv, err := c.ep.Offer(bargain.Vector(ev.Take), ev.Text, ev.Notes)
+		if err != nil {
+			c.illegal(i, ev, err)
+			return
+		}
+		c.cmpMove(i, ev, mv)
+		c.cmpInts(i, "worth", ev.Worth, mv.Worth[:])
+	case bargain.EventAccept:
+		mv, err := c.ep.Accept(ev.Text, ev.Notes)
+		if err != nil {
+			c.illegal(i, ev, err)
+			return
+		}
+		c.cmpMove(i, ev, mv)
+		c.cmpInts(i, "take", ev.Take, mv.Take[:])
+		c.cmpInts(i, "payoff", ev.Payoff, mv.Payoff[:])
+	case bargain.EventMatchEnd:
+		mv := c.pending
+		if mv == nil {
+			c.diff(i, "kind", ev.Kind, "no match ended here")
+			return
+		}
+		c.pending = nil
+		c.cmpInt(i, "match", ev.Match, mv.Match)
+		c.cmpString(i, "outcome", ev.Outcome, string(mv.Outcome))
+		c.cmpInts(i, "payoff", ev.Payoff, mv.Payoff[:])
+		c.cmpInt(i, "turn", ev.Turn, mv.TurnsUsed)
+	case bargain.EventEnd:
+		c.end(i, ev)
+	}
+}
+
+// cmpMove compares the claims every offer and accept carries.
+func (c *bargainCheck) cmpMove(i int, ev *bargainEvent, mv bargain.Move) {
+	c.cmpInt(i, "match", ev.Match, mv.Match)
+	c.cmpInt(i, "turn", ev.Turn, mv.Turn)
+	c.cmpInt(i, "seat", ev.Seat, mv.Seat)
+	c.cmpInt(i, "other", ev.Other, mv.Other)
+	if mv.Ended {
+		c.pending = &mv
+	}
+}
+
+// end applies an end event: the claimed reason must be the derived one, and
+// a deadline must fall between matches.
+func (c *bargainCheck) end(i int, ev *bargainEvent) {
+	done, reason := c.ep.Done()
+	if done && c.ended {
+		c.diff(i, "kind", ev.Kind, "nothing after the end")
+		return
+	}
+	c.ended = true
+	derived := string(reason)
+	if !done {
+		derived = string(bargain.ReasonDeadline)
+		if err := c.ep.Deadline(); err != nil {
+			c.illegal(i, ev, err)
+			return
+		}
+	}
+	if ev.Text != derived {
+		c.diff(i, "text", ev.Text, fmt.Sprintf("%s (%d of %d matches settled)", derived, c.ep.Settled(), c.ep.Config().Matches))
+	}
+	c.cmpInt(i, "match", ev.Match, c.ep.Settled())
+}
+
+// illegal reports an action the rules refuse, under the field its rule
+// concerns.
+func (c *bargainCheck) illegal(i int, ev *bargainEvent, err error) {
+	field, claimed := "kind", ev.Kind
+	if ae, ok := err.(*bargain.ActionError); ok {
+		switch ae.Rule {
+		case bargain.RuleTakeWithinCounts:
+			field, claimed = "take", renderInts(ev.Take)
+		case bargain.RuleMessageLength:
+			field, claimed = "text", strconv.Quote(ev.Text)
+		case bargain.RuleNotesLength:
+			field, claimed = "notes", strconv.Quote(ev.Notes)
+		case bargain.RuleDeadlineBetweenMatches:
+			field, claimed = "text", ev.Text
+		}
+	}
+	c.diff(i, field, claimed, err.Error())
+}
+
+// finish reports events the derivation expects after the last one.
+func (c *bargainCheck) finish(n int) {
+	if c.pending != nil {
+		c.diff(-1, "events", fmt.Sprintf("%d events, ending before the matchEnd", n), fmt.Sprintf("matchEnd of match %d", c.pending.Match))
+		c.pending = nil
+	}
+	if !c.ended {
+		c.diff(-1, "events", fmt.Sprintf("%d events, no end event", n), "an end event with reason complete or deadline")
+	}
+}
+
+// results compares the claimed results with the derived ones.
+func (c *bargainCheck) results(claimed *bargainResultsWire) {
+	d := c.ep.Results()
+	if claimed == nil {
+		c.diff(-1, "results", absent, "points, matches, deals, scores, giveaway and reason")
+		return
+	}
+	c.cmpInts(-1, "results.points", claimed.Points, d.Points[:])
+	c.cmpInts(-1, "results.matches", claimed.Matches, d.Matches[:])
+	c.cmpInts(-1, "results.deals", claimed.Deals, d.Deals[:])
+	c.cmpDecimals("results.scores", claimed.Scores, &d.Scores)
+	c.cmpDecimals("results.giveaway", claimed.Giveaway, &d.Giveaway)
+	if claimed.MatchesPlayed != nil {
+		c.cmpInt(-1, "results.matchesPlayed", claimed.MatchesPlayed, d.MatchesPlayed)
+	}
+	if claimed.MaxMatches != nil {
+		c.cmpInt(-1, "results.maxMatches", claimed.MaxMatches, d.MaxMatches)
+	}
+	c.cmpString(-1, "results.reason", claimed.Reason, string(d.Reason))
+}
+
+// cmpDecimals compares claimed decimals (JSON numbers, or strings holding
+// one) with the derived ones rounded to bargain.ScorePlaces places.
+func (c *bargainCheck) cmpDecimals(field string, claimed []json.RawMessage, derived *[bargain.Seats]apd.Decimal) {
+	want := make([]string, bargain.Seats)
+	for s := range derived {
+		want[s] = bargain.FormatDecimal(&derived[s])
+	}
+	if len(claimed) != bargain.Seats {
+		got := absent
+		if claimed != nil {
+			got = "[" + string(bytes.Join(rawSlices(claimed), []byte(","))) + "]"
+		}
+		c.diff(-1, field, got, "["+strings.Join(want, ",")+"]")
+		return
+	}
+	for s, raw := range claimed {
+		text := strings.TrimSpace(string(raw))
+		if uq, err := strconv.Unquote(text); err == nil {
+			text = uq
+		}
+		got, _, err := apd.NewFromString(text)
+		exact, _, _ := apd.NewFromString(want[s])
+		if err != nil || got.Form != apd.Finite || got.Cmp(exact) != 0 {
+			c.diff(-1, fmt.Sprintf("%s[%d]", field, s), string(raw), want[s])
+		}
+	}
+}
+
+func rawSlices(r []json.RawMessage) [][]byte {
+	out := make([][]byte, len(r))
+	for i, x := range r {
+		out[i] = x
+	}
+	return out
+}
+
+func (c *bargainCheck) cmpInt(i int, field string, claimed *int, derived int) {
+	if claimed == nil {
+		c.diff(i, field, absent, strconv.Itoa(derived))
+	} else if *claimed != derived {
+		c.diff(i, field, strconv.Itoa(*claimed), strconv.Itoa(derived))
+	}
+}
+
+func (c *bargainCheck) cmpString(i int, field string, claimed *string, derived string) {
+	if claimed == nil {
+		c.diff(i, field, absent, derived)
+	} else if *claimed != derived {
+		c.diff(i, field, *claimed, derived)
+	}
+}
+
+// cmpInts compares element by element ("pool[1]") when the lengths agree,
+// and the whole list ("pool") otherwise.
+func (c *bargainCheck) cmpInts(i int, field string, claimed []int, derived []int) {
+	if len(claimed) != len(derived) {
+		got := absent
+		if claimed != nil {
+			got = renderInts(claimed)
+		}
+		c.diff(i, field, got, renderInts(derived))
+		return
+	}
+	for k := range claimed {
+		if claimed[k] != derived[k] {
+			c.diff(i, fmt.Sprintf("%s[%d]", field, k), strconv.Itoa(claimed[k]), strconv.Itoa(derived[k]))
+		}
+	}
+}
+
+func renderInts(v []int) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.Itoa(x)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+func renderMatrix(m [][]int) string {
+	if m == nil {
+		return absent
+	}
+	parts := make([]string, len(m))
+	for i, row := range m {
+		parts[i] = renderInts(row)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+func renderStrings(v []string) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

@@ -1,9 +1,9 @@
 package bargain
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
+
+	"github.com/sealedhq/sealed/commit"
 )
 
 // PlayOptions adjusts PlayEpisode.
@@ -34,13 +34,13 @@ func PlayEpisode(seed []byte, cfg Config, bots [Seats]Bot, opt PlayOptions) (*Re
 		}
 		names[s] = b.Name()
 	}
-	seedHex := hex.EncodeToString(seed)
-	sum := sha256.Sum256([]byte(seedHex))
+	var s commit.Seed
+	copy(s[:], seed) // NewEpisode checked that seed is 32 bytes
 	r := &Replay{
 		Format:         ReplayFormat,
 		Config:         ReplayConfig{Matches: cfg.Matches, MaxTurns: cfg.MaxTurns, ItemNames: ItemNames},
-		SeedCommitment: hex.EncodeToString(sum[:]),
-		Seed:           seedHex,
+		SeedCommitment: s.Commitment().String(),
+		Seed:           s.String(),
 		PolicyNames:    names,
 		Events:         []Event{{Kind: EventStart}},
 	}
