@@ -2,6 +2,8 @@ package secret
 
 import (
 	"time"
+
+	"github.com/sealedhq/sealed/commit"
 )
 
 // TimeSource says where the time of a post came from.
@@ -48,7 +50,7 @@ type Post struct {
 	ActionType string `json:"action_type"`
 	Channel    string `json:"channel"`
 	// Commitment is the SHA-256 the player posted.
-	Commitment [32]byte `json:"-"`
+	Commitment commit.Commitment `json:"commitment"`
 }
 
 // Edit is a ledger "edit" entry: the message holding the hash posted by

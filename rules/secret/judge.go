@@ -1,0 +1,431 @@
+package secret
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sealedhq/sealed/commit"
+)
+
+// State is a secret action's state at an instant.
+type State string
+
+const (
+	// Pending: posted, not yet matured.
+	Pending State = "pending"
+	// Matured: past the maturation date, not yet revealed, revelation date
+	// not reached; the player must reveal now.
+	Matured State = "matured"
+	// Revealed: a reveal counted (right player, exact bytes, inside
+	// [maturation, revelation), a declaration that parses).
+	Revealed State = "revealed"
+	// Failed: the action failed (see Failure).
+	Failed State = "failed"
+)
+
+// Reason is why an action failed.
+type Reason string
+
+const (
+	// NotRevealed: at the revelation date no reveal had counted (seed 004,
+	// failure condition 1).
+	NotRevealed Reason = "not revealed by the revelation date"
+	// EditedBeforeMaturation: the hash's post was edited before the
+	// maturation date (failure condition 2, reading S4).
+	EditedBeforeMaturation Reason = "edited before maturation"
+	// AttemptOutstanding: posted while an attempt of the same player and
+	// type was outstanding (failure condition 3, reading S1).
+	AttemptOutstanding Reason = "new attempt while another is outstanding"
+	// AmbiguousDeclaration: the revealed text does not declare one action
+	// unambiguously (item 1).
+	AmbiguousDeclaration Reason = "ambiguous declaration"
+	// NoSalt: the revealed text has no salt that can be told apart from the
+	// declaration (item 2: "at least one byte of unrelated text at the end").
+	NoSalt Reason = "no salt"
+	// WrongChannel: the hash was not posted in the action type's channel,
+	// so the action was not taken ("posting in the relevant channel").
+	WrongChannel Reason = "wrong channel"
+	// WrongPhase: the action type may only be taken in another phase (bids
+	// and Hands "during an Auction Phase").
+	WrongPhase Reason = "outside the action's phase"
+)
+
+// Failure is how and when an action failed.
+type Failure struct {
+	Reason Reason `json:"reason"`
+	// At is the instant the action failed.
+	At time.Time `json:"at"`
+	// Why explains the failure: rule, reading, times.
+	Why Explanation `json:"why"`
+}
+
+// FlagKind names a suspicious pattern the judge points out; flags never
+// change an action's state.
+type FlagKind string
+
+const (
+	// SaltReused: the player revealed the same salt for an earlier action,
+	// which lets anyone who saw the earlier reveal brute-force this one.
+	SaltReused FlagKind = "salt reused"
+	// CopiedCommitment: another player posted the same commitment earlier
+	// (a copied, hence predictable, bid).
+	CopiedCommitment FlagKind = "copied commitment"
+)
+
+// Flag is one suspicious pattern on an action, naming the earlier action it
+// relates to.
+type Flag struct {
+	Kind FlagKind `json:"kind"`
+	// Earlier is the ledger index of the earlier action's post, and
+	// EarlierPlayer its player.
+	Earlier       int64  `json:"earlier"`
+	EarlierPlayer string `json:"earlier_player"`
+	Text          string `json:"text"`
+}
+
+// Action is one secret action (one posted commitment) as judged at an
+// instant.
+type Action struct {
+	Post Post `json:"post"`
+	// Posted is the time of the post and its source.
+	Posted TimeUsed `json:"posted"`
+	// Settings are the action type's settings used.
+	Settings Settings `json:"settings"`
+	// Maturation and Revelation are the action's dates.
+	Maturation time.Time `json:"maturation"`
+	Revelation time.Time `json:"revelation"`
+	State      State     `json:"state"`
+	// Failure is set when State is Failed.
+	Failure *Failure `json:"failure,omitempty"`
+	// Reveal is the reveal that counted, when State is Revealed (or when a
+	// counted reveal's declaration failed the action).
+	Reveal *Reveal `json:"reveal,omitempty"`
+	// Declaration is the parsed declaration of a revealed bid or Hand; nil
+	// for other action types.
+	Declaration *Declaration `json:"declaration,omitempty"`
+	// Salt is the salt commit.SplitSalt found in the counted reveal.
+	Salt string `json:"salt,omitempty"`
+	// Decisions explain, in time order, every decision and warning: the
+	// dates, each edit and reveal and what it did or did not do.
+	Decisions []Explanation `json:"decisions"`
+	// Flags are suspicious patterns (salt reuse, copied commitment).
+	Flags []Flag `json:"flags,omitempty"`
+}
+
+// Judgement is the state of every secret action at an instant.
+type Judgement struct {
+	// At is the instant judged; entries whose time of post is after it are
+	// not considered.
+	At time.Time `json:"at"`
+	// Actions are in order of time of post, then ledger index.
+	Actions []Action `json:"actions"`
+}
+
+// Judge judges every action of h at the instant at (seed 004, rule "Secret
+// Information", with readings S1-S5; docs/secret-actions.md). The time of
+// each entry is its posted_at when present, else its integration time;
+// entries later than at are ignored, so "at" may be any instant in the past.
+//
+// It returns an error, and no judgement, for a Game that fails Validate,
+// two posts with one ledger index, or an edit or reveal naming a ledger
+// index that is not a post.
+func (g Game) Judge(h History, at time.Time) (*Judgement, error) {
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	byIndex := map[int64]int{}
+	for i, p := range h.Posts {
+		if _, dup := byIndex[p.Index]; dup {
+			return nil, fmt.Errorf("two commit entries with ledger index %d", p.Index)
+		}
+		byIndex[p.Index] = i
+	}
+	edits := map[int64][]Edit{}
+	for _, e := range h.Edits {
+		if _, ok := byIndex[e.Commit]; !ok {
+			return nil, fmt.Errorf("edit entry %d names entry %d, which is not a commit entry", e.Index, e.Commit)
+		}
+		if happened(e.Stamp, at) {
+			edits[e.Commit] = append(edits[e.Commit], e)
+		}
+	}
+	reveals := map[int64][]Reveal{}
+	for _, r := range h.Reveals {
+		if _, ok := byIndex[r.Commit]; !ok {
+			return nil, fmt.Errorf("reveal entry %d names entry %d, which is not a commit entry", r.Index, r.Commit)
+		}
+		if happened(r.Stamp, at) {
+			reveals[r.Commit] = append(reveals[r.Commit], r)
+		}
+	}
+	var posts []Post
+	for _, p := range h.Posts {
+		if happened(p.Stamp, at) {
+			posts = append(posts, p)
+		}
+	}
+	slices.SortFunc(posts, func(a, b Post) int { return byStamp(a.Stamp, b.Stamp) })
+
+	j := &Judgement{At: at, Actions: make([]Action, 0, len(posts))}
+	for _, p := range posts {
+		a := g.judgeOne(p, edits[p.Index], reveals[p.Index], j.Actions, at)
+		j.Actions = append(j.Actions, a)
+	}
+	flagCopies(j.Actions)
+	flagSaltReuse(j.Actions, reveals)
+	return j, nil
+}
+
+// happened reports whether the entry's time of post is at or before at.
+func happened(s Stamp, at time.Time) bool {
+	t, _ := s.Time()
+	return !t.After(at)
+}
+
+// byStamp orders entries by time of post, then ledger index.
+func byStamp(a, b Stamp) int {
+	ta, _ := a.Time()
+	tb, _ := b.Time()
+	return cmp.Or(ta.Compare(tb), cmp.Compare(a.Index, b.Index))
+}
+
+// attempt reports whether an earlier action counts as an attempt at all:
+// one posted in the wrong channel or phase was never taken.
+func (a *Action) attempt() bool {
+	return a.Failure == nil || (a.Failure.Reason != WrongChannel && a.Failure.Reason != WrongPhase)
+}
+
+// outstandingAt reports whether a is outstanding at t (reading S1): an
+// attempt not failed at or before t, not revealed at or before t, and whose
+// revelation date is after t.
+func (a *Action) outstandingAt(t time.Time) bool {
+	if !a.attempt() || (a.Failure != nil && !a.Failure.At.After(t)) || !t.Before(a.Revelation) {
+		return false
+	}
+	if a.State == Revealed {
+		rt, _ := a.Reveal.Time()
+		return rt.After(t)
+	}
+	return true
+}
+
+func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []Action, at time.Time) Action {
+	thr := g.gapThreshold()
+	s := g.SettingsFor(p.ActionType)
+	posted := entryTime("post", p.Stamp, thr)
+	a := Action{Post: p, Posted: posted, Settings: s}
+	a.Maturation = g.MaturationDate(p.ActionType, posted.At)
+	a.Revelation = g.RevelationDate(p.ActionType, a.Maturation)
+	mat, rev := derivedTime("maturation date", a.Maturation), derivedTime("revelation date", a.Revelation)
+	note := func(rule, reading, text string, times ...TimeUsed) {
+		a.Decisions = append(a.Decisions, Explanation{Rule: rule, Reading: reading, Text: text, Times: times})
+	}
+	fail := func(r Reason, t time.Time, rule, reading, text string, times ...TimeUsed) {
+		a.State = Failed
+		a.Failure = &Failure{Reason: r, At: t, Why: Explanation{Rule: rule, Reading: reading, Text: text, Times: times}}
+		note(rule, reading, "fails: "+text, times...)
+	}
+	src := fmt.Sprintf("posted at %s (%s)", posted.At.UTC().Format(time.RFC3339), posted.Source)
+	if posted.Gap != 0 {
+		src += fmt.Sprintf("; the ledger integrated it %v later", posted.Gap)
+	}
+	note(RuleMaturation, ReadingCalendar, fmt.Sprintf("%s; matures %s, revelation date %s",
+		src, a.Maturation.UTC().Format(time.RFC3339), a.Revelation.UTC().Format(time.RFC3339)), posted, mat, rev)
+
+	// Not taken at all: wrong channel or phase.
+	if p.Channel != s.Channel {
+		fail(WrongChannel, posted.At, RuleChannel, "", fmt.Sprintf("a %s action must be posted in %s, not %q", p.ActionType, s.Channel, p.Channel), posted)
+		return a
+	}
+	if ph, _, _ := g.Calendar.PhaseAt(posted.At); s.Phase != NoPhase && ph != s.Phase {
+		fail(WrongPhase, posted.At, RulePhases, ReadingCalendar, fmt.Sprintf("a %s action may be taken only in the %s phase; it was posted in the %s phase", p.ActionType, s.Phase, ph), posted)
+		return a
+	}
+	// S1: the new attempt fails while one of the same player and type is
+	// outstanding.
+	for i := range earlier {
+		q := &earlier[i]
+		if q.Post.Player == p.Player && q.Post.ActionType == p.ActionType && q.outstandingAt(posted.At) {
+			fail(AttemptOutstanding, posted.At, RuleNewAttempt, ReadingNewAttemptFails, fmt.Sprintf(
+				"%s's %s action posted at ledger index %d was still outstanding (not failed, not revealed, revelation date %s not passed)",
+				p.Player, p.ActionType, q.Post.Index, q.Revelation.UTC().Format(time.RFC3339)), posted, q.Posted, derivedTime("revelation date of the outstanding attempt", q.Revelation))
+			return a
+		}
+	}
+
+	// Edits and reveals in time order; an edit before maturation fails the
+	// action at the edit (S4).
+	type event struct {
+		st   Stamp
+		edit *Edit
+		rev  *Reveal
+	}
+	var evs []event
+	for i := range edits {
+		evs = append(evs, event{st: edits[i].Stamp, edit: &edits[i]})
+	}
+	for i := range reveals {
+		evs = append(evs, event{st: reveals[i].Stamp, rev: &reveals[i]})
+	}
+	slices.SortFunc(evs, func(x, y event) int { return byStamp(x.st, y.st) })
+	var uncounted []string // reveals that did not count, for the failure text
+	for _, ev := range evs {
+		t := entryTime("edit", ev.st, thr)
+		if ev.edit != nil {
+			switch {
+			case a.State == Failed || a.State == Revealed:
+				note(RuleEdited, ReadingEditBeforeMature, fmt.Sprintf("edit at ledger index %d after the action was %s: changes nothing", ev.st.Index, a.State), t)
+			case t.At.Before(a.Maturation):
+				fail(EditedBeforeMaturation, t.At, RuleEdited, ReadingEditBeforeMature, fmt.Sprintf("the post holding the hash was edited (ledger index %d) before its maturation date", ev.st.Index), t, mat)
+			default:
+				note(RuleEdited, ReadingEditBeforeMature, fmt.Sprintf("edit at ledger index %d on or after the maturation date: changes nothing", ev.st.Index), t, mat)
+			}
+			continue
+		}
+		r := ev.rev
+		t.What = "reveal"
+		res := commit.Verify(p.Commitment, r.Text)
+		switch {
+		case a.State == Failed || a.State == Revealed:
+			note(RuleReveal, "", fmt.Sprintf("reveal at ledger index %d after the action was %s: does not count", r.Index, a.State), t)
+		case r.Player != p.Player:
+			note(RuleReveal, "", fmt.Sprintf("reveal at ledger index %d is by %s, not by %s who took the action: does not count", r.Index, r.Player, p.Player), t)
+			uncounted = append(uncounted, a.Decisions[len(a.Decisions)-1].Text)
+		case !res.Match:
+			text := fmt.Sprintf("reveal at ledger index %d does not hash to the commitment (it hashes to %s): does not count", r.Index, res.Got)
+			if len(res.Hints) > 0 {
+				var names []string
+				for _, h := range res.Hints {
+					names = append(names, h.Name)
+				}
+				text += "; it would have matched with: " + strings.Join(names, "; ")
+			}
+			note(RuleReveal, ReadingRevealMustMatch, text, t)
+			uncounted = append(uncounted, a.Decisions[len(a.Decisions)-1].Text)
+		case t.At.Before(a.Maturation):
+			note(RuleReveal, ReadingRevealWindow, fmt.Sprintf("warning: reveal at ledger index %d came before the maturation date: logged, does not count; reveal again between maturation and revelation date", r.Index), t, mat)
+			uncounted = append(uncounted, a.Decisions[len(a.Decisions)-1].Text)
+		case !t.At.Before(a.Revelation):
+			note(RuleReveal, ReadingRevealWindow, fmt.Sprintf("reveal at ledger index %d came at or after the revelation date: late, does not count", r.Index), t, rev)
+			uncounted = append(uncounted, a.Decisions[len(a.Decisions)-1].Text)
+		default:
+			a.Reveal = r
+			a.State = Revealed
+			note(RuleReveal, ReadingRevealWindow, fmt.Sprintf("reveal at ledger index %d matches the commitment and came between maturation and revelation date: counts", r.Index), t, mat, rev)
+			g.readDeclaration(&a, r, t, fail, note)
+		}
+	}
+	if a.State == "" && !at.Before(a.Revelation) {
+		text := fmt.Sprintf("%s had not revealed the text at the revelation date", p.Player)
+		if len(uncounted) > 0 {
+			text += "; reveals that did not count: " + strings.Join(uncounted, "; ")
+		}
+		fail(NotRevealed, a.Revelation, RuleNotRevealed, ReadingRevealWindow, text, rev, derivedTime("at", at))
+	}
+	if a.State == "" {
+		a.State = Pending
+		if !at.Before(a.Maturation) {
+			a.State = Matured
+		}
+	}
+	return a
+}
+
+// readDeclaration splits the counted reveal into declaration and salt and,
+// for bids and Hands, parses the declaration; an action whose text has no
+// salt or does not parse unambiguously fails at the reveal.
+func (g Game) readDeclaration(a *Action, r *Reveal, t TimeUsed,
+	fail func(Reason, time.Time, string, string, string, ...TimeUsed), note func(string, string, string, ...TimeUsed)) {
+	decl, salt, ok := commit.SplitSalt(r.Text)
+	if ok {
+		a.Salt = string(salt)
+	}
+	typ := a.Post.ActionType
+	if typ != ActionBid && typ != ActionHand {
+		if !ok {
+			note(RuleDeclaration, "", fmt.Sprintf("warning: no salt can be told apart in the text; the declaration of a %q action is not interpreted", typ), t)
+		}
+		return
+	}
+	d, err := ParseDeclaration(typ, decl)
+	if err != nil {
+		fail(AmbiguousDeclaration, t.At, RuleDeclaration, "", err.Error(), t)
+		return
+	}
+	if !ok {
+		fail(NoSalt, t.At, RuleDeclaration, "", "the text declares the action but no salt follows it (want e.g. a last line \"salt: ...\")", t)
+		return
+	}
+	// Text read as salt that is itself a statement makes the text ambiguous:
+	// "bid 5 on lot 1\nbid 7 on lot 2\nxyz" declares one bid or two.
+	for _, line := range bytes.Split(salt, []byte("\n")) {
+		if _, err := ParseDeclaration(typ, line); err == nil {
+			fail(AmbiguousDeclaration, t.At, RuleDeclaration, "", fmt.Sprintf(
+				"ambiguous declaration: %q follows the declaration as salt but reads as a statement too; put the salt on a last line \"salt: ...\"", bytes.TrimSpace(line)), t)
+			return
+		}
+	}
+	a.Declaration = &d
+}
+
+// flagCopies flags each post whose commitment another player posted earlier.
+func flagCopies(actions []Action) {
+	first := map[commit.Commitment]map[string]int{} // commitment -> player -> first action
+	for i := range actions {
+		a := &actions[i]
+		players := first[a.Post.Commitment]
+		if players == nil {
+			players = map[string]int{}
+			first[a.Post.Commitment] = players
+		}
+		for _, j := range players {
+			if actions[j].Post.Player != a.Post.Player {
+				e := &actions[j]
+				a.Flags = append(a.Flags, Flag{Kind: CopiedCommitment, Earlier: e.Post.Index, EarlierPlayer: e.Post.Player, Text: fmt.Sprintf(
+					"%s posted the same commitment %s at ledger index %d", e.Post.Player, a.Post.Commitment, e.Post.Index)})
+				break
+			}
+		}
+		if _, ok := players[a.Post.Player]; !ok {
+			players[a.Post.Player] = i
+		}
+	}
+}
+
+// flagSaltReuse flags each action whose revealed salt the same player
+// revealed for an earlier action. Any reveal whose bytes hash to the
+// commitment makes the salt public, counted or not.
+func flagSaltReuse(actions []Action, reveals map[int64][]Reveal) {
+	type key struct{ player, salt string }
+	seen := map[key]int{}
+	for i := range actions {
+		a := &actions[i]
+		salt, ok := a.Salt, a.Salt != ""
+		if !ok {
+			for _, r := range reveals[a.Post.Index] {
+				if commit.Sum(r.Text) == a.Post.Commitment {
+					if _, s, found := commit.SplitSalt(r.Text); found {
+						salt, ok = string(s), true
+						break
+					}
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		k := key{a.Post.Player, salt}
+		if j, dup := seen[k]; dup {
+			e := &actions[j]
+			a.Flags = append(a.Flags, Flag{Kind: SaltReused, Earlier: e.Post.Index, EarlierPlayer: e.Post.Player, Text: fmt.Sprintf(
+				"%s reuses the salt %q revealed for the action posted at ledger index %d: anyone who saw that reveal can brute-force this commitment",
+				a.Post.Player, salt, e.Post.Index)})
+			continue
+		}
+		seen[k] = i
+	}
+}
