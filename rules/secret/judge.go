@@ -171,9 +171,13 @@ func (g Game) Judge(h History, at time.Time) (*Judgement, error) {
 	slices.SortFunc(posts, func(a, b Post) int { return byStamp(a.Stamp, b.Stamp) })
 
 	j := &Judgement{At: at, Actions: make([]Action, 0, len(posts))}
+	type key struct{ player, actionType string }
+	earlier := map[key][]*Action{} // the actions of each player and type so far
 	for _, p := range posts {
-		a := g.judgeOne(p, edits[p.Index], reveals[p.Index], j.Actions, at)
+		k := key{p.Player, p.ActionType}
+		a := g.judgeOne(p, edits[p.Index], reveals[p.Index], earlier[k], at)
 		j.Actions = append(j.Actions, a)
+		earlier[k] = append(earlier[k], &a)
 	}
 	flagCopies(j.Actions)
 	flagSaltReuse(j.Actions, reveals)
@@ -213,7 +217,9 @@ func (a *Action) outstandingAt(t time.Time) bool {
 	return true
 }
 
-func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []Action, at time.Time) Action {
+// judgeOne judges post p given its edits and reveals and the earlier
+// actions of the same player and type.
+func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []*Action, at time.Time) Action {
 	thr := g.gapThreshold()
 	s := g.SettingsFor(p.ActionType)
 	posted := entryTime("post", p.Stamp, thr)
@@ -247,9 +253,8 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []Action,
 	}
 	// S1: the new attempt fails while one of the same player and type is
 	// outstanding.
-	for i := range earlier {
-		q := &earlier[i]
-		if q.Post.Player == p.Player && q.Post.ActionType == p.ActionType && q.outstandingAt(posted.At) {
+	for _, q := range earlier {
+		if q.outstandingAt(posted.At) {
 			fail(AttemptOutstanding, posted.At, RuleNewAttempt, ReadingNewAttemptFails, fmt.Sprintf(
 				"%s's %s action posted at ledger index %d was still outstanding (not failed, not revealed, revelation date %s not passed)",
 				p.Player, p.ActionType, q.Post.Index, q.Revelation.UTC().Format(time.RFC3339)), posted, q.Posted, derivedTime("revelation date of the outstanding attempt", q.Revelation))
