@@ -1,8 +1,382 @@
 package verify
 
-import "errors"
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
-// CheckAuctionReplay re-simulates a Blind Auction replay. (Being written.)
+	"github.com/cockroachdb/apd/v3"
+	"github.com/sealedhq/sealed/rules/auction"
+)
+
+// CheckAuctionReplay re-simulates a Blind Auction replay (format
+// "sealed.auction.replay.v1", docs/replays.md; rules auction-0.2, seed 000)
+// given as JSON. See CheckAuction for what is checked. It returns an error,
+// never a panic, when data is not a replay it can read: not JSON, a field of
+// the wrong JSON type, or what CheckAuction rejects.
 func CheckAuctionReplay(data []byte) (*Report, error) {
-	return nil, errors.New("auction replays are not supported yet")
+	var r auction.Replay
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("reading auction replay: %v", err)
+	}
+	return CheckAuction(&r)
+}
+
+// CheckAuction re-simulates a decoded Blind Auction replay. It checks the
+// revealed seed against the seed commitment (SHA-256 of the seed's 64
+// lowercase hex characters, DESIGN.md "Seed commitment"), re-derives the
+// values table from the seed, applies every talk, bid and timeout event
+// through rules/auction in turn order, and compares every claimed field:
+// each value_private value, the legality of each action, bids_revealed,
+// item_result (winner, price, value, profit, tie_break, unsold),
+// profit_update and auction_end (credits, profit, items won), and the
+// results (ranking; pot, rake and payouts for a paid table). Each
+// difference is reported as (event index, field, claimed, derived); header
+// and results differences have event -1.
+//
+// An illegal action (a bid outside 0..credits, a message over 280
+// characters, a say without a message, an unknown talk action, a bid
+// without an amount) is reported at its event and then played as a timeout,
+// as a server would have refused it. If an event's type is not the one the
+// rules expect next (say a bid_placed during talk), the difference is
+// reported and re-simulation stops there: Report.Events says how far it got.
+//
+// It returns an error when the replay cannot be checked at all: a format
+// other than auction.ReplayFormat, a rules_version other than "auction-0.2",
+// an invalid config (wrapping auction.ErrConfig), or a seed that is not 64
+// lowercase hex characters.
+func CheckAuction(r *auction.Replay) (*Report, error) {
+	if r.Format != auction.ReplayFormat {
+		return nil, fmt.Errorf("replay format is %q, expected %q", r.Format, auction.ReplayFormat)
+	}
+	if r.RulesVersion != auction.RulesVersion {
+		return nil, fmt.Errorf("rules_version is %q, expected %q", r.RulesVersion, auction.RulesVersion)
+	}
+	if err := r.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("replay config: %w", err)
+	}
+	seed, err := decodeSeed(r.Seed)
+	if err != nil {
+		return nil, err
+	}
+	m, err := auction.NewMatch(seed, r.Config)
+	if err != nil {
+		return nil, err
+	}
+	c := &auctionChecker{r: r, m: m, rep: &Report{Format: FormatAuction}}
+	derived := auction.SeedCommitment(seed)
+	claimed := strings.ToLower(strings.TrimSpace(r.SeedCommitment))
+	c.rep.SeedCommitmentOK = claimed == derived
+	if !c.rep.SeedCommitmentOK {
+		c.diff(-1, "seed_commitment", quoteOrNone(r.SeedCommitment), derived)
+	}
+	if c.run() {
+		c.checkResults()
+	}
+	c.rep.Events = c.i
+	return c.rep, nil
+}
+
+// decodeSeed decodes a revealed seed: exactly 64 lowercase hex characters.
+func decodeSeed(s string) ([]byte, error) {
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != 32 || strings.ToLower(s) != s {
+		return nil, fmt.Errorf("seed %q is not a revealed seed: expected 64 lowercase hex characters", truncate(s, 80))
+	}
+	return b, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+func quoteOrNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+type auctionChecker struct {
+	r   *auction.Replay
+	m   *auction.Match
+	rep *Report
+	i   int // index of the next event
+}
+
+func (c *auctionChecker) diff(ev int, field, claimed, derived string) {
+	c.rep.Differences = append(c.rep.Differences, Difference{Event: ev, Field: field, Claimed: claimed, Derived: derived})
+}
+
+// next returns the next event if its type is a or b, and advances. If the
+// events ran out or the type is another, it reports the difference and
+// returns nil: re-simulation cannot go on.
+func (c *auctionChecker) next(a, b string) *auction.Event {
+	if c.i < len(c.r.Events) {
+		if e := &c.r.Events[c.i]; e.Type == a || (b != "" && e.Type == b) {
+			c.i++
+			return e
+		}
+	}
+	want := a
+	if b != "" {
+		want = a + " or " + b
+	}
+	claimed := "(end of events)"
+	if c.i < len(c.r.Events) {
+		claimed = quoteOrNone(c.r.Events[c.i].Type)
+	}
+	c.diff(c.i, "type", claimed, want)
+	return nil
+}
+
+func (c *auctionChecker) cmpInt(field string, claimed, derived int) {
+	if claimed != derived {
+		c.diff(c.i-1, field, strconv.Itoa(claimed), strconv.Itoa(derived))
+	}
+}
+
+// cmpOpt compares an optional claimed integer with a derived one; ok says
+// whether the rules give a value at all.
+func (c *auctionChecker) cmpOpt(field string, claimed *int, derived int, ok bool) {
+	switch {
+	case claimed == nil && !ok:
+	case claimed == nil:
+		c.diff(c.i-1, field, "none", strconv.Itoa(derived))
+	case !ok:
+		c.diff(c.i-1, field, strconv.Itoa(*claimed), "none")
+	case *claimed != derived:
+		c.diff(c.i-1, field, strconv.Itoa(*claimed), strconv.Itoa(derived))
+	}
+}
+
+func (c *auctionChecker) cmpBool(field string, claimed, derived bool) {
+	if claimed != derived {
+		c.diff(c.i-1, field, strconv.FormatBool(claimed), strconv.FormatBool(derived))
+	}
+}
+
+// run re-simulates the events; it reports whether it reached the end.
+func (c *auctionChecker) run() bool {
+	cfg := c.m.Config()
+	for item := 1; item <= cfg.Items; item++ {
+		e := c.next(auction.EventItemUp, "")
+		if e == nil {
+			return false
+		}
+		c.cmpInt("item", e.Item, item)
+		for s := 0; s < cfg.Players; s++ {
+			if e = c.next(auction.EventValuePrivate, ""); e == nil {
+				return false
+			}
+			c.cmpInt("item", e.Item, item)
+			c.cmpOpt("seat", e.Seat, s, true)
+			c.cmpOpt("value", e.Value, c.m.Value(item, s), true)
+		}
+		for c.m.Turn().Phase == auction.PhaseTalk {
+			if !c.turn(item, auction.EventAction) {
+				return false
+			}
+		}
+		if e = c.next(auction.EventBiddingOpen, ""); e == nil {
+			return false
+		}
+		c.cmpInt("item", e.Item, item)
+		n := len(c.m.Results())
+		for len(c.m.Results()) == n {
+			if !c.turn(item, auction.EventBidPlaced) {
+				return false
+			}
+		}
+		res := &c.m.Results()[n]
+		if e = c.next(auction.EventBidsRevealed, ""); e == nil {
+			return false
+		}
+		c.cmpInt("item", e.Item, item)
+		if len(e.Bids) != cfg.Players {
+			c.diff(c.i-1, "bids", fmt.Sprintf("%d bids", len(e.Bids)), fmt.Sprintf("%d bids", cfg.Players))
+		}
+		for s := 0; s < len(e.Bids) && s < cfg.Players; s++ {
+			if e.Bids[s].Seat != s {
+				c.diff(c.i-1, fmt.Sprintf("bids[%d].seat", s), strconv.Itoa(e.Bids[s].Seat), strconv.Itoa(s))
+			}
+			if e.Bids[s].Amount != res.Bids[s] {
+				c.diff(c.i-1, fmt.Sprintf("bids[%d].amount", s), strconv.Itoa(e.Bids[s].Amount), strconv.Itoa(res.Bids[s]))
+			}
+		}
+		if e = c.next(auction.EventItemResult, ""); e == nil {
+			return false
+		}
+		c.cmpInt("item", e.Item, item)
+		c.cmpBool("unsold", e.Unsold, !res.Sold)
+		c.cmpOpt("winner", e.Winner, res.Winner, res.Sold)
+		c.cmpOpt("price", e.Price, res.Price, res.Sold)
+		c.cmpOpt("value", e.Value, res.Value, res.Sold)
+		c.cmpOpt("profit", e.Profit, res.Profit, res.Sold)
+		c.cmpBool("tie_break", e.TieBreak, res.TieBreak)
+		if e = c.next(auction.EventProfitUpdate, ""); e == nil {
+			return false
+		}
+		c.cmpInt("item", e.Item, item)
+		c.cmpPlayers(e.Players)
+	}
+	e := c.next(auction.EventAuctionEnd, "")
+	if e == nil {
+		return false
+	}
+	c.cmpPlayers(e.Players)
+	if c.i < len(c.r.Events) {
+		c.diff(c.i, "type", quoteOrNone(c.r.Events[c.i].Type), "(end of events)")
+	}
+	return true
+}
+
+// turn re-simulates one talk turn (kind auction.EventAction) or bid turn
+// (auction.EventBidPlaced), either of which may be a timeout instead.
+func (c *auctionChecker) turn(item int, kind string) bool {
+	t := c.m.Turn()
+	e := c.next(kind, auction.EventTimeout)
+	if e == nil {
+		return false
+	}
+	c.cmpInt("item", e.Item, item)
+	c.cmpOpt("seat", e.Seat, t.Seat, true)
+	a := auction.Action{Kind: auction.Timeout, Seat: t.Seat}
+	switch e.Type {
+	case auction.EventTimeout:
+		if e.Phase != string(t.Phase) {
+			c.diff(c.i-1, "phase", quoteOrNone(e.Phase), string(t.Phase))
+		}
+	case auction.EventAction:
+		switch e.Action {
+		case "say":
+			a.Kind = auction.Say
+			if e.Message != nil {
+				a.Message = *e.Message
+			}
+		case "pass":
+			a.Kind = auction.Pass
+		default:
+			c.diff(c.i-1, "action", quoteOrNone(e.Action), "say or pass (played as a timeout)")
+		}
+	case auction.EventBidPlaced:
+		if e.Amount == nil {
+			c.diff(c.i-1, "amount", "none", "a bid 0.."+strconv.Itoa(c.m.Player(t.Seat).Credits)+" (played as a timeout)")
+			break
+		}
+		a.Kind, a.Amount = auction.Bid, *e.Amount
+		if e.Message != nil {
+			a.Message = *e.Message
+		}
+	}
+	if _, err := c.m.Apply(a); err != nil {
+		var ie *auction.IllegalActionError
+		if !errors.As(err, &ie) {
+			panic("verify: auction.Match.Apply returned " + err.Error()) // unreachable: Apply returns only *IllegalActionError
+		}
+		field, claimed := "message", strconv.Itoa(utf8.RuneCountInString(a.Message))+" characters"
+		switch ie.Rule {
+		case auction.RuleBidRange:
+			field, claimed = "amount", strconv.Itoa(a.Amount)
+		case auction.RuleSayMessage:
+			claimed = "none"
+		}
+		c.diff(c.i-1, field, claimed, "illegal: "+ie.Detail+" (rule "+string(ie.Rule)+"; played as a timeout)")
+		if _, err := c.m.Apply(auction.Action{Kind: auction.Timeout, Seat: t.Seat}); err != nil {
+			panic("verify: a timeout was refused: " + err.Error()) // unreachable: a timeout by the seat whose turn it is is always legal
+		}
+	}
+	return true
+}
+
+func (c *auctionChecker) cmpPlayers(claimed []auction.PlayerState) {
+	p := c.m.Config().Players
+	if len(claimed) != p {
+		c.diff(c.i-1, "players", fmt.Sprintf("%d entries", len(claimed)), fmt.Sprintf("%d entries", p))
+	}
+	for s := 0; s < len(claimed) && s < p; s++ {
+		got, want := claimed[s], c.m.Player(s)
+		if got == want {
+			continue
+		}
+		for _, f := range [...]struct {
+			name    string
+			got, wt int
+		}{{"seat", got.Seat, want.Seat}, {"credits", got.Credits, want.Credits}, {"profit", got.Profit, want.Profit}, {"items_won", got.ItemsWon, want.ItemsWon}} {
+			if f.got != f.wt {
+				c.diff(c.i-1, fmt.Sprintf("players[%d].%s", s, f.name), strconv.Itoa(f.got), strconv.Itoa(f.wt))
+			}
+		}
+	}
+}
+
+// checkResults compares the claimed results with the final ranking and,
+// for a paid table, the payouts.
+func (c *auctionChecker) checkResults() {
+	res := &c.r.Results
+	ranking := c.m.Ranking()
+	if len(res.Ranking) != len(ranking) {
+		c.diff(-1, "results.ranking", fmt.Sprintf("%d entries", len(res.Ranking)), fmt.Sprintf("%d entries", len(ranking)))
+	}
+	for i := 0; i < len(res.Ranking) && i < len(ranking); i++ {
+		got, want := res.Ranking[i], ranking[i]
+		for _, f := range [...]struct {
+			name    string
+			got, wt int
+		}{{"seat", got.Seat, want.Seat}, {"rank", got.Rank, want.Rank}, {"score", got.Score, want.Score}, {"credits", got.Credits, want.Credits}} {
+			if f.got != f.wt {
+				c.diff(-1, fmt.Sprintf("results.ranking[%d].%s", i, f.name), strconv.Itoa(f.got), strconv.Itoa(f.wt))
+			}
+		}
+	}
+	pay, err := auction.Payouts(c.m.Config(), ranking)
+	if err != nil { // cannot happen for a validated config and a full ranking
+		c.diff(-1, "results.payouts", "present", "none: "+err.Error())
+		return
+	}
+	if pay == nil {
+		c.cmpDec("results.pot", res.Pot, nil)
+		c.cmpDec("results.rake", res.Rake, nil)
+		if len(res.Payouts) > 0 {
+			c.diff(-1, "results.payouts", fmt.Sprintf("%d entries", len(res.Payouts)), "none (not a paid table)")
+		}
+		return
+	}
+	c.cmpDec("results.pot", res.Pot, &pay.Pot)
+	c.cmpDec("results.rake", res.Rake, &pay.Rake)
+	if len(res.Payouts) != len(pay.Amounts) {
+		c.diff(-1, "results.payouts", fmt.Sprintf("%d entries", len(res.Payouts)), fmt.Sprintf("%d entries", len(pay.Amounts)))
+	}
+	for s := 0; s < len(res.Payouts) && s < len(pay.Amounts); s++ {
+		if res.Payouts[s].Seat != s {
+			c.diff(-1, fmt.Sprintf("results.payouts[%d].seat", s), strconv.Itoa(res.Payouts[s].Seat), strconv.Itoa(s))
+		}
+		c.cmpDec(fmt.Sprintf("results.payouts[%d].amount", s), res.Payouts[s].Amount, &pay.Amounts[s])
+	}
+}
+
+// cmpDec compares a claimed decimal with a derived one by value (so "1.5"
+// equals "1.50"); nil means absent.
+func (c *auctionChecker) cmpDec(field string, claimed, derived *apd.Decimal) {
+	if claimed == nil && derived == nil {
+		return
+	}
+	if claimed != nil && derived != nil && claimed.Form == apd.Finite && claimed.Cmp(derived) == 0 {
+		return
+	}
+	cs, ds := "none", "none"
+	if claimed != nil {
+		cs = truncate(claimed.String(), 80)
+	}
+	if derived != nil {
+		ds = derived.Text('f')
+	}
+	c.diff(-1, field, cs, ds)
 }
