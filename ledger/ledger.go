@@ -289,12 +289,16 @@ func (l *Ledger) Close() error {
 	if l.done != nil {
 		<-l.done
 	}
-	var err error
+	// Readers first: the last connection to close checkpoints the WAL
+	// into the database file and removes it.
+	err := l.r.Close()
 	if l.w != nil {
-		err = l.w.Close()
-	}
-	if rerr := l.r.Close(); err == nil {
-		err = rerr
+		if _, cerr := l.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); cerr != nil && err == nil {
+			err = cerr
+		}
+		if cerr := l.w.Close(); err == nil {
+			err = cerr
+		}
 	}
 	return err
 }

@@ -1,0 +1,162 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const (
+	hashA = "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9" // printf %s 'hello world' | sha256sum
+	hashB = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" // printf '' | sha256sum
+)
+
+func commitBody(player, commitment string) string {
+	return `{"kind":"commit","player":"` + player + `","action_type":"bid","channel":"#auctions","commitment":"` + commitment + `"}`
+}
+
+// TestBadBodies: each body breaks one rule of docs/ledger.md and must be
+// refused with a *BodyError naming the field (hand-written cases).
+func TestBadBodies(t *testing.T) {
+	cases := []struct{ body, field, msg string }{
+		{`[]`, "", "expected a JSON object"},
+		{`{"kind":"commit"`, "", "not valid JSON"},
+		{`{"kind":"vote"}`, "kind", "not an entry kind"},
+		{`{"kind":"commit","kind":"reveal"}`, "", "not valid JSON"}, // duplicate key (RFC 8785)
+		{`{"kind":"commit","player":"p","action_type":"bid","channel":"c"}`, "commitment", "required"},
+		{commitBody("p", "abc"), "commitment", "expected 64 hex"},
+		{commitBody("p", strings.Repeat("g", 64)), "commitment", "expected 64 hex"},
+		{strings.Replace(commitBody("p", hashA), `}`, `,"seed":"`+hashB+`"}`, 1), "seed", "not allowed in a commit"},
+		{strings.Replace(commitBody("p", hashA), `}`, `,"colour":"red"}`, 1), "", "unknown field"},
+		{strings.Replace(commitBody("p", hashA), `}`, `,"integrated_at":"2025-01-01T00:00:00Z"}`, 1), "integrated_at", "set by the ledger"},
+		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"yesterday"}`, 1), "posted_at", "RFC 3339"},
+		{commitBody("p\\u0007", hashA), "player", "control character"},
+		{"{\"kind\":\"commit\",\"player\":\"\xff\"}", "", "not valid JSON"}, // invalid UTF-8
+		{`{"kind":"reveal","commit":0,"player":"p"}`, "text", "required"},
+		{`{"kind":"reveal","commit":0,"player":"p","text":"a","text_base64":"/w=="}`, "text", "not both"},
+		{`{"kind":"reveal","commit":0,"player":"p","text_base64":"aGk="}`, "text_base64", "valid UTF-8"}, // "hi"
+		{`{"kind":"reveal","commit":0,"player":"p","text_base64":"!!"}`, "text_base64", "base64"},
+		{`{"kind":"reveal","commit":-1,"player":"p","text":"a"}`, "commit", ">= 0"},
+		{`{"kind":"reveal","commit":1.5,"player":"p","text":"a"}`, "", "cannot unmarshal"},
+		{`{"kind":"reveal","commit":0,"player":"p","text":"\ud800"}`, "", "not valid JSON"}, // lone surrogate
+		{`{"kind":"seed-commit","game":"chess","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `"}`, "game", "auction or bargain"},
+		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":[1],"commitment":"` + hashA + `"}`, "config", "JSON object"},
+		{`{"kind":"seed-reveal","seed_commit":0,"seed":"12"}`, "seed", "64 hex"},
+		{`{"kind":"result","game":"auction","match_id":"m","replay_sha256":"` + hashA + `","summary":"x"}`, "summary", "JSON object"},
+		{`{"kind":"result","game":"auction","match_id":"m","replay_sha256":"` + hashA + `","summary":null}`, "summary", "JSON object"},
+	}
+	for _, c := range cases {
+		_, err := ParseBody([]byte(c.body))
+		var be *BodyError
+		if !errors.As(err, &be) {
+			t.Errorf("%s: error %v, want a *BodyError", c.body, err)
+			continue
+		}
+		if be.Field != c.field || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: got field %q, %q; want field %q and %q", c.body, be.Field, err, c.field, c.msg)
+		}
+	}
+	if _, err := ParseBody([]byte(`{"kind":"edit","commit":0,"player":"` + strings.Repeat("x", MaxBodySize) + `"}`)); err == nil {
+		t.Error("a body over MaxBodySize was accepted")
+	}
+}
+
+// TestDuplicatesAndReferences: the duplicate and reference rules of
+// docs/ledger.md ("Duplicates", "References"), worked by hand.
+func TestDuplicatesAndReferences(t *testing.T) {
+	l, _, _ := newTestLedger(t, Options{Clock: fixedClock(t, "2025-03-03T09:15:00Z")})
+	ctx := context.Background()
+	app := func(body string) (int64, error) { return l.Append(ctx, []byte(body)) }
+	i0, err := app(commitBody("ann", hashA))
+	if err != nil || i0 != 0 {
+		t.Fatalf("first commit: %d %v", i0, err)
+	}
+	// Same player, action type and commitment (other case and prefix,
+	// other channel): a duplicate carrying the existing index.
+	_, err = app(`{"kind":"commit","player":"ann","action_type":"bid","channel":"#other","commitment":"sha256:` + strings.ToUpper(hashA) + `"}`)
+	var de *DuplicateError
+	if !errors.As(err, &de) || de.Index != 0 {
+		t.Fatalf("duplicate commit: %v, want *DuplicateError{Index: 0}", err)
+	}
+	// The same commitment from another player is recorded.
+	i1, err := app(commitBody("bob", hashA))
+	if err != nil || i1 != 1 {
+		t.Fatalf("copied commitment: %d %v", i1, err)
+	}
+	cs, err := l.CommitsByCommitment("SHA256:" + strings.ToUpper(hashA))
+	if err != nil || len(cs) != 2 || cs[0].Index != 0 || cs[1].Index != 1 {
+		t.Fatalf("CommitsByCommitment: %v %v", cs, err)
+	}
+	// Reveal of commit 0; the identical reveal again is a duplicate.
+	rv := `{"kind":"reveal","commit":0,"player":"ann","text":"hello world"}`
+	i2, err := app(rv)
+	if err != nil || i2 != 2 {
+		t.Fatalf("reveal: %d %v", i2, err)
+	}
+	if _, err := app(rv); !errors.As(err, &de) || de.Index != 2 {
+		t.Fatalf("duplicate reveal: %v", err)
+	}
+	// A reveal of bytes that are not UTF-8 uses text_base64.
+	i3, err := app(`{"kind":"reveal","commit":1,"player":"bob","text_base64":"/2hp"}`) // 0xff 'h' 'i'
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := l.Entry(i3)
+	b, err := e.Body()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw, err := b.RevealedBytes(); err != nil || string(raw) != "\xffhi" {
+		t.Errorf("revealed bytes %q %v", raw, err)
+	}
+	refs, err := l.EntriesReferencing(0)
+	if err != nil || len(refs) != 1 || refs[0].Index != 2 {
+		t.Errorf("EntriesReferencing(0) = %v %v", refs, err)
+	}
+	// References to missing entries or entries of the wrong kind.
+	if _, err := app(`{"kind":"edit","commit":99,"player":"ann"}`); !errors.Is(err, ErrNotFound) {
+		t.Errorf("edit of a missing entry: %v", err)
+	}
+	if _, err := app(`{"kind":"edit","commit":2,"player":"ann"}`); err == nil || !strings.Contains(err.Error(), "is a reveal entry, not a commit entry") {
+		t.Errorf("edit of a reveal: %v", err)
+	}
+	if _, err := app(`{"kind":"seed-reveal","seed_commit":0,"seed":"` + hashB + `"}`); err == nil || !strings.Contains(err.Error(), "not a seed-commit entry") {
+		t.Errorf("seed-reveal of a commit: %v", err)
+	}
+	// posted_at: earlier or equal to the integration time is kept; later
+	// is refused (the clock is 09:15:00Z).
+	if _, err := app(`{"kind":"edit","commit":0,"player":"ann","posted_at":"2025-03-03T10:15:00+01:00"}`); err != nil {
+		t.Errorf("posted_at equal to the integration time: %v", err)
+	}
+	if _, err := app(`{"kind":"edit","commit":1,"player":"bob","posted_at":"2025-03-03T09:15:00.000000001Z"}`); err == nil || !strings.Contains(err.Error(), "later than the integration time") {
+		t.Errorf("posted_at later than integration: %v", err)
+	}
+	// Refused appends took no index.
+	if n, _ := l.Size(); n != 5 {
+		t.Errorf("size %d, want 5", n)
+	}
+	rep, err := l.Audit(ctx, nil)
+	if err != nil || !rep.OK {
+		t.Fatalf("audit: %+v %v", rep, err)
+	}
+}
+
+// TestReplays: stored content-addressed; the digest is sha256sum's.
+func TestReplays(t *testing.T) {
+	l, _, _ := newTestLedger(t, Options{})
+	d, err := l.PutReplay([]byte("hello world"))
+	if err != nil || d != hashA {
+		t.Fatalf("PutReplay = %s %v, want %s", d, err, hashA)
+	}
+	if _, err := l.PutReplay([]byte("hello world")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := l.Replay(strings.ToUpper(hashA))
+	if err != nil || string(b) != "hello world" {
+		t.Fatalf("Replay = %q %v", b, err)
+	}
+	if _, err := l.Replay(hashB); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing replay: %v", err)
+	}
+}

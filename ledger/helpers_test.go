@@ -1,0 +1,89 @@
+package ledger
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const testOrigin = "sealed.test/log"
+
+// newTestLedger creates a ledger in a temp dir and opens it for writing.
+func newTestLedger(t testing.TB, opts Options) (l *Ledger, dbPath, vkey string) {
+	t.Helper()
+	dir := t.TempDir()
+	dbPath = filepath.Join(dir, "sealed.db")
+	keyPath := filepath.Join(dir, "sealed.key")
+	vkey, err := Init(dbPath, testOrigin, keyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.KeyFile = keyPath
+	l, err = Open(dbPath, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, dbPath, vkey
+}
+
+// fixedClock returns a clock stuck at s (RFC 3339).
+func fixedClock(t testing.TB, s string) func() time.Time {
+	tm, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() time.Time { return tm }
+}
+
+// readVector reads an age-style vector file: "key: value" header lines, a
+// blank line, then the raw bytes.
+func readVector(t testing.TB, path string) (map[string]string, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, body, ok := bytes.Cut(data, []byte("\n\n"))
+	if !ok {
+		t.Fatalf("%s: no blank line after the headers", path)
+	}
+	h := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(head))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, ": ")
+		if !ok {
+			t.Fatalf("%s: bad header line %q", path, line)
+		}
+		h[k] = v
+	}
+	return h, body
+}
+
+// readHeaders reads a file of "key: value" lines ("#" lines are comments).
+func readHeaders(t testing.TB, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := readVector(t, writeTemp(t, append(data, '\n')))
+	return h
+}
+
+func writeTemp(t testing.TB, data []byte) string {
+	p := filepath.Join(t.TempDir(), "v")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
