@@ -62,7 +62,7 @@ func flipByte(t *testing.T, path, table, col, where string, pos int) error {
 	}
 	defer db.Close()
 	var b []byte
-	if err := db.QueryRow(`SELECT `+col+` FROM `+table+` WHERE `+where).Scan(&b); err != nil {
+	if err := db.QueryRow(`SELECT ` + col + ` FROM ` + table + ` WHERE ` + where).Scan(&b); err != nil {
 		return err
 	}
 	b[pos] ^= 1
