@@ -55,18 +55,19 @@ func (s Seed) Commitment() Commitment { return Sum([]byte(s.String())) }
 func CheckSeed(s Seed, c Commitment) bool { return s.Commitment() == c }
 
 // SeedHints returns, when CheckSeed fails, the usual mistakes in making a
-// seed commitment that would have matched: "hash of the 32 raw bytes",
-// "uppercase hex", "trailing LF added" (as `echo SEED | sha256sum` does), and
-// "uppercase hex + trailing LF added". It is empty when none matches.
+// seed commitment that would have matched, named for what was hashed: "32
+// raw bytes", "uppercase hex", "hex with a trailing LF" (as
+// `echo SEED | sha256sum` does), and "uppercase hex with a trailing LF". It
+// is empty when none matches.
 func SeedHints(s Seed, c Commitment) []Hint {
 	lower := s.String()
 	upper := strings.ToUpper(lower)
 	var hints []Hint
 	for _, v := range []struct{ name, text string }{
-		{"hash of the 32 raw bytes", string(s[:])},
+		{"32 raw bytes", string(s[:])},
 		{"uppercase hex", upper},
-		{"trailing LF added", lower + "\n"},
-		{"uppercase hex + trailing LF added", upper + "\n"},
+		{"hex with a trailing LF", lower + "\n"},
+		{"uppercase hex with a trailing LF", upper + "\n"},
 	} {
 		if Sum([]byte(v.text)) == c {
 			hints = append(hints, Hint{Name: v.name, Text: []byte(v.text)})

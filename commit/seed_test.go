@@ -47,8 +47,8 @@ func TestSeedCommitment(t *testing.T) {
 func TestSeedHints(t *testing.T) {
 	s, _ := ParseSeed(seedVector)
 	for hash, want := range map[string]string{
-		"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd": "hash of the 32 raw bytes",
-		"46268c8f3e4d5291cfd71ffc476063a199beff7f3a5f87a5552a6e3985eccd90": "trailing LF added",
+		"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd": "32 raw bytes",
+		"46268c8f3e4d5291cfd71ffc476063a199beff7f3a5f87a5552a6e3985eccd90": "hex with a trailing LF",
 		"8fec958437b27e6c73b93255e8b5341684c531cb98a907a3ebd367c4c304c008": "uppercase hex",
 		helloSHA256: "",
 	} {

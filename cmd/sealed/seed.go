@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/sealedhq/sealed/commit"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newSeedCmd) }
+
+// newSeedCmd builds `sealed seed`: make and check game-server seed
+// commitments.
+func newSeedCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "seed",
+		Short: "Make and check game-server RNG seed commitments (docs/commitments.md)",
+		Long: `A seed is 32 random bytes written as 64 lowercase hex digits. Its
+commitment is the SHA-256 of those 64 ASCII characters, so
+printf %s SEED | sha256sum checks it.`,
+	}
+	c.AddCommand(seedNewCmd(a, runSeedNew), seedCheckCmd(a, runSeedCheck))
+	return c
+}
+
+// seedNewOptions are the inputs of `sealed seed new`.
+type seedNewOptions struct {
+	Out   string // --out: write the seed there (mode 0600)
+	Force bool
+}
+
+// seedNewCmd builds `sealed seed new` with runF as its action.
+func seedNewCmd(a *app, runF func(*app, *seedNewOptions) error) *cobra.Command {
+	o := &seedNewOptions{}
+	c := &cobra.Command{
+		Use:   "new [--out FILE]",
+		Short: "Draw a new seed and print it with its commitment",
+		Long: `Draw 32 bytes from the system's cryptographic random source and print the
+seed (keep it secret until the match is over) and its commitment (post it
+before the match). With --out the seed is written to FILE (mode 0600) and
+only the commitment is printed.`,
+		Args: noArgs("seed new"),
+		RunE: func(_ *cobra.Command, _ []string) error { return runF(a, o) },
+	}
+	c.Flags().StringVarP(&o.Out, "out", "o", "", "write the seed to `FILE` (mode 0600) and print only the commitment")
+	c.Flags().BoolVar(&o.Force, "force", false, "overwrite the --out file if it exists")
+	return c
+}
+
+// seedJSON is the --json output of the seed verbs.
+type seedJSON struct {
+	Seed       string   `json:"seed,omitempty"`
+	Commitment string   `json:"commitment"`
+	Out        string   `json:"out,omitempty"`
+	Match      *bool    `json:"match,omitempty"`
+	Got        string   `json:"got,omitempty"`
+	Hints      []string `json:"hints,omitempty"`
+}
+
+func runSeedNew(a *app, o *seedNewOptions) error {
+	s, err := commit.NewSeed()
+	if err != nil {
+		return fmt.Errorf("cannot draw a seed: %v", err)
+	}
+	c := s.Commitment()
+	if o.Out != "" {
+		if err := writeSecretFile(o.Out, []byte(s.String()+"\n"), o.Force); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.errOut, "seed written to %s (mode 0600): keep it secret until the match is over\n", o.Out)
+		if a.json {
+			return a.printJSON(seedJSON{Commitment: c.String(), Out: o.Out})
+		}
+		_, err := fmt.Fprintln(a.out, c)
+		return err
+	}
+	if a.json {
+		return a.printJSON(seedJSON{Seed: s.String(), Commitment: c.String()})
+	}
+	_, err = fmt.Fprintf(a.out, "seed (keep it secret until the match is over):\n%s\ncommitment (post this before the match):\n%s\n", s, c)
+	return err
+}
+
+// seedCheckOptions are the inputs of `sealed seed check`.
+type seedCheckOptions struct {
+	Seed       string // --seed
+	SeedFile   string // --seed-file
+	Commitment string // --commitment
+}
+
+// seedCheckCmd builds `sealed seed check` with runF as its action.
+func seedCheckCmd(a *app, runF func(*app, *seedCheckOptions) error) *cobra.Command {
+	o := &seedCheckOptions{}
+	c := &cobra.Command{
+		Use:   "check (--seed S | --seed-file F) --commitment C",
+		Short: "Check a revealed seed against its posted commitment",
+		Long: `Check that the SHA-256 of the revealed seed's 64 lowercase hex characters is
+the posted commitment. On a mismatch, common slips that would have matched
+are named (hashing the 32 raw bytes, uppercase hex, a trailing newline).
+
+Exit status: 0 match, 1 mismatch, 2 bad input.`,
+		Example: `  sealed seed check --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \
+    --commitment 6c86c6aac5fb24bcf5d9939cb7d7d5645ce39418f449e03b262dd4fa14b4b92b`,
+		Args: noArgs("seed check"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			hasSeed, hasFile := cmd.Flags().Changed("seed"), cmd.Flags().Changed("seed-file")
+			if hasSeed == hasFile {
+				return usageErrorf("seed check needs the revealed seed: one of --seed or --seed-file")
+			}
+			if !cmd.Flags().Changed("commitment") {
+				return usageErrorf("seed check needs --commitment, the posted seed commitment (64 hex digits)")
+			}
+			return runF(a, o)
+		},
+	}
+	c.Flags().StringVar(&o.Seed, "seed", "", "the revealed seed: 64 hex digits")
+	c.Flags().StringVar(&o.SeedFile, "seed-file", "", "read the revealed seed from `FILE`")
+	c.Flags().StringVar(&o.Commitment, "commitment", "", "the posted commitment: 64 hex digits, optionally prefixed sha256:")
+	return c
+}
+
+func runSeedCheck(a *app, o *seedCheckOptions) error {
+	text := o.Seed
+	if o.SeedFile != "" {
+		b, err := os.ReadFile(o.SeedFile)
+		if err != nil {
+			return usageErrorf("cannot read the seed: %s: %v", o.SeedFile, unwrapPathError(err))
+		}
+		if len(b) > 1024 {
+			return usageErrorf("%s is %d bytes; expected a seed of 64 hex digits", o.SeedFile, len(b))
+		}
+		text = string(b)
+	}
+	s, err := commit.ParseSeed(text)
+	if err != nil {
+		return usageErrorf("--seed: %v", err)
+	}
+	c, err := commit.ParseCommitment(o.Commitment)
+	if err != nil {
+		return usageErrorf("--commitment: %v", err)
+	}
+	got := s.Commitment()
+	match := got == c
+	var hints []commit.Hint
+	if !match {
+		hints = commit.SeedHints(s, c)
+	}
+	if a.json {
+		if err := a.printJSON(seedJSON{Seed: s.String(), Commitment: c.String(), Match: &match, Got: got.String(), Hints: hintNames(hints)}); err != nil {
+			return err
+		}
+	} else if match {
+		fmt.Fprintf(a.out, "match: the seed's commitment is %s\n", got)
+	} else {
+		fmt.Fprintf(a.out, "mismatch: the seed's commitment is %s, the posted one is %s\n", got, c)
+		for _, h := range hints {
+			fmt.Fprintf(a.out, "near miss: the posted hash is SHA-256 of the seed's %s; the rule is SHA-256 of its 64 lowercase hex characters, so this is still a mismatch\n", h.Name)
+		}
+	}
+	if !match {
+		return errSilentFailure
+	}
+	return nil
+}
+
+// noArgs is cobra.NoArgs with a usage error that names the verb.
+func noArgs(verb string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usageErrorf("%s takes no arguments, got %q", verb, args[0])
+		}
+		return nil
+	}
+}

@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/sealedhq/sealed/commit"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+func init() { register(newVerifyCmd) }
+
+// maxHintBytes is the largest reveal whose near-miss hints are computed;
+// a larger one is still hashed and checked exactly.
+const maxHintBytes = 1 << 20
+
+// verifyOptions are the inputs of `sealed verify`.
+type verifyOptions struct {
+	Hash    string // --hash: the posted commitment
+	File    string // --file: the reveal text
+	Text    string // --text: the reveal text
+	TextSet bool
+	Check   string // -c: a sha256sum-style list ("-" for stdin)
+}
+
+// newVerifyCmd builds `sealed verify`.
+func newVerifyCmd(a *app) *cobra.Command { return verifyCmd(a, runVerify) }
+
+// verifyCmd builds `sealed verify` with runF as its action.
+func verifyCmd(a *app, runF func(*app, *verifyOptions) error) *cobra.Command {
+	o := &verifyOptions{}
+	c := &cobra.Command{
+		Use:   "verify --hash H [--file F | --text T | < reveal] | -c FILE",
+		Short: "Check a reveal against a posted commitment, byte for byte (docs/commitments.md)",
+		Long: `Check that the SHA-256 of the exact bytes of a reveal text is the posted
+hash. The hash is 64 hex digits in any case, optionally prefixed "sha256:".
+The reveal comes from --file, --text or stdin, read as is: nothing is
+trimmed or normalised.
+
+On a mismatch the verdict stays mismatch, but each common slip that would
+have matched is named (a trailing newline added or lost, CRLF/LF, outer
+whitespace, Unicode NFC/NFD, a UTF-8 byte order mark).
+
+With -c FILE, read lines "<64 hex>  <path>" (as sha256sum writes them) and
+check each file, as sha256sum -c does.
+
+Exit status: 0 match, 1 mismatch or an unreadable listed file, 2 bad input.`,
+		Example: `  sealed verify --hash 4a2e0736f59b691e1b9b19abcd66ac0b374e2fce06ea652336b3a9cae1e9b5ef --text 'hazelnut, you fool!'
+  sealed verify --hash "$h" --file bid.txt
+  sha256sum bid.txt > SUMS && sealed verify -c SUMS`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("verify takes no arguments (got %q); give the reveal with --file, --text or stdin", args[0]).
+					withHint("sealed verify --hash H --file reveal.txt")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.TextSet = cmd.Flags().Changed("text")
+			if o.Check != "" {
+				if cmd.Flags().Changed("hash") || o.File != "" || o.TextSet {
+					return usageErrorf("-c reads hashes and paths from its list; it does not go with --hash, --file or --text")
+				}
+				return runF(a, o)
+			}
+			if !cmd.Flags().Changed("hash") {
+				return usageErrorf("verify needs --hash, the posted commitment (64 hex digits)").
+					withHint("sealed verify --hash H --file reveal.txt, or sealed verify -c SUMS")
+			}
+			if o.File != "" && o.TextSet {
+				return usageErrorf("give the reveal with one of --file or --text, not both")
+			}
+			return runF(a, o)
+		},
+	}
+	c.Flags().StringVar(&o.Hash, "hash", "", "the posted commitment: 64 hex digits, optionally prefixed sha256:")
+	c.Flags().StringVarP(&o.File, "file", "f", "", "read the reveal text from `FILE`")
+	c.Flags().StringVarP(&o.Text, "text", "t", "", "the reveal text itself")
+	c.Flags().StringVarP(&o.Check, "check", "c", "", "check the files listed in `FILE` (sha256sum format; - for stdin)")
+	return c
+}
+
+// revealInput is a reveal read from a file or stdin.
+type revealInput struct {
+	sum      commit.Commitment
+	data     []byte // the bytes, or the first maxHintBytes of them
+	complete bool   // data holds every byte
+}
+
+// readReveal hashes everything r holds and keeps up to maxHintBytes.
+func readReveal(r io.Reader) (revealInput, error) {
+	h := sha256.New()
+	buf := make([]byte, 32<<10)
+	var in revealInput
+	in.complete = true
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			h.Write(buf[:n])
+			if in.complete {
+				if len(in.data)+n <= maxHintBytes {
+					in.data = append(in.data, buf[:n]...)
+				} else {
+					in.complete, in.data = false, nil
+				}
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return in, err
+		}
+	}
+	copy(in.sum[:], h.Sum(nil))
+	return in, nil
+}
+
+// check compares the reveal with c and returns the result; hints are
+// computed only on a mismatch of a reveal of at most maxHintBytes.
+func (in revealInput) check(c commit.Commitment) commit.Result {
+	if in.complete {
+		return commit.Verify(c, in.data)
+	}
+	return commit.Result{Match: in.sum == c, Commitment: c, Got: in.sum}
+}
+
+// verifyJSON is the --json output of `sealed verify --hash`.
+type verifyJSON struct {
+	Match        bool     `json:"match"`
+	Commitment   string   `json:"commitment"`
+	Got          string   `json:"got"`
+	Hints        []string `json:"hints"`
+	HintsSkipped bool     `json:"hints_skipped,omitempty"`
+}
+
+func newVerifyJSON(r commit.Result, in revealInput) verifyJSON {
+	v := verifyJSON{Match: r.Match, Commitment: r.Commitment.String(), Got: r.Got.String(), Hints: hintNames(r.Hints)}
+	v.HintsSkipped = !r.Match && !in.complete
+	return v
+}
+
+func hintNames(hs []commit.Hint) []string {
+	names := []string{}
+	for _, h := range hs {
+		names = append(names, h.Name)
+	}
+	return names
+}
+
+// runVerify checks one reveal, or a -c list.
+func runVerify(a *app, o *verifyOptions) error {
+	if o.Check != "" {
+		return runVerifyList(a, o.Check)
+	}
+	c, err := commit.ParseCommitment(o.Hash)
+	if err != nil {
+		return usageErrorf("--hash: %v", err)
+	}
+	var in revealInput
+	switch {
+	case o.TextSet:
+		in, err = readReveal(strings.NewReader(o.Text))
+	case o.File != "":
+		var f *os.File
+		if f, err = os.Open(o.File); err != nil {
+			return usageErrorf("cannot read the reveal: %s: %v", o.File, unwrapPathError(err))
+		}
+		defer f.Close()
+		if in, err = readReveal(f); err != nil {
+			return usageErrorf("cannot read the reveal: %s: %v", o.File, unwrapPathError(err))
+		}
+	default:
+		if f, ok := a.in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			fmt.Fprintln(a.errOut, "reading the reveal text from stdin; end it with Ctrl-D (a newline you type counts as a byte)")
+		}
+		if in, err = readReveal(a.in); err != nil {
+			return usageErrorf("cannot read the reveal from stdin: %v", err)
+		}
+	}
+	r := in.check(c)
+	if a.json {
+		if err := a.printJSON(newVerifyJSON(r, in)); err != nil {
+			return err
+		}
+	} else {
+		printVerdict(a.out, "", r, in)
+	}
+	if !r.Match {
+		return errSilentFailure
+	}
+	return nil
+}
+
+// printVerdict writes the text verdict of one reveal; prefix names the file
+// in -c mode.
+func printVerdict(w io.Writer, prefix string, r commit.Result, in revealInput) {
+	if r.Match {
+		fmt.Fprintf(w, "%smatch: the reveal hashes to %s\n", prefix, r.Got)
+		return
+	}
+	fmt.Fprintf(w, "%smismatch: the reveal hashes to %s, the posted hash is %s\n", prefix, r.Got, r.Commitment)
+	for _, h := range r.Hints {
+		fmt.Fprintf(w, "%snear miss: it matches with %s; the rule is the exact bytes, so this is still a mismatch\n", prefix, h.Name)
+	}
+	if !in.complete {
+		fmt.Fprintf(w, "%s(reveal larger than %d bytes: near misses not searched)\n", prefix, maxHintBytes)
+	}
+}
+
+// listEntry is one file of a -c list and its outcome.
+type listEntry struct {
+	Path       string   `json:"path"`
+	Status     string   `json:"status"` // "ok", "failed" or "unreadable"
+	Commitment string   `json:"commitment"`
+	Got        string   `json:"got,omitempty"`
+	Hints      []string `json:"hints,omitempty"`
+	Error      string   `json:"error,omitempty"`
+}
+
+// listJSON is the --json output of `sealed verify -c`.
+type listJSON struct {
+	Files      []listEntry `json:"files"`
+	OK         int         `json:"ok"`
+	Failed     int         `json:"failed"`
+	Unreadable int         `json:"unreadable"`
+	Improper   int         `json:"improper"`
+}
+
+// runVerifyList checks every file of a sha256sum-style list as
+// `sha256sum -c` does: "PATH: OK" or "PATH: FAILED" per file, "PATH: FAILED
+// open or read" for a file it cannot read, warnings counted on stderr, exit
+// 1 when any file failed.
+func runVerifyList(a *app, list string) error {
+	var r io.Reader = a.in
+	name := "stdin"
+	if list != "-" {
+		f, err := os.Open(list)
+		if err != nil {
+			return usageErrorf("cannot read the list: %s: %v", list, unwrapPathError(err))
+		}
+		defer f.Close()
+		r, name = f, list
+	}
+	var out listJSON
+	out.Files = []listEntry{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		hash, path, ok := parseSumLine(sc.Text())
+		if !ok {
+			if t := strings.TrimSpace(sc.Text()); t != "" && !strings.HasPrefix(t, "#") {
+				out.Improper++
+			}
+			continue
+		}
+		c, err := commit.ParseCommitment(hash)
+		if err != nil {
+			out.Improper++
+			continue
+		}
+		e := listEntry{Path: path, Commitment: c.String()}
+		in, err := readRevealFile(path)
+		if err != nil {
+			e.Status, e.Error = "unreadable", err.Error()
+			out.Unreadable++
+			fmt.Fprintf(a.errOut, "sealed: %s: %s\n", path, e.Error)
+			if !a.json {
+				fmt.Fprintf(a.out, "%s: FAILED open or read\n", path)
+			}
+			out.Files = append(out.Files, e)
+			continue
+		}
+		res := in.check(c)
+		e.Got = res.Got.String()
+		if res.Match {
+			e.Status = "ok"
+			out.OK++
+		} else {
+			e.Status, e.Hints = "failed", hintNames(res.Hints)
+			out.Failed++
+		}
+		if !a.json {
+			if res.Match {
+				fmt.Fprintf(a.out, "%s: OK\n", path)
+			} else {
+				fmt.Fprintf(a.out, "%s: FAILED\n", path)
+				for _, h := range res.Hints {
+					fmt.Fprintf(a.out, "%s: near miss: it matches with %s\n", path, h.Name)
+				}
+			}
+		}
+		out.Files = append(out.Files, e)
+	}
+	if err := sc.Err(); err != nil {
+		return usageErrorf("cannot read the list %s: %v", name, err)
+	}
+	if len(out.Files) == 0 {
+		return usageErrorf("%s: no properly formatted checksum lines found; expected lines \"<64 hex digits>  <path>\" as sha256sum writes them", name)
+	}
+	if a.json {
+		if err := a.printJSON(out); err != nil {
+			return err
+		}
+	}
+	if out.Improper > 0 {
+		fmt.Fprintf(a.errOut, "sealed: warning: %d %s improperly formatted\n", out.Improper, plural(out.Improper, "line is", "lines are"))
+	}
+	if out.Unreadable > 0 {
+		fmt.Fprintf(a.errOut, "sealed: warning: %d listed %s could not be read\n", out.Unreadable, plural(out.Unreadable, "file", "files"))
+	}
+	if out.Failed > 0 {
+		fmt.Fprintf(a.errOut, "sealed: warning: %d computed %s did not match\n", out.Failed, plural(out.Failed, "checksum", "checksums"))
+	}
+	if out.Failed > 0 || out.Unreadable > 0 {
+		return errSilentFailure
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// readRevealFile reads and hashes the file at path.
+func readRevealFile(path string) (revealInput, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return revealInput{}, unwrapPathError(err)
+	}
+	defer f.Close()
+	in, err := readReveal(f)
+	if err != nil {
+		return in, unwrapPathError(err)
+	}
+	return in, nil
+}
+
+// parseSumLine splits one line of a sha256sum list: "<hex>  <path>" or
+// "<hex> *<path>" (binary mode), or the tagged "SHA256 (<path>) = <hex>".
+// A line starting with a backslash has "\\" and "\n" escapes in its path,
+// as GNU sha256sum writes for names holding those characters.
+func parseSumLine(line string) (hash, path string, ok bool) {
+	line = strings.TrimSuffix(line, "\r")
+	escaped := strings.HasPrefix(line, "\\")
+	if escaped {
+		line = line[1:]
+	}
+	if rest, found := strings.CutPrefix(line, "SHA256 ("); found {
+		i := strings.LastIndex(rest, ") = ")
+		if i < 0 {
+			return "", "", false
+		}
+		hash, path = rest[i+4:], rest[:i]
+	} else {
+		if len(line) < 67 || line[64] != ' ' || (line[65] != ' ' && line[65] != '*') {
+			return "", "", false
+		}
+		hash, path = line[:64], line[66:]
+	}
+	if escaped {
+		path = strings.NewReplacer(`\\`, `\`, `\n`, "\n", `\r`, "\r").Replace(path)
+	}
+	return hash, path, path != ""
+}
