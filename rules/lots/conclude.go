@@ -52,10 +52,12 @@ type BidAction struct {
 // HandAction is a Submitting a Hand action that succeeded as a secret
 // action, with its declared cards.
 type HandAction struct {
-	Player string        `json:"player"`
-	Index  int64         `json:"index"`
-	Posted time.Time     `json:"posted"`
-	Cards  []secret.Card `json:"cards"`
+	// Player, Index and Posted are as in BidAction.
+	Player string    `json:"player"`
+	Index  int64     `json:"index"`
+	Posted time.Time `json:"posted"`
+	// Cards are the declared cards (secret.Declaration.Hand), unchecked.
+	Cards []secret.Card `json:"cards"`
 }
 
 // Input is the state of the game at a week's revelation date, everything
@@ -102,6 +104,8 @@ const (
 
 // BidResult is the fate of one declared bid.
 type BidResult struct {
+	// Player, Lot and Amount are the bid as declared; Index and Posted
+	// those of its action's post.
 	Player string    `json:"player"`
 	Lot    string    `json:"lot"`
 	Amount string    `json:"amount"`
@@ -114,14 +118,16 @@ type BidResult struct {
 
 // LotResult is the conclusion of one lot.
 type LotResult struct {
+	// Lot is the lot's name.
 	Lot string `json:"lot"`
 	// Priority lists the standing bidders in priority order (reading S7).
 	Priority []Standing `json:"priority"`
 	// Winner is the player the lot is transferred to, "" when no bid stood.
 	Winner string `json:"winner,omitempty"`
 	// Price is the points the winner loses (reading S8).
-	Price int64              `json:"price"`
-	Why   secret.Explanation `json:"why"`
+	Price int64 `json:"price"`
+	// Why explains the transfer and the price.
+	Why secret.Explanation `json:"why"`
 }
 
 // Standing is a bid that stood on a lot at the revelation date.
@@ -136,6 +142,7 @@ type Standing struct {
 
 // HandResult is the fate of one submitted Hand.
 type HandResult struct {
+	// Player, Index, Posted and Cards are those of the HandAction.
 	Player string        `json:"player"`
 	Index  int64         `json:"index"`
 	Posted time.Time     `json:"posted"`
@@ -147,17 +154,21 @@ type HandResult struct {
 	// Strength names the hand (Ranker.Name), for placed hands.
 	Strength string `json:"strength,omitempty"`
 	// Prize is the points gained for the placement.
-	Prize int64              `json:"prize,omitempty"`
-	Why   secret.Explanation `json:"why"`
+	Prize int64 `json:"prize,omitempty"`
+	// Why explains the placement or the failure.
+	Why secret.Explanation `json:"why"`
 }
 
 // Outcome is the conclusion of a week: Hands first, then lots, as seed 004
 // orders ("before lots are given out for auctions").
 type Outcome struct {
-	Pricing Pricing      `json:"pricing"`
-	Hands   []HandResult `json:"hands"`
-	Bids    []BidResult  `json:"bids"`
-	Lots    []LotResult  `json:"lots"`
+	// Pricing is the pricing used.
+	Pricing Pricing `json:"pricing"`
+	// Hands are the week's Hands, most recent first; Bids every declared
+	// bid in order of post; Lots every lot in conclusion order.
+	Hands []HandResult `json:"hands"`
+	Bids  []BidResult  `json:"bids"`
+	Lots  []LotResult  `json:"lots"`
 	// Points are each player's points after prizes and lot prices.
 	Points map[string]int64 `json:"points"`
 	// Possessions are each player's cards after the placed Hands' cards

@@ -45,6 +45,7 @@ type DeclarationError struct {
 	Reason string
 }
 
+// Error returns "ambiguous declaration: ", the statement and the reason.
 func (e *DeclarationError) Error() string {
 	if e.Statement == 0 {
 		return "ambiguous declaration: " + e.Reason

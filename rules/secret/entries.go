@@ -46,6 +46,9 @@ func (s Stamp) Time() (time.Time, TimeSource) {
 // Information").
 type Post struct {
 	Stamp
+	// Player posted the hash; ActionType is the type of game action
+	// posted with it ("bid", "hand", ...); Channel where it was posted
+	// ("#auctions").
 	Player     string `json:"player"`
 	ActionType string `json:"action_type"`
 	Channel    string `json:"channel"`
@@ -57,7 +60,8 @@ type Post struct {
 // entry Commit was edited (reading S4).
 type Edit struct {
 	Stamp
-	// Commit is the ledger index of the Post whose message was edited.
+	// Commit is the ledger index of the Post whose message was edited;
+	// Player is the player the entry names.
 	Commit int64  `json:"commit"`
 	Player string `json:"player"`
 }
@@ -66,7 +70,8 @@ type Edit struct {
 // the action posted by entry Commit.
 type Reveal struct {
 	Stamp
-	// Commit is the ledger index of the Post revealed.
+	// Commit is the ledger index of the Post revealed; Player posted the
+	// reveal (it counts only from the Post's player).
 	Commit int64  `json:"commit"`
 	Player string `json:"player"`
 	// Text is the revealed text, exact bytes as posted.
@@ -77,6 +82,8 @@ type Reveal struct {
 // and reveals, in any order (the judge orders them by time of post, then
 // ledger index).
 type History struct {
+	// Posts are the "commit" entries, Edits the "edit" entries and
+	// Reveals the "reveal" entries.
 	Posts   []Post
 	Edits   []Edit
 	Reveals []Reveal

@@ -266,6 +266,7 @@ func TestDeclarationFailures(t *testing.T) {
 		{"twobids-no-marker", AmbiguousDeclaration},
 		{"words", AmbiguousDeclaration},
 		{"nosalt", NoSalt},
+		{"trailing-word", AmbiguousDeclaration}, // no salt can be told apart
 	} {
 		v := reveal(t, tc.name)
 		h := History{
@@ -371,5 +372,33 @@ func TestJudgeRejectsBadHistory(t *testing.T) {
 	}
 	if _, err := (Game{GapThreshold: -1}).Judge(History{}, time.Time{}); err == nil {
 		t.Error("negative gap threshold accepted")
+	}
+}
+
+func TestSaltForms(t *testing.T) {
+	// The salt after a sentence end, and several bids before a canonical
+	// salt line, both parse (docs/secret-actions.md, "Declarations").
+	for _, tc := range []struct {
+		name, salt string
+		bids       []Bid
+	}{
+		{"sentence-end", "xyzzy", []Bid{{Amount: "9", Lot: "4", Line: 1}}},
+		{"multi-canonical", "q2w3e4", []Bid{{Amount: "5", Lot: "1", Line: 1}, {Amount: "7", Lot: "2", Line: 2}}},
+	} {
+		v := reveal(t, tc.name)
+		h := History{
+			Posts:   []Post{post(t, 1, "2026-03-02T09:00:00Z", "eve", ActionBid, "#auctions", v.commitment)},
+			Reveals: []Reveal{rev(t, 2, "2026-03-06T09:00:00Z", 1, "eve", v.text)},
+		}
+		a := action(t, judge(t, Game{}, h, "2026-03-07T00:00:00Z"), 1)
+		wantState(t, a, Revealed, "", "")
+		if a.Salt != tc.salt || len(a.Declaration.Bids) != len(tc.bids) {
+			t.Fatalf("%s: salt %q bids %+v, want %q %+v", tc.name, a.Salt, a.Declaration.Bids, tc.salt, tc.bids)
+		}
+		for i := range tc.bids {
+			if a.Declaration.Bids[i] != tc.bids[i] {
+				t.Fatalf("%s: bid %d = %+v, want %+v", tc.name, i, a.Declaration.Bids[i], tc.bids[i])
+			}
+		}
 	}
 }
