@@ -70,14 +70,15 @@ func (Greedy) Decide(v View) Decision {
 	if lastTurnOf(v) {
 		r = 3
 	}
-	return haggle(v, r, "")
+	return haggle(v, r)
 }
 
 // Fair is a fair-split haggler: it asks for the whole pool on turn 1 and
 // concedes linearly to half of it (5 of 10 in its own values) by the last
 // turn, R(t) = 10 - round(5 (t-1) / (T-1)); on its last turn of the match
 // it accepts anything worth 1 or more rather than let the match fall off
-// the turn cliff. It says what it asks for in a short message.
+// the turn cliff. Its message says what its offer is worth to it, or
+// "Deal." when it accepts.
 type Fair struct{}
 
 // Name returns "fair".
@@ -90,7 +91,13 @@ func (Fair) Decide(v View) Decision {
 	if lastTurnOf(v) {
 		r = 1
 	}
-	return haggle(v, r, fmt.Sprintf("I am asking for %d of my 10.", r))
+	d := haggle(v, r)
+	if d.Accept {
+		d.Message = "Deal."
+	} else {
+		d.Message = fmt.Sprintf("I ask for %d of my 10.", d.Take.Dot(v.Values))
+	}
+	return d
 }
 
 // lastTurnOf reports whether v's turn is the acting seat's last of the match.
@@ -100,9 +107,9 @@ func lastTurnOf(v View) bool { return v.Turn > v.MaxTurns-2 }
 // it offers, among the takes worth at least r, the one worth least, then
 // with the fewest items, then lexicographically smallest. Taking the whole
 // pool is worth 10 >= r, so an offer always exists.
-func haggle(v View, r int, message string) Decision {
+func haggle(v View, r int) Decision {
 	if v.HasStanding && v.Receive.Dot(v.Values) >= r {
-		return Decision{Accept: true, Message: message}
+		return Decision{Accept: true}
 	}
 	best, bestWorth := v.Pool, v.Pool.Dot(v.Values)
 	for t0 := 0; t0 <= v.Pool[0]; t0++ {
@@ -119,5 +126,5 @@ func haggle(v View, r int, message string) Decision {
 			}
 		}
 	}
-	return Decision{Take: best, Message: message}
+	return Decision{Take: best}
 }

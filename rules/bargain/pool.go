@@ -47,6 +47,14 @@ func PairingFor(m int) (seats [2]int, opener int, err error) {
 	return seats, seats[1], nil
 }
 
+// matchLabels caches the stream labels of matches 0..5.
+var matchLabels = func() (l [maxMatches]string) {
+	for m := range l {
+		l[m] = rng.LabelBargainMatch(m)
+	}
+	return l
+}()
+
 // DrawMatch derives match m's plan from a 32-byte seed, drawing from the
 // stream labelled "bargaining/match/<m>" (DESIGN.md, "Bargaining pools";
 // seed 002, "The pool and the valuations"): counts [Range(1,4) x3] until the
@@ -61,7 +69,13 @@ func DrawMatch(seed []byte, m int) (MatchPlan, error) {
 	if err != nil {
 		return p, err
 	}
-	s, err := rng.New(seed, rng.LabelBargainMatch(m))
+	label := ""
+	if m < len(matchLabels) {
+		label = matchLabels[m]
+	} else {
+		label = rng.LabelBargainMatch(m)
+	}
+	s, err := rng.New(seed, label)
 	if err != nil {
 		return p, fmt.Errorf("bargaining pool of match %d: %w", m, err)
 	}

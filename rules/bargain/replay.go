@@ -1,6 +1,7 @@
 package bargain
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -196,4 +197,43 @@ func (r Results) MarshalJSON() ([]byte, error) {
 		MaxMatches    int                `json:"maxMatches"`
 		Reason        Reason             `json:"reason"`
 	}{scores, r.Points, r.Matches, r.Deals, give, r.MatchesPlayed, r.MaxMatches, r.Reason})
+}
+
+// Encode returns r as JSON text for people and line tools: the header and
+// results indented, and each event on a line of its own. It returns an
+// error only for an event of unknown kind.
+func (r *Replay) Encode() ([]byte, error) {
+	head := struct {
+		Format         string       `json:"format"`
+		Config         ReplayConfig `json:"config"`
+		SeedCommitment string       `json:"seed_commitment"`
+		Seed           string       `json:"seed"`
+		PolicyNames    []string     `json:"policyNames,omitempty"`
+	}{r.Format, r.Config, r.SeedCommitment, r.Seed, r.PolicyNames}
+	h, err := json.MarshalIndent(head, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	b := append([]byte(nil), bytes.TrimSuffix(h, []byte("\n}"))...)
+	b = append(b, ",\n  \"events\": [\n"...)
+	for i, ev := range r.Events {
+		e, err := json.Marshal(ev)
+		if err != nil {
+			return nil, fmt.Errorf("event %d: %w", i, err)
+		}
+		b = append(b, "    "...)
+		b = append(b, e...)
+		if i < len(r.Events)-1 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+	}
+	res, err := json.Marshal(r.Results)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, "  ],\n  \"results\": "...)
+	b = append(b, res...)
+	b = append(b, "\n}\n"...)
+	return b, nil
 }

@@ -58,9 +58,37 @@ func (e *Episode) ResultsInto(r *Results) {
 		r.Reason = e.reason
 	}
 	for s := 0; s < Seats; s++ {
-		ratio(&r.Scores[s], int64(e.points[s]), int64(PoolValue*e.played[s]))
-		ratio(&r.Giveaway[s], int64(e.given[s]-e.taken[s]), int64(e.played[s]))
+		n := e.played[s]
+		if n < len(scoreTable) {
+			r.Scores[s].Set(&scoreTable[n][e.points[s]])
+			r.Giveaway[s].Set(&giveTable[n][e.given[s]-e.taken[s]+PoolValue*n])
+			continue
+		}
+		ratio(&r.Scores[s], int64(e.points[s]), int64(PoolValue*n))
+		ratio(&r.Giveaway[s], int64(e.given[s]-e.taken[s]), int64(n))
 	}
+}
+
+// scoreTable[n][p] is the score of p points over n settled matches, and
+// giveTable[n][d+10n] the giveaway of a summed difference d, both computed
+// once by ratio for every n a seat can play in a legal episode (0..4), so
+// that re-simulating an episode divides nothing.
+var scoreTable, giveTable = buildRatioTables(4)
+
+func buildRatioTables(maxPlayed int) (score, give [][]apd.Decimal) {
+	score = make([][]apd.Decimal, maxPlayed+1)
+	give = make([][]apd.Decimal, maxPlayed+1)
+	for n := 0; n <= maxPlayed; n++ {
+		score[n] = make([]apd.Decimal, PoolValue*n+1)
+		for p := range score[n] {
+			ratio(&score[n][p], int64(p), int64(PoolValue*n))
+		}
+		give[n] = make([]apd.Decimal, 2*PoolValue*n+1)
+		for k := range give[n] {
+			ratio(&give[n][k], int64(k-PoolValue*n), int64(n))
+		}
+	}
+	return score, give
 }
 
 // ratio sets d to num/den rounded half up to ScorePlaces places, or to 0

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/rules/bargain"
+	"github.com/spf13/cobra"
+)
+
+func init() { replayPlaySubcommands = append(replayPlaySubcommands, newReplayPlayBargainCmd) }
+
+// replayPlayBargainOptions are the inputs of `sealed replay play bargain`.
+type replayPlayBargainOptions struct {
+	Seed      string // 64 hex digits
+	Matches   int    // 3 or 6
+	MaxTurns  int    // even, 2..12
+	Bots      string // one name, or three comma-separated names
+	StopAfter int    // 0, or a deadline after that many settled matches
+	Out       string // file to write; "" or "-" for stdout
+}
+
+// newReplayPlayBargainCmd builds `sealed replay play bargain`: a whole
+// Negotiation Games episode played by built-in bots, written as a replay.
+func newReplayPlayBargainCmd(a *app) *cobra.Command {
+	opts := &replayPlayBargainOptions{}
+	c := &cobra.Command{
+		Use:   "bargain --seed SEED [--matches 3|6] [--max-turns N] [--bots greedy,fair,fair] [--out FILE]",
+		Short: "Play a Negotiation Games episode with built-in bots and write its replay",
+		Long: `Play a whole Negotiation Games episode (seed 002) with built-in bots and
+write its negotiation.replay.v1 replay (docs/replays.md): the seed commitment,
+the seed, every event and the results. Bots: greedy (holds out for 8 of 10
+until its last turn) and fair (concedes from 10 to a fair 5 of 10). --bots
+takes one name for every seat or three names, seat 0 first.
+--stop-after K simulates the play clock running out after K settled matches
+(reason "deadline").`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runReplayPlayBargain(a, opts) },
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Seed, "seed", "", "the seed, 64 hex digits (required; make one with 'sealed seed new')")
+	f.IntVar(&opts.Matches, "matches", bargain.DefaultMatches, "number of matches, 3 or 6")
+	f.IntVar(&opts.MaxTurns, "max-turns", bargain.DefaultMaxTurns, "turn limit of each match, even, 2..12")
+	f.StringVar(&opts.Bots, "bots", "greedy,fair,fair", "bots for seats 0,1,2 ("+strings.Join(bargain.BotNames, ", ")+")")
+	f.IntVar(&opts.StopAfter, "stop-after", 0, "simulate a deadline after this many settled matches (0: play all)")
+	f.StringVarP(&opts.Out, "out", "o", "", "write the replay to FILE instead of stdout")
+	return c
+}
+
+// parseBots reads --bots: one name for all seats, or one per seat.
+func parseBots(s string) ([bargain.Seats]bargain.Bot, error) {
+	var bots [bargain.Seats]bargain.Bot
+	names := strings.Split(s, ",")
+	if len(names) == 1 {
+		names = []string{names[0], names[0], names[0]}
+	}
+	if len(names) != bargain.Seats {
+		return bots, fmt.Errorf("--bots has %d names; expected 1 or %d, comma-separated", len(names), bargain.Seats)
+	}
+	for i, n := range names {
+		b, err := bargain.BotByName(strings.TrimSpace(n))
+		if err != nil {
+			return bots, fmt.Errorf("--bots: %v", err)
+		}
+		bots[i] = b
+	}
+	return bots, nil
+}
+
+func runReplayPlayBargain(a *app, opts *replayPlayBargainOptions) error {
+	if opts.Seed == "" {
+		return usageErrorf("--seed is required").withHint("make one with 'sealed seed new'")
+	}
+	seed, err := commit.ParseSeed(opts.Seed)
+	if err != nil {
+		return usageErrorf("--seed: %v", err)
+	}
+	cfg := bargain.Config{Matches: opts.Matches, MaxTurns: opts.MaxTurns}
+	if err := cfg.Validate(); err != nil {
+		return usageErrorf("%v", err)
+	}
+	bots, err := parseBots(opts.Bots)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if opts.StopAfter < 0 || opts.StopAfter >= cfg.Matches {
+		return usageErrorf("--stop-after is %d; expected 1..%d, or 0 to play every match", opts.StopAfter, cfg.Matches-1)
+	}
+	r, err := bargain.PlayEpisode(seed[:], cfg, bots, bargain.PlayOptions{StopAfter: opts.StopAfter})
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	data, err := r.Encode()
+	if err != nil {
+		return err
+	}
+	if opts.Out == "" || opts.Out == "-" {
+		_, err = a.out.Write(data)
+		return err
+	}
+	if err := os.WriteFile(opts.Out, data, 0o644); err != nil {
+		return usageErrorf("cannot write the replay: %v", err)
+	}
+	if a.json {
+		return a.printJSON(map[string]any{"out": opts.Out, "events": len(r.Events), "reason": r.Results.Reason})
+	}
+	_, err = fmt.Fprintf(a.errOut, "wrote %s: %d events, %d of %d matches settled, reason %s\n",
+		opts.Out, len(r.Events), r.Results.MatchesPlayed, r.Results.MaxMatches, r.Results.Reason)
+	return err
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/rules/bargain"
+	"github.com/spf13/cobra"
+)
+
+func init() { rngSubcommands = append(rngSubcommands, newRngPoolsCmd) }
+
+// rngPoolsOptions are the inputs of `sealed rng pools`.
+type rngPoolsOptions struct {
+	Seed    string // 64 hex digits
+	Matches int    // how many matches to derive, 1..maxPoolMatches
+}
+
+// maxPoolMatches bounds --matches of `rng pools`.
+const maxPoolMatches = 1000
+
+// poolRow is one match of `sealed rng pools --json`.
+type poolRow struct {
+	Match  int               `json:"match"`
+	Seats  [2]int            `json:"seats"`
+	Opener int               `json:"opener"`
+	Pool   bargain.Vector    `json:"pool"`
+	Values [2]bargain.Vector `json:"values"`
+}
+
+// newRngPoolsCmd builds `sealed rng pools`: the Negotiation Games pools and
+// valuations a seed gives.
+func newRngPoolsCmd(a *app) *cobra.Command {
+	opts := &rngPoolsOptions{}
+	c := &cobra.Command{
+		Use:   "pools --seed SEED [--matches M]",
+		Short: "Print the Negotiation Games pools and valuations a seed gives (seed 002)",
+		Long: `Print, for matches 0..M-1, the seats (A, B), the opener, the pool
+(books, hats, balls) and both seats' private values that the seed gives, drawn
+from the streams bargaining/match/<m> (docs/rng.md, docs/replays.md).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runRngPools(a, opts) },
+	}
+	c.Flags().StringVar(&opts.Seed, "seed", "", "the revealed seed, 64 hex digits (required)")
+	c.Flags().IntVar(&opts.Matches, "matches", bargain.DefaultMatches, fmt.Sprintf("how many matches to derive, 1..%d", maxPoolMatches))
+	return c
+}
+
+func runRngPools(a *app, opts *rngPoolsOptions) error {
+	if opts.Seed == "" {
+		return usageErrorf("--seed is required").withHint("make one with 'sealed seed new'")
+	}
+	seed, err := commit.ParseSeed(opts.Seed)
+	if err != nil {
+		return usageErrorf("--seed: %v", err)
+	}
+	if opts.Matches < 1 || opts.Matches > maxPoolMatches {
+		return usageErrorf("--matches is %d; expected 1..%d", opts.Matches, maxPoolMatches)
+	}
+	plans, err := bargain.DrawSchedule(seed[:], opts.Matches)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if a.json {
+		rows := make([]poolRow, len(plans))
+		for i, p := range plans {
+			rows[i] = poolRow{p.Match, p.Seats, p.Opener, p.Pool, p.Values}
+		}
+		return a.printJSON(rows)
+	}
+	tw := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "match\tseats\topener\tpool\tvalues A\tvalues B")
+	for _, p := range plans {
+		fmt.Fprintf(tw, "%d\t%d,%d\t%d\t%s\t%s\t%s\n", p.Match, p.Seats[0], p.Seats[1], p.Opener,
+			triple(p.Pool), triple(p.Values[0]), triple(p.Values[1]))
+	}
+	fmt.Fprintln(tw, "(pool and values in the order books, hats, balls; A and B are the seats in that order)")
+	return tw.Flush()
+}
+
+// triple prints a vector as "c0 c1 c2".
+func triple(v bargain.Vector) string { return fmt.Sprintf("%d %d %d", v[0], v[1], v[2]) }
