@@ -98,7 +98,7 @@ func TestLateRevealStampedInAnotherZone(t *testing.T) {
 	// 2021-06-25T00:00Z. The reveal appeared in the channel at
 	// 2021-06-24T20:30-05:00, which is 2021-06-25T01:30Z: late.
 	v := reveal(t, "late")
-	g := Game{Settings: map[string]Settings{ActionBid: {Channel: AuctionsChannel, Phase: Auction, RevelationDays: 1}}}
+	g := Game{Settings: map[string]Settings{ActionBid: {RevelationDays: 1}}} // channel and phase: the defaults
 	r := rev(t, 2, "2021-06-25T02:00:00Z", 1, "bob", v.text)
 	r.PostedAt = mustTime(t, "2021-06-24T20:30:00-05:00")
 	h := History{

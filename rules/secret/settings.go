@@ -48,15 +48,17 @@ const (
 // Settings are the properties of one secret action type (seed 004, rule
 // "Secret Information": "a channel ..., a maturation date ..., a revelation
 // date ..., subject to modification by the rule that defines the secret
-// action"). The zero value means the rule's defaults: channel #game-actions,
-// any phase, maturation at the next phase start, revelation three calendar
-// days after maturation at the same local time.
+// action"). A zero field means the action type's default (DefaultSettings):
+// channel #game-actions (#auctions for bids), any phase (the Auction Phase
+// for bids and Hands), maturation at the next phase start, revelation three
+// calendar days after maturation at the same local time.
 type Settings struct {
-	// Channel is the channel the hash must be posted in; "" means
-	// DefaultChannel.
+	// Channel is the channel the hash must be posted in; "" means the
+	// type's default.
 	Channel string `json:"channel"`
 	// Phase is the only phase in which the action may be taken; NoPhase
-	// means any phase.
+	// means the type's default (any phase, except Auction for bids and
+	// Hands).
 	Phase Phase `json:"phase"`
 	// Maturation is the maturation rule; MaturationDelay (>= 0) is used only
 	// with MatureAfterDelay.
@@ -82,13 +84,18 @@ func DefaultSettings(actionType string) Settings {
 	return Settings{Channel: DefaultChannel, RevelationDays: DefaultRevelationDays}
 }
 
-// withDefaults fills the zero fields of s with the rule's defaults.
-func (s Settings) withDefaults() Settings {
+// withDefaults fills the zero fields of s (channel, phase, revelation
+// offset) with those of DefaultSettings(actionType).
+func (s Settings) withDefaults(actionType string) Settings {
+	d := DefaultSettings(actionType)
 	if s.Channel == "" {
-		s.Channel = DefaultChannel
+		s.Channel = d.Channel
+	}
+	if s.Phase == NoPhase {
+		s.Phase = d.Phase
 	}
 	if s.RevelationDays == 0 {
-		s.RevelationDays = DefaultRevelationDays
+		s.RevelationDays = d.RevelationDays
 	}
 	return s
 }
@@ -115,7 +122,8 @@ type Game struct {
 	// Calendar is the phase calendar (zone default UTC).
 	Calendar Calendar
 	// Settings holds per action type the settings that differ from
-	// DefaultSettings; a type absent here gets DefaultSettings(type).
+	// DefaultSettings; zero fields and absent types take
+	// DefaultSettings(type).
 	Settings map[string]Settings
 	// GapThreshold is how large a gap between posted_at and integration
 	// time must be before decisions show it; 0 means DefaultGapThreshold.
@@ -125,7 +133,7 @@ type Game struct {
 // SettingsFor returns the settings of actionType, defaults filled in.
 func (g Game) SettingsFor(actionType string) Settings {
 	if s, ok := g.Settings[actionType]; ok {
-		return s.withDefaults()
+		return s.withDefaults(actionType)
 	}
 	return DefaultSettings(actionType)
 }
