@@ -1,15 +1,14 @@
 package verify
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/rules/auction"
 )
 
@@ -27,8 +26,10 @@ func CheckAuctionReplay(data []byte) (*Report, error) {
 }
 
 // CheckAuction re-simulates a decoded Blind Auction replay. It checks the
-// revealed seed against the seed commitment (SHA-256 of the seed's 64
-// lowercase hex characters, DESIGN.md "Seed commitment"), re-derives the
+// revealed seed against the seed commitment (commit.CheckSeed: SHA-256 of
+// the seed's 64 lowercase hex characters, DESIGN.md "Seed commitment"; a
+// commitment is read by commit.ParseCommitment, so any case and a
+// "sha256:" prefix are accepted), re-derives the
 // values table from the seed, applies every talk, bid and timeout event
 // through rules/auction in turn order, and compares every claimed field:
 // each value_private value, the legality of each action, bids_revealed,
@@ -48,7 +49,7 @@ func CheckAuctionReplay(data []byte) (*Report, error) {
 // It returns an error when the replay cannot be checked at all: a format
 // other than auction.ReplayFormat, a rules_version other than "auction-0.2",
 // an invalid config (wrapping auction.ErrConfig), or a seed that is not 64
-// lowercase hex characters.
+// hex digits (commit.ParseSeed).
 func CheckAuction(r *auction.Replay) (*Report, error) {
 	if r.Format != auction.ReplayFormat {
 		return nil, fmt.Errorf("replay format is %q, expected %q", r.Format, auction.ReplayFormat)
@@ -59,35 +60,31 @@ func CheckAuction(r *auction.Replay) (*Report, error) {
 	if err := r.Config.Validate(); err != nil {
 		return nil, fmt.Errorf("replay config: %w", err)
 	}
-	seed, err := decodeSeed(r.Seed)
+	seed, err := commit.ParseSeed(r.Seed)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("replay seed: %v", err)
 	}
-	m, err := auction.NewMatch(seed, r.Config)
+	m, err := auction.NewMatch(seed[:], r.Config)
 	if err != nil {
 		return nil, err
 	}
 	c := &auctionChecker{r: r, m: m, rep: &Report{Format: FormatAuction}}
-	derived := auction.SeedCommitment(seed)
-	claimed := strings.ToLower(strings.TrimSpace(r.SeedCommitment))
-	c.rep.SeedCommitmentOK = claimed == derived
+	claimed, err := commit.ParseCommitment(r.SeedCommitment)
+	c.rep.SeedCommitmentOK = err == nil && commit.CheckSeed(seed, claimed)
 	if !c.rep.SeedCommitmentOK {
-		c.diff(-1, "seed_commitment", quoteOrNone(r.SeedCommitment), derived)
+		derived := seed.Commitment().String()
+		if err == nil {
+			for _, h := range commit.SeedHints(seed, claimed) {
+				derived += " (the claim is the SHA-256 of the " + h.Name + ")"
+			}
+		}
+		c.diff(-1, "seed_commitment", truncate(quoteOrNone(r.SeedCommitment), 80), derived)
 	}
 	if c.run() {
 		c.checkResults()
 	}
 	c.rep.Events = c.i
 	return c.rep, nil
-}
-
-// decodeSeed decodes a revealed seed: exactly 64 lowercase hex characters.
-func decodeSeed(s string) ([]byte, error) {
-	b, err := hex.DecodeString(s)
-	if err != nil || len(b) != 32 || strings.ToLower(s) != s {
-		return nil, fmt.Errorf("seed %q is not a revealed seed: expected 64 lowercase hex characters", truncate(s, 80))
-	}
-	return b, nil
 }
 
 func truncate(s string, n int) string {

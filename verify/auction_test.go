@@ -244,6 +244,13 @@ func TestSeedCommitmentMismatch(t *testing.T) {
 	if rep.SeedCommitmentOK || rep.Clean() {
 		t.Error("a wrong commitment is reported OK")
 	}
+	// A commitment made over upper-case hex is named as such:
+	// printf %s 000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F | sha256sum
+	r.SeedCommitment = "8fec958437b27e6c73b93255e8b5341684c531cb98a907a3ebd367c4c304c008"
+	rep = check(t, r)
+	if len(rep.Differences) != 1 || !strings.HasSuffix(rep.Differences[0].Derived, "(the claim is the SHA-256 of the uppercase hex)") {
+		t.Errorf("upper-case hex commitment: %+v", rep.Differences)
+	}
 }
 
 func TestUnreadableReplays(t *testing.T) {
@@ -257,7 +264,7 @@ func TestUnreadableReplays(t *testing.T) {
 		{"not json", `{`, `[`, "reading auction replay"},
 		{"format", `"sealed.auction.replay.v1"`, `"sealed.auction.replay.v9"`, `format is "sealed.auction.replay.v9"`},
 		{"rules", `"auction-0.2"`, `"auction-0.1"`, `rules_version is "auction-0.1", expected "auction-0.2"`},
-		{"seed", `"seed":"000102`, `"seed":"ZZ0102`, "expected 64 lowercase hex characters"},
+		{"seed", `"seed":"000102`, `"seed":"ZZ0102`, "replay seed: seed has 'Z' at character 1"},
 		{"players", `"players":3`, `"players":9`, "players is 9, expected 3..8"},
 		{"amount type", `"amount":49`, `"amount":"49"`, "reading auction replay"},
 		{"stake", `"pricing":"first"`, `"pricing":"first","stake":"x"`, "reading auction replay"},

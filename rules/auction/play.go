@@ -1,18 +1,10 @@
 package auction
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-)
 
-// SeedCommitment returns the commitment to a seed: the lowercase hex
-// SHA-256 of its 64 lowercase hex characters (DESIGN.md, "Seed
-// commitment"), what `printf %s SEED | sha256sum` prints.
-func SeedCommitment(seed []byte) string {
-	sum := sha256.Sum256([]byte(hex.EncodeToString(seed)))
-	return hex.EncodeToString(sum[:])
-}
+	"github.com/sealedhq/sealed/commit"
+)
 
 // Play plays a whole match of cfg from the 32-byte seed, bots[s] acting for
 // seat s, and returns its replay with every event and the results. A bot's
@@ -27,8 +19,10 @@ func Play(seed []byte, cfg Config, bots []Bot) (*Replay, error) {
 	if len(bots) != cfg.Players {
 		return nil, fmt.Errorf("%d bots for %d players, expected one per seat", len(bots), cfg.Players)
 	}
+	var s commit.Seed
+	copy(s[:], seed) // NewMatch checked the length
 	r := &Replay{Format: ReplayFormat, RulesVersion: RulesVersion, Config: cfg,
-		SeedCommitment: SeedCommitment(seed), Seed: hex.EncodeToString(seed)}
+		SeedCommitment: s.Commitment().String(), Seed: s.String()}
 	for _, b := range bots {
 		r.Seats = append(r.Seats, b.Name())
 	}

@@ -1,6 +1,7 @@
 package auction
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -20,14 +21,6 @@ func bots(t testing.TB, seed []byte, names ...string) []Bot {
 	return out
 }
 
-func TestSeedCommitment(t *testing.T) {
-	// printf %s 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f | sha256sum
-	const want = "6c86c6aac5fb24bcf5d9939cb7d7d5645ce39418f449e03b262dd4fa14b4b92b"
-	if got := SeedCommitment(handSeed); got != want {
-		t.Errorf("SeedCommitment = %s, want %s", got, want)
-	}
-}
-
 func TestPlayTruthfulHand(t *testing.T) {
 	// Three truthful bots bid their values (capped at credits) under first
 	// pricing on the hand table (values in match_test.go):
@@ -42,6 +35,10 @@ func TestPlayTruthfulHand(t *testing.T) {
 	}
 	// Per item: item_up, 3 value_private, 3 talk, bidding_open, 3 bids,
 	// bids_revealed, item_result, profit_update = 14; 3 items + auction_end.
+	// printf %s 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f | sha256sum
+	if r.SeedCommitment != "6c86c6aac5fb24bcf5d9939cb7d7d5645ce39418f449e03b262dd4fa14b4b92b" || r.Seed != hex.EncodeToString(handSeed) {
+		t.Errorf("seed %s commitment %s", r.Seed, r.SeedCommitment)
+	}
 	if len(r.Events) != 43 {
 		t.Fatalf("%d events, want 43", len(r.Events))
 	}
@@ -109,5 +106,34 @@ func BenchmarkMatch8x10(b *testing.B) {
 				m.Apply(Action{Kind: Bid, Seat: t.Seat, Amount: min(bids[t.Seat], m.credits[t.Seat])})
 			}
 		}
+	}
+}
+
+func TestEncodeRoundTrip(t *testing.T) {
+	cfg := handConfig(FirstPrice)
+	cfg.Stake = dec("2.50")
+	r, err := Play(handSeed, cfg, bots(t, handSeed, "truthful", "random", "shading"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Events[5].Message = ptr("<b>&</b>")
+	data, err := r.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"message":"<b>&</b>"`) {
+		t.Error("HTML characters were escaped")
+	}
+	if !strings.Contains(string(data), "\n    {\"type\":\"item_up\",\"item\":1},\n") {
+		t.Errorf("events are not one per line:\n%s", data)
+	}
+	var back Replay
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(r)
+	got, _ := json.Marshal(&back)
+	if string(got) != string(want) {
+		t.Errorf("round trip differs:\n%s\n%s", got, want)
 	}
 }

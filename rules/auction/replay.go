@@ -1,6 +1,12 @@
 package auction
 
-import "github.com/cockroachdb/apd/v3"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cockroachdb/apd/v3"
+)
 
 // ReplayFormat is the value of a Blind Auction replay's "format" field
 // (docs/replays.md).
@@ -65,10 +71,10 @@ type Event struct {
 	Action   string        `json:"action,omitempty"`
 	Message  *string       `json:"message,omitempty"`
 	Amount   *int          `json:"amount,omitempty"`
-	Value    *int          `json:"value,omitempty"`
 	Bids     []SeatBid     `json:"bids,omitempty"`
 	Winner   *int          `json:"winner,omitempty"`
 	Price    *int          `json:"price,omitempty"`
+	Value    *int          `json:"value,omitempty"`
 	Profit   *int          `json:"profit,omitempty"`
 	TieBreak bool          `json:"tie_break,omitempty"`
 	Unsold   bool          `json:"unsold,omitempty"`
@@ -95,4 +101,85 @@ type Results struct {
 type SeatPayout struct {
 	Seat   int          `json:"seat"`
 	Amount *apd.Decimal `json:"amount"`
+}
+
+// Encode returns the replay as JSON text in the layout of docs/replays.md:
+// one top-level field per line, one event per line, the results indented,
+// a final newline. HTML characters in messages are not escaped. Any JSON
+// reader reads it; the layout only keeps files easy to read and diff.
+func (r *Replay) Encode() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	head := []struct {
+		key string
+		v   any
+	}{{"format", r.Format}, {"rules_version", r.RulesVersion}, {"config", &r.Config},
+		{"seed_commitment", r.SeedCommitment}, {"seed", r.Seed}}
+	if len(r.Seats) > 0 {
+		head = append(head, struct {
+			key string
+			v   any
+		}{"seats", r.Seats})
+	}
+	for _, f := range head {
+		v, err := marshalCompact(f.v)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "  %q: %s,\n", f.key, v)
+	}
+	b.WriteString("  \"events\": [")
+	for i := range r.Events {
+		v, err := marshalCompact(&r.Events[i])
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		b.Write(v)
+	}
+	b.WriteString("\n  ],\n  \"results\": {\n    \"ranking\": [")
+	for i := range r.Results.Ranking {
+		v, err := marshalCompact(&r.Results.Ranking[i])
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n      ")
+		b.Write(v)
+	}
+	b.WriteString("\n    ]")
+	tail := []struct {
+		key string
+		v   any
+		ok  bool
+	}{{"pot", r.Results.Pot, r.Results.Pot != nil}, {"rake", r.Results.Rake, r.Results.Rake != nil},
+		{"payouts", r.Results.Payouts, len(r.Results.Payouts) > 0}}
+	for _, f := range tail {
+		if !f.ok {
+			continue
+		}
+		v, err := marshalCompact(f.v)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, ",\n    %q: %s", f.key, v)
+	}
+	b.WriteString("\n  }\n}\n")
+	return b.Bytes(), nil
+}
+
+// marshalCompact is json.Marshal without HTML escaping.
+func marshalCompact(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
