@@ -51,9 +51,11 @@ func RevealText(declaration, salt string) []byte {
 //  4. one line with a sentence end (". ", "! ", "? "): the salt is what
 //     follows the last sentence end.
 //
+// Trailing line breaks are dropped first: they belong to neither part.
 // Otherwise ok is false: no salt can be told apart, and declaration is the
 // whole text. The returned slices alias reveal.
 func SplitSalt(reveal []byte) (declaration, salt []byte, ok bool) {
+	reveal = bytes.TrimRight(reveal, "\r\n")
 	if i := bytes.LastIndexByte(reveal, '\n'); i >= 0 {
 		last := reveal[i+1:]
 		if len(last) >= 5 && strings.EqualFold(string(last[:5]), "salt:") {
@@ -66,10 +68,7 @@ func SplitSalt(reveal []byte) (declaration, salt []byte, ok bool) {
 		j := bytes.IndexByte(reveal, '\n')
 		decl := bytes.TrimSuffix(reveal[:j], []byte("\r"))
 		rest := reveal[j+1:]
-		if len(bytes.TrimSpace(rest)) > 0 {
-			return decl, rest, true
-		}
-		reveal = decl // a single line with trailing newlines
+		return decl, rest, true
 	}
 	lower := bytes.ToLower(reveal)
 	for _, marker := range []string{"salt:", "salt="} {

@@ -52,6 +52,7 @@ func TestSplitSalt(t *testing.T) {
 	}{
 		{"I bid 40 on lot 2\nsalt: abc", "I bid 40 on lot 2", "abc", true},
 		{"I bid 40 on lot 2\r\nSalt:abc", "I bid 40 on lot 2", "abc", true},
+		{"I bid 40 on lot 2\nsalt: abc\r\n\n", "I bid 40 on lot 2", "abc", true},
 		{"line one\nline two\nsalt: x y", "line one\nline two", "x y", true},
 		{"I bid 40 on lot 2\nwalnut tiger", "I bid 40 on lot 2", "walnut tiger", true},
 		{"I bid 40 on lot 2 | salt=walnut-tiger", "I bid 40 on lot 2", "walnut-tiger", true},

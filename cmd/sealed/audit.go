@@ -245,7 +245,8 @@ func runSaltAudit(a *app, path string) error {
 	} else {
 		fmt.Fprintf(a.out, "declaration: %q\n", sa.Declaration)
 		if sa.SaltFound {
-			fmt.Fprintf(a.out, "salt: %q (%d characters from an alphabet of about %d: %.1f bits)\n", sa.Salt, len([]rune(sa.Salt)), sa.Alphabet, sa.SaltBits)
+			n := len([]rune(sa.Salt))
+			fmt.Fprintf(a.out, "salt: %q (%d %s from an alphabet of about %d: %.1f bits)\n", sa.Salt, n, plural(n, "character", "characters"), sa.Alphabet, sa.SaltBits)
 		} else {
 			fmt.Fprintln(a.out, "salt: none found (no \"salt:\" line and nothing after the declaration)")
 		}
