@@ -25,6 +25,12 @@ type replayPlayBargainOptions struct {
 // newReplayPlayBargainCmd builds `sealed replay play bargain`: a whole
 // Negotiation Games episode played by built-in bots, written as a replay.
 func newReplayPlayBargainCmd(a *app) *cobra.Command {
+	return replayPlayBargainCmd(a, runReplayPlayBargain)
+}
+
+// replayPlayBargainCmd builds `sealed replay play bargain` with runF as its
+// action, so tests can check the flag parsing alone.
+func replayPlayBargainCmd(a *app, runF func(*app, *replayPlayBargainOptions) error) *cobra.Command {
 	opts := &replayPlayBargainOptions{}
 	c := &cobra.Command{
 		Use:   "bargain --seed SEED [--matches 3|6] [--max-turns N] [--bots greedy,fair,fair] [--out FILE]",
@@ -37,7 +43,9 @@ takes one name for every seat or three names, seat 0 first.
 --stop-after K simulates the play clock running out after K settled matches
 (reason "deadline").`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runReplayPlayBargain(a, opts) },
+		Example: `  sealed replay play bargain --seed "$(sealed seed new --json | jq -r .seed)" > r.json
+  sealed replay check r.json`,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runF(a, opts) },
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Seed, "seed", "", "the seed, 64 hex digits (required; make one with 'sealed seed new')")

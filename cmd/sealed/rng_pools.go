@@ -31,7 +31,11 @@ type poolRow struct {
 
 // newRngPoolsCmd builds `sealed rng pools`: the Negotiation Games pools and
 // valuations a seed gives.
-func newRngPoolsCmd(a *app) *cobra.Command {
+func newRngPoolsCmd(a *app) *cobra.Command { return rngPoolsCmd(a, runRngPools) }
+
+// rngPoolsCmd builds `sealed rng pools` with runF as its action, so tests
+// can check the flag parsing alone.
+func rngPoolsCmd(a *app, runF func(*app, *rngPoolsOptions) error) *cobra.Command {
 	opts := &rngPoolsOptions{}
 	c := &cobra.Command{
 		Use:   "pools --seed SEED [--matches M]",
@@ -40,7 +44,7 @@ func newRngPoolsCmd(a *app) *cobra.Command {
 (books, hats, balls) and both seats' private values that the seed gives, drawn
 from the streams bargaining/match/<m> (docs/rng.md, docs/replays.md).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runRngPools(a, opts) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runF(a, opts) },
 	}
 	c.Flags().StringVar(&opts.Seed, "seed", "", "the revealed seed, 64 hex digits (required)")
 	c.Flags().IntVar(&opts.Matches, "matches", bargain.DefaultMatches, fmt.Sprintf("how many matches to derive, 1..%d", maxPoolMatches))
