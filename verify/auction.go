@@ -106,6 +106,9 @@ type auctionChecker struct {
 	m   *auction.Match
 	rep *Report
 	i   int // index of the next event
+	// bidEvent[s] is the index of seat s's bid_placed or timeout event for
+	// the current item, named when bids_revealed differs from it.
+	bidEvent [auction.MaxPlayers]int
 }
 
 func (c *auctionChecker) diff(ev int, field, claimed, derived string) {
@@ -205,7 +208,8 @@ func (c *auctionChecker) run() bool {
 				c.diff(c.i-1, fmt.Sprintf("bids[%d].seat", s), strconv.Itoa(e.Bids[s].Seat), strconv.Itoa(s))
 			}
 			if e.Bids[s].Amount != res.Bids[s] {
-				c.diff(c.i-1, fmt.Sprintf("bids[%d].amount", s), strconv.Itoa(e.Bids[s].Amount), strconv.Itoa(res.Bids[s]))
+				c.diff(c.i-1, fmt.Sprintf("bids[%d].amount", s), strconv.Itoa(e.Bids[s].Amount),
+					fmt.Sprintf("%d (from event %d)", res.Bids[s], c.bidEvent[s]))
 			}
 		}
 		if e = c.next(auction.EventItemResult, ""); e == nil {
@@ -245,6 +249,9 @@ func (c *auctionChecker) turn(item int, kind string) bool {
 	}
 	c.cmpInt("item", e.Item, item)
 	c.cmpOpt("seat", e.Seat, t.Seat, true)
+	if t.Phase == auction.PhaseBid {
+		c.bidEvent[t.Seat] = c.i - 1
+	}
 	a := auction.Action{Kind: auction.Timeout, Seat: t.Seat}
 	switch e.Type {
 	case auction.EventTimeout:

@@ -170,12 +170,13 @@ func TestTamperCreditsAndProfit(t *testing.T) {
 func TestTamperBid(t *testing.T) {
 	// Seat 1's bid on item 1 lowered from 49 to 48: the revealed bids, the
 	// price (48), the profit (49 - 48 = 1) and seat 1's credits (52) no
-	// longer follow; the first difference is item 1's bids_revealed.
+	// longer follow; the first difference is item 1's bids_revealed, which
+	// names the bid_placed event its derived amount comes from.
 	r := truthful3(t)
 	r.Events[evBidItem1Seat1].Amount = intp(48)
 	rep := check(t, r)
 	want := []Difference{
-		{evBidsRevealed1, "bids[1].amount", "49", "48"},
+		{evBidsRevealed1, "bids[1].amount", "49", "48 (from event 9)"},
 		{evItemResult1, "price", "49", "48"},
 		{evItemResult1, "profit", "0", "1"},
 		{evProfitUpdate1, "players[1].credits", "51", "52"},
@@ -192,7 +193,7 @@ func TestTamperBid(t *testing.T) {
 	// Changing the revealed bid instead points at that event alone.
 	r = truthful3(t)
 	r.Events[evBidsRevealed1].Bids[0].Amount = 21
-	wantDiffs(t, check(t, r), Difference{evBidsRevealed1, "bids[0].amount", "21", "20"})
+	wantDiffs(t, check(t, r), Difference{evBidsRevealed1, "bids[0].amount", "21", "20 (from event 8)"})
 }
 
 func TestIllegalBidInReplay(t *testing.T) {
@@ -205,7 +206,7 @@ func TestIllegalBidInReplay(t *testing.T) {
 	if d.Event != evBidItem1Seat1 || d.Field != "amount" || d.Claimed != "101" || !strings.Contains(d.Derived, "illegal: bid 101 is outside 0..100") {
 		t.Errorf("first difference %+v", d)
 	}
-	if d := rep.Differences[1]; d != (Difference{evBidsRevealed1, "bids[1].amount", "49", "0"}) {
+	if d := rep.Differences[1]; d != (Difference{evBidsRevealed1, "bids[1].amount", "49", "0 (from event 9)"}) {
 		t.Errorf("second difference %+v", d)
 	}
 }

@@ -109,7 +109,11 @@ func printDifferences(w io.Writer, file string, rep *verify.Report) {
 	if !rep.SeedCommitmentOK {
 		seed = "seed commitment MISMATCH"
 	}
-	fmt.Fprintf(w, "%s: %d differences: %s, %d events re-simulated, %s\n", file, len(rep.Differences), rep.Format, rep.Events, seed)
+	noun := "differences"
+	if len(rep.Differences) == 1 {
+		noun = "difference"
+	}
+	fmt.Fprintf(w, "%s: %d %s: %s, %d events re-simulated, %s\n", file, len(rep.Differences), noun, rep.Format, rep.Events, seed)
 	for _, d := range rep.Differences {
 		if d.Event >= 0 {
 			fmt.Fprintf(w, "  event %d: %s: claimed %s, derived %s\n", d.Event, d.Field, d.Claimed, d.Derived)
