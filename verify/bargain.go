@@ -24,7 +24,7 @@ type bargainWire struct {
 	} `json:"config"`
 	SeedCommitment *string             `json:"seed_commitment"`
 	Seed           *string             `json:"seed"`
-	Events         []json.RawMessage   `json:"events"`
+	Events         []bargainEvent      `json:"events"`
 	Results        *bargainResultsWire `json:"results"`
 }
 
@@ -85,7 +85,7 @@ const absent = "absent"
 func CheckBargainReplay(data []byte) (*Report, error) {
 	var w bargainWire
 	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, fmt.Errorf("bargaining replay is not readable JSON: %v", err)
+		return nil, bargainReadError(data, err)
 	}
 	if w.Format != FormatBargain {
 		return nil, fmt.Errorf("replay format is %q; expected %q", w.Format, FormatBargain)
@@ -112,9 +112,9 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bargaining replay: %v", err)
 	}
-	events := make([]bargainEvent, len(w.Events))
-	for i, raw := range w.Events {
-		if err := decodeBargainEvent(raw, &events[i]); err != nil {
+	events := w.Events
+	for i := range events {
+		if err := checkBargainEvent(&events[i]); err != nil {
 			return nil, fmt.Errorf("bargaining replay event %d: %v", i, err)
 		}
 	}
@@ -136,12 +136,26 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 	return c.rep, nil
 }
 
-// decodeBargainEvent reads one event and checks the fields the
-// re-simulation acts on: a known kind and, for an offer, a 3-entry take.
-func decodeBargainEvent(raw json.RawMessage, ev *bargainEvent) error {
-	if err := json.Unmarshal(raw, ev); err != nil {
-		return fmt.Errorf("not a readable event: %v", err)
+// bargainReadError explains why data did not decode as a replay, naming
+// the event at fault when one is.
+func bargainReadError(data []byte, err error) error {
+	var w struct {
+		Events []json.RawMessage `json:"events"`
 	}
+	if json.Unmarshal(data, &w) == nil {
+		for i, raw := range w.Events {
+			var ev bargainEvent
+			if e := json.Unmarshal(raw, &ev); e != nil {
+				return fmt.Errorf("bargaining replay event %d is not a readable event: %v", i, e)
+			}
+		}
+	}
+	return fmt.Errorf("bargaining replay is not readable JSON: %v", err)
+}
+
+// checkBargainEvent checks the fields the re-simulation acts on: a known
+// kind and, for an offer, a 3-entry take.
+func checkBargainEvent(ev *bargainEvent) error {
 	switch bargain.EventKind(ev.Kind) {
 	case bargain.EventStart, bargain.EventMatch, bargain.EventAccept, bargain.EventMatchEnd, bargain.EventEnd:
 	case bargain.EventOffer:

@@ -314,3 +314,29 @@ func TestBargainDocExample(t *testing.T) {
 	}
 	t.Error("docs/replays.md does not show testdata/bargain_example.json verbatim")
 }
+
+// BenchmarkCheckBargainReplay checks a whole 6-match replay (maxTurns 10,
+// greedy vs fair) from its JSON bytes: decoding, seed commitment, pools,
+// re-simulation and every comparison.
+func BenchmarkCheckBargainReplay(b *testing.B) {
+	seed := sha256.Sum256([]byte("bench"))
+	r, err := bargain.PlayEpisode(seed[:], bargain.DefaultConfig(), [bargain.Seats]bargain.Bot{bargain.Greedy{}, bargain.Fair{}, bargain.Greedy{}}, bargain.PlayOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := r.Encode()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rep, err := CheckBargainReplay(data)
+		if err != nil || !rep.Clean() {
+			b.Fatalf("%v %+v", err, rep)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "replays/s")
+	b.ReportMetric(float64(len(r.Events)), "events/replay")
+}
