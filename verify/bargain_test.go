@@ -223,9 +223,24 @@ func TestBargainSeedCommitment(t *testing.T) {
 		t.Fatal("a wrong commitment passed")
 	}
 	// printf %s 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f | sha256sum
-	want := Difference{-1, "seed_commitment", strings.Repeat("0", 64), "6c86c6aac5fb24bcf5d9939cb7d7d5645ce39418f449e03b262dd4fa14b4b92b"}
+	want := Difference{-1, "seed_commitment", `"` + strings.Repeat("0", 64) + `"`, "6c86c6aac5fb24bcf5d9939cb7d7d5645ce39418f449e03b262dd4fa14b4b92b"}
 	if rep.Differences[0] != want {
 		t.Errorf("got %+v, want %+v", rep.Differences[0], want)
+	}
+	// A commitment over the seed with a trailing LF, as `echo SEED | sha256sum`
+	// makes it: echo 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f | sha256sum
+	lf := "46268c8f3e4d5291cfd71ffc476063a199beff7f3a5f87a5552a6e3985eccd90"
+	rep = mustCheckBargain(t, tamper(t, readHandworked(t), func(r map[string]any) { r["seed_commitment"] = lf }))
+	d := rep.Differences[0]
+	if rep.SeedCommitmentOK || d.Field != "seed_commitment" || d.Claimed != `"`+lf+`"` ||
+		!strings.HasPrefix(d.Derived, "6c86c6aac5fb24bcf5d9939cb7d7d5645ce39418f449e03b262dd4fa14b4b92b (the claim is the SHA-256 of ") ||
+		!strings.Contains(d.Derived, "trailing LF") {
+		t.Errorf("LF commitment: %+v", rep.Differences)
+	}
+	// Not hex at all: a difference, not an error.
+	rep = mustCheckBargain(t, tamper(t, readHandworked(t), func(r map[string]any) { r["seed_commitment"] = "xyz" }))
+	if rep.SeedCommitmentOK || len(rep.Differences) != 1 || rep.Differences[0].Claimed != `"xyz"` {
+		t.Errorf("malformed commitment: %+v", rep)
 	}
 }
 
@@ -240,7 +255,6 @@ func TestBargainUnreadable(t *testing.T) {
 		"odd maxTurns":  tamper(t, data, func(r map[string]any) { r["config"].(map[string]any)["maxTurns"] = 3 }),
 		"short seed":    tamper(t, data, func(r map[string]any) { r["seed"] = "00" }),
 		"no seed":       tamper(t, data, func(r map[string]any) { delete(r, "seed") }),
-		"bad commit":    tamper(t, data, func(r map[string]any) { r["seed_commitment"] = "xyz" }),
 		"unknown kind":  tamper(t, data, func(r map[string]any) { event(r, 3)["kind"] = "reject" }),
 		"short take":    tamper(t, data, func(r map[string]any) { event(r, 2)["take"] = []any{1, 2} }),
 		"string take":   tamper(t, data, func(r map[string]any) { event(r, 2)["take"] = "all" }),
