@@ -71,24 +71,24 @@ type ReplayConfig struct {
 //	          turn (turns used)
 //	end       kind, match (matches settled), text (the reason)
 type Event struct {
-	Kind      EventKind
-	Match     int
-	MatchKind string
-	Seats     [2]int
-	Opener    int
-	Pool      Vector
-	Values    [2]Vector
-	MaxTurns  int
-	Turn      int
-	Seat      int
-	Other     int
-	Take      Vector
-	Worth     [2]int
-	Payoff    [2]int
-	Outcome   Outcome
-	Scripted  bool
-	Text      string
-	Notes     string
+	Kind      EventKind // which event
+	Match     int       // 0-based match index; for "end", the matches settled
+	MatchKind string    // "bargaining" (match)
+	Seats     [2]int    // seats A and B, 0..2 (match)
+	Opener    int       // the seat that moves on turn 1 (match)
+	Pool      Vector    // item counts (match)
+	Values    [2]Vector // A's and B's per-item values (match)
+	MaxTurns  int       // the match's turn limit (match)
+	Turn      int       // 1-based turn (offer, accept); turns used (matchEnd)
+	Seat      int       // the acting seat (offer, accept)
+	Other     int       // its opponent (offer, accept)
+	Take      Vector    // the actor's take (offer); what the accepter receives (accept)
+	Worth     [2]int    // [to the actor, to the other], 0..10 each (offer)
+	Payoff    [2]int    // [A's, B's], 0..10 each (accept, matchEnd)
+	Outcome   Outcome   // "deal" or "no_deal" (matchEnd)
+	Scripted  bool      // the action came from a scripted bot (offer, accept)
+	Text      string    // the public message (offer, accept); the reason (end)
+	Notes     string    // private notes given with the action (offer, accept)
 }
 
 // MarshalJSON writes the fields of e's kind, in the engine's order and
