@@ -185,7 +185,7 @@ func newSearchPlan(o ActiveAuditOptions) (*searchPlan, error) {
 		}
 	}
 	if o.MaxSaltLen > 0 && len(p.symbols) == 0 {
-		return nil, fmt.Errorf("empty salt alphabet with salts of up to %d characters; give an alphabet or a salt length of 0", o.MaxSaltLen)
+		return nil, fmt.Errorf("empty salt alphabet with a maximum salt length of %d; give an alphabet or a salt length of 0", o.MaxSaltLen)
 	}
 	p.seps = o.Separators
 	if len(p.seps) == 0 {

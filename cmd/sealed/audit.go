@@ -226,16 +226,18 @@ func unescapeSeparator(s string) string {
 func runSaltAudit(a *app, path string) error {
 	var in revealInput
 	var err error
+	name := path
 	if path == "-" {
+		name = "stdin"
 		in, err = readReveal(a.in)
 	} else {
 		in, err = readRevealFile(path)
 	}
 	if err != nil {
-		return usageErrorf("cannot read the reveal: %s: %v", path, err)
+		return usageErrorf("cannot read the reveal: %s: %v", name, err)
 	}
 	if !in.complete {
-		return usageErrorf("%s is larger than %d bytes; expected a reveal text (a declaration and a salt)", path, maxHintBytes)
+		return usageErrorf("the reveal on %s is larger than %d bytes; expected a reveal text (a declaration and a salt)", name, maxHintBytes)
 	}
 	sa := commit.AuditSalt(in.data)
 	if a.json {

@@ -298,7 +298,7 @@ func runVerifyList(a *app, list string) error {
 		out.Files = append(out.Files, e)
 	}
 	if err := sc.Err(); err != nil {
-		return usageErrorf("cannot read the list %s: %v", name, err)
+		return usageErrorf("cannot read the list %s: %v", name, unwrapPathError(err))
 	}
 	if len(out.Files) == 0 {
 		return usageErrorf("%s: no properly formatted checksum lines found; expected lines \"<64 hex digits>  <path>\" as sha256sum writes them", name)
