@@ -69,7 +69,8 @@ type ActiveAuditOptions struct {
 	Progress func(done, total uint64)
 }
 
-// DefaultActiveAuditOptions returns the options of the defaults
+// DefaultActiveAuditOptions returns the documented defaults (docs/commitments.md,
+// "Active audit")
 // for template: default ranges, DefaultAlphabet, salts of 0..2 characters,
 // DefaultSeparators, DefaultMaxGuesses, all cores.
 func DefaultActiveAuditOptions(template string) ActiveAuditOptions {
