@@ -242,21 +242,22 @@ func (c *auctionChecker) run() bool {
 // turn re-simulates one talk turn (kind auction.EventAction) or bid turn
 // (auction.EventBidPlaced), either of which may be a timeout instead.
 func (c *auctionChecker) turn(item int, kind string) bool {
-	t := c.m.Turn()
+	seat := c.m.Seat()
 	e := c.next(kind, auction.EventTimeout)
 	if e == nil {
 		return false
 	}
-	c.cmpInt("item", e.Item, item)
-	c.cmpOpt("seat", e.Seat, t.Seat, true)
-	if t.Phase == auction.PhaseBid {
-		c.bidEvent[t.Seat] = c.i - 1
+	if e.Item != item {
+		c.cmpInt("item", e.Item, item)
 	}
-	a := auction.Action{Kind: auction.Timeout, Seat: t.Seat}
+	if e.Seat == nil || *e.Seat != seat {
+		c.cmpOpt("seat", e.Seat, seat, true)
+	}
+	a := auction.Action{Kind: auction.Timeout, Seat: seat}
 	switch e.Type {
 	case auction.EventTimeout:
-		if e.Phase != string(t.Phase) {
-			c.diff(c.i-1, "phase", quoteOrNone(e.Phase), string(t.Phase))
+		if phase := phaseOf(kind); e.Phase != phase {
+			c.diff(c.i-1, "phase", quoteOrNone(e.Phase), phase)
 		}
 	case auction.EventAction:
 		switch e.Action {
@@ -272,7 +273,7 @@ func (c *auctionChecker) turn(item int, kind string) bool {
 		}
 	case auction.EventBidPlaced:
 		if e.Amount == nil {
-			c.diff(c.i-1, "amount", "none", "a bid 0.."+strconv.Itoa(c.m.Player(t.Seat).Credits)+" (played as a timeout)")
+			c.missingAmount(seat)
 			break
 		}
 		a.Kind, a.Amount = auction.Bid, *e.Amount
@@ -280,24 +281,44 @@ func (c *auctionChecker) turn(item int, kind string) bool {
 			a.Message = *e.Message
 		}
 	}
+	if kind == auction.EventBidPlaced {
+		c.bidEvent[seat] = c.i - 1
+	}
 	if _, err := c.m.Apply(a); err != nil {
-		var ie *auction.IllegalActionError
-		if !errors.As(err, &ie) {
-			panic("verify: auction.Match.Apply returned " + err.Error()) // unreachable: Apply returns only *IllegalActionError
-		}
-		field, claimed := "message", strconv.Itoa(utf8.RuneCountInString(a.Message))+" characters"
-		switch ie.Rule {
-		case auction.RuleBidRange:
-			field, claimed = "amount", strconv.Itoa(a.Amount)
-		case auction.RuleSayMessage:
-			claimed = "none"
-		}
-		c.diff(c.i-1, field, claimed, "illegal: "+ie.Detail+" (rule "+string(ie.Rule)+"; played as a timeout)")
-		if _, err := c.m.Apply(auction.Action{Kind: auction.Timeout, Seat: t.Seat}); err != nil {
-			panic("verify: a timeout was refused: " + err.Error()) // unreachable: a timeout by the seat whose turn it is is always legal
-		}
+		c.refused(a, err)
 	}
 	return true
+}
+
+func phaseOf(kind string) string {
+	if kind == auction.EventBidPlaced {
+		return string(auction.PhaseBid)
+	}
+	return string(auction.PhaseTalk)
+}
+
+func (c *auctionChecker) missingAmount(seat int) {
+	c.diff(c.i-1, "amount", "none", "a bid 0.."+strconv.Itoa(c.m.Player(seat).Credits)+" (played as a timeout)")
+}
+
+// refused reports an action the rules refused and plays a timeout instead,
+// as a server would have.
+func (c *auctionChecker) refused(a auction.Action, err error) {
+	var ie *auction.IllegalActionError
+	if !errors.As(err, &ie) {
+		panic("verify: auction.Match.Apply returned " + err.Error()) // unreachable: Apply returns only *IllegalActionError
+	}
+	field, claimed := "message", strconv.Itoa(utf8.RuneCountInString(a.Message))+" characters"
+	switch ie.Rule {
+	case auction.RuleBidRange:
+		field, claimed = "amount", strconv.Itoa(a.Amount)
+	case auction.RuleSayMessage:
+		claimed = "none"
+	}
+	c.diff(c.i-1, field, claimed, "illegal: "+ie.Detail+" (rule "+string(ie.Rule)+"; played as a timeout)")
+	if _, err := c.m.Apply(auction.Action{Kind: auction.Timeout, Seat: a.Seat}); err != nil {
+		panic("verify: a timeout was refused: " + err.Error()) // unreachable: a timeout by the seat whose turn it is is always legal
+	}
 }
 
 func (c *auctionChecker) cmpPlayers(claimed []auction.PlayerState) {

@@ -112,6 +112,15 @@ func (m *Match) Turn() Turn {
 	return Turn{Item: m.item, Phase: PhaseTalk, Seat: m.seat, Round: m.round}
 }
 
+// Seat returns the seat whose turn it is, or -1 once the match is over
+// (the Seat of Turn, without building the Turn).
+func (m *Match) Seat() int {
+	if m.Over() {
+		return -1
+	}
+	return m.seat
+}
+
 // Player returns seat's public standing. It panics if seat is out of range.
 func (m *Match) Player(seat int) PlayerState {
 	if seat < 0 || seat >= m.cfg.Players {
