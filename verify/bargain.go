@@ -128,8 +128,8 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 			}
 		}
 		claimed := strconv.Quote(*w.SeedCommitment)
-		if len(claimed) > 80 {
-			claimed = claimed[:80] + "..."
+		if r := []rune(claimed); len(r) > 80 { // cut on a rune, never inside one
+			claimed = string(r[:80]) + "..."
 		}
 		c.diff(-1, "seed_commitment", claimed, derived)
 	}
