@@ -3,12 +3,15 @@ package verify
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/sealedhq/sealed/rules/auction"
 )
 
 // Replay format names, the value of a replay's top-level "format" field.
 const (
-	// FormatAuction is a Blind Auction (auction-0.2) replay.
-	FormatAuction = "sealed.auction.replay.v1"
+	// FormatAuction is a Blind Auction (auction-0.2) replay,
+	// "sealed.auction.replay.v1" (auction.ReplayFormat).
+	FormatAuction = auction.ReplayFormat
 	// FormatBargain is a Negotiation Games replay (negotiation.replay.v1).
 	FormatBargain = "negotiation.replay.v1"
 )

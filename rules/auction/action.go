@@ -7,9 +7,12 @@ import "fmt"
 type Phase string
 
 const (
-	PhaseTalk Phase = "talk" // talk turns, TalkRounds per seat in seat order
-	PhaseBid  Phase = "bid"  // one sealed bid per seat in seat order
-	PhaseOver Phase = "over" // every item is resolved
+	// PhaseTalk: talk turns, TalkRounds per seat in seat order.
+	PhaseTalk Phase = "talk"
+	// PhaseBid: one sealed bid per seat in seat order.
+	PhaseBid Phase = "bid"
+	// PhaseOver: every item is resolved.
+	PhaseOver Phase = "over"
 )
 
 // Kind is what a seat does on its turn (seed 000, "On the wire", move).
@@ -85,6 +88,7 @@ type IllegalActionError struct {
 	Detail string // what was wrong and what was expected
 }
 
+// Error says who acted, on which item, what was wrong and the rule's name.
 func (e *IllegalActionError) Error() string {
 	return fmt.Sprintf("illegal action by seat %d on item %d: %s (rule %s)", e.Seat, e.Item, e.Detail, e.Rule)
 }
