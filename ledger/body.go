@@ -331,16 +331,23 @@ type prepared struct {
 // the duplicate key of a validated body.
 func prepare(b *Body) (*prepared, error) {
 	c := *b
-	c.IntegratedAt = ""
+	c.IntegratedAt = placeholderTime
 	raw, err := json.Marshal(&c)
 	if err != nil {
 		return nil, err
 	}
-	canon, err := jcs.Transform(raw)
-	if err != nil {
+	p := &prepared{body: b, postedAt: -1}
+	if p.leaf, err = jcs.Transform(raw); err != nil {
 		return nil, bodyErr("", "canonicalising: %v", err)
 	}
-	p := &prepared{body: b, postedAt: -1}
+	// The value starts after `"integrated_at":`; the member always has a
+	// successor ("kind" sorts after it), so a comma follows the value.
+	const key = `"integrated_at":`
+	p.tsOff = topLevelValue(p.leaf, "integrated_at")
+	end := p.tsOff + len(placeholderTime) + 2
+	if p.tsOff < 0 || end >= len(p.leaf) || string(p.leaf[p.tsOff:end+1]) != `"`+placeholderTime+`",` {
+		return nil, errors.New("ledger: internal error: integrated_at not found in canonical body")
+	}
 	if b.Kind == KindCommit {
 		// Rule: a commit is a duplicate when player, action type and
 		// commitment are the same (docs/ledger.md "Duplicates").
@@ -351,17 +358,12 @@ func prepare(b *Body) (*prepared, error) {
 		}
 		copy(p.dedup[:], h.Sum(nil))
 	} else {
-		p.dedup = sha256.Sum256(canon)
-	}
-	c.IntegratedAt = placeholderTime
-	if raw, err = json.Marshal(&c); err != nil {
-		return nil, err
-	}
-	if p.leaf, err = jcs.Transform(raw); err != nil {
-		return nil, bodyErr("", "canonicalising: %v", err)
-	}
-	if p.tsOff = topLevelValue(p.leaf, "integrated_at"); p.tsOff < 0 || !bytes.HasPrefix(p.leaf[p.tsOff:], []byte(`"`+placeholderTime+`"`)) {
-		return nil, errors.New("ledger: internal error: integrated_at not found in canonical body")
+		// Any other kind: the canonical body without integrated_at, which
+		// is the canonical leaf with that member cut out.
+		h := sha256.New()
+		h.Write(p.leaf[:p.tsOff-len(key)])
+		h.Write(p.leaf[end+1:])
+		copy(p.dedup[:], h.Sum(nil))
 	}
 	p.tsOff++ // skip the opening quote
 	if b.PostedAt != "" {

@@ -84,6 +84,14 @@ func OpenCheckpoint(verifierKey string, signed []byte) (*Checkpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint signature: %w", err)
 	}
+	// note.Open accepts base64 with non-zero padding bits, so one signature
+	// has several encodings; only the canonical one is accepted here, so a
+	// checkpoint has exactly one valid text.
+	for _, sig := range append(n.Sigs, n.UnverifiedSigs...) {
+		if _, err := base64.StdEncoding.Strict().DecodeString(sig.Base64); err != nil {
+			return nil, fmt.Errorf("checkpoint signature by %s: not canonical base64", sig.Name)
+		}
+	}
 	origin, size, root, err := ParseCheckpoint(n.Text)
 	if err != nil {
 		return nil, err

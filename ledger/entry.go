@@ -87,12 +87,33 @@ func (l *Ledger) Entries(from int64, n int) ([]Entry, error) {
 // CommitsByCommitment returns the commit entries carrying commitment (any
 // form NormaliseDigest accepts), in index order. More than one, from
 // different players, is a copied commitment for the secret-action rules.
+// The first call on a large ledger reads every commit's commitment once
+// (an in-memory index, about 50 bytes per commit); later calls read only
+// the new entries.
 func (l *Ledger) CommitsByCommitment(commitment string) ([]Entry, error) {
 	c, err := NormaliseDigest(commitment)
 	if err != nil {
 		return nil, fmt.Errorf("commitment: %w", err)
 	}
-	return l.queryEntries(`SELECT `+entryColumns+` FROM entries WHERE commitment = ? AND kind = 'commit' ORDER BY idx`, c)
+	idxs, err := l.commitments.lookup(l.r, c)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, i := range idxs {
+		e, err := l.Entry(i)
+		if err != nil {
+			return nil, err
+		}
+		b, err := e.Body()
+		if err != nil {
+			return nil, err
+		}
+		if b.Commitment == c {
+			out = append(out, *e)
+		}
+	}
+	return out, nil
 }
 
 // EntriesReferencing returns the entries that name index: the reveals and

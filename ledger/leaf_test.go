@@ -46,6 +46,14 @@ func TestLeavesAndCheckpoint(t *testing.T) {
 		if got := hex.EncodeToString(e.LeafHash[:]); got != h["leaf-hash"] {
 			t.Errorf("%s: leaf hash %s, want %s", f, got, h["leaf-hash"])
 		}
+		b, _ := ParseBody([]byte(h["input"]))
+		p, err := prepare(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hex.EncodeToString(p.dedup[:]); got != h["dedup-sha256"] {
+			t.Errorf("%s: duplicate key %s, want %s", f, got, h["dedup-sha256"])
+		}
 	}
 	if err := l.Close(); err != nil { // signs the last checkpoint
 		t.Fatal(err)

@@ -58,6 +58,13 @@ type Ledger struct {
 	cpMu     sync.Mutex
 	cpLatest *Checkpoint
 	cpNotify chan struct{} // closed and replaced when a checkpoint is stored
+
+	dedup       dedupIndex // owned by the sequencer goroutine
+	commitments commitmentIndex
+	inserts     insertCache // owned by the sequencer goroutine
+
+	walStop chan struct{} // closed by Close to stop the WAL checkpointer
+	walDone chan struct{}
 }
 
 // checkOrigin applies the signed-note key name rules (non-empty UTF-8
@@ -266,9 +273,19 @@ func Open(path string, opts Options) (*Ledger, error) {
 	if err != nil {
 		return fail(fmt.Errorf("loading the tree edge: %w", err))
 	}
+	if err := l.inserts.prepare(l.w); err != nil {
+		return fail(fmt.Errorf("preparing statements: %w", err))
+	}
 	l.reqs = make(chan *request, 4*maxBatch)
 	l.done = make(chan struct{})
 	go l.sequence(f)
+	walDB, err := openWriterPlain(path)
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	l.walStop, l.walDone = make(chan struct{}), make(chan struct{})
+	go walCheckpointer(walDB, l.walStop, l.walDone)
 	return l, nil
 }
 
@@ -288,6 +305,10 @@ func (l *Ledger) Close() error {
 	l.mu.Unlock()
 	if l.done != nil {
 		<-l.done
+	}
+	if l.walStop != nil {
+		close(l.walStop)
+		<-l.walDone
 	}
 	// Readers first: the last connection to close checkpoints the WAL
 	// into the database file and removes it.

@@ -19,8 +19,14 @@ CREATE TABLE log_meta (
 -- One row per entry. body is the leaf: the RFC 8785 canonical JSON of the
 -- entry with integrated_at; leaf_hash = SHA-256(0x00 || body) (RFC 6962).
 -- integrated_at and posted_at are Unix nanoseconds (UTC). dedup is the
--- SHA-256 key of what makes an entry a duplicate (docs/ledger.md);
--- commitment and ref are copies of body fields for lookups.
+-- SHA-256 key of what makes an entry a duplicate (docs/ledger.md); it is
+-- not indexed: the sequencer keeps the keys in memory, because a B-tree
+-- index on a random key costs a random page write per append. commitment
+-- (of commit and seed-commit entries) is not indexed either, for the same
+-- reason: CommitsByCommitment keeps an in-memory map it catches up from
+-- the entries in index order. ref (the index a reveal, edit or
+-- seed-reveal names) is indexed: refs point at recent entries, so its
+-- index grows at the right edge.
 CREATE TABLE entries (
 	idx           INTEGER NOT NULL PRIMARY KEY,
 	kind          TEXT    NOT NULL,
@@ -28,11 +34,10 @@ CREATE TABLE entries (
 	leaf_hash     BLOB    NOT NULL,
 	integrated_at INTEGER NOT NULL,
 	posted_at     INTEGER,
-	dedup         BLOB    NOT NULL UNIQUE,
+	dedup         BLOB    NOT NULL,
 	commitment    TEXT,
 	ref           INTEGER
 );
-CREATE INDEX entries_commitment ON entries(commitment) WHERE commitment IS NOT NULL;
 CREATE INDEX entries_ref ON entries(ref) WHERE ref IS NOT NULL;
 
 -- The stored hashes of the Merkle tree, id = tlog.StoredHashIndex(level, n).

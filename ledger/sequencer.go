@@ -2,8 +2,6 @@ package ledger
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -172,6 +170,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 		return fmt.Errorf("ledger clock: %w", err)
 	}
 	nowNS := now.UnixNano()
+	committed := false
 	tx, err := l.w.Begin()
 	if err != nil {
 		return err
@@ -190,17 +189,16 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 		}
 		*f = *nf
 	}
-	insEntry, err := tx.Prepare(`INSERT INTO entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(dedup) DO NOTHING`)
-	if err != nil {
+	if err := l.dedup.catchUp(tx, size); err != nil {
 		return err
 	}
-	defer insEntry.Close()
-	insHash, err := tx.Prepare(`INSERT INTO hashes(id, hash) VALUES(?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insHash.Close()
+	var added []dedupKey
+	defer func() {
+		if !committed {
+			l.dedup.forget(added)
+		}
+	}()
+	var entryArgs, hashArgs []any
 	start := f.size
 	var batchKinds map[int64]Kind
 	for _, r := range batch {
@@ -238,33 +236,28 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 		if p.postedAt >= 0 {
 			posted = p.postedAt
 		}
-		if p.body.Kind == KindCommit || p.body.Kind == KindSeedCommit {
+		if p.body.Kind == KindCommit {
 			commitment = p.body.Commitment
 		}
-		res, err := insEntry.Exec(f.size, string(p.body.Kind), p.leaf, leafHash[:], nowNS, posted, p.dedup[:], commitment, ref)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			var existing int64
+		key := dedupKeyOf(p.dedup)
+		if existing, ok := l.dedup.m[key]; ok {
 			var k string
-			if err := tx.QueryRow(`SELECT idx, kind FROM entries WHERE dedup = ?`, p.dedup[:]).Scan(&existing, &k); err != nil {
+			if err := tx.QueryRow(`SELECT kind FROM entries WHERE idx = ?`, existing).Scan(&k); err != nil {
 				return err
 			}
 			r.err = &DuplicateError{Index: existing, Kind: Kind(k)}
 			continue
 		}
+		entryArgs = append(entryArgs, f.size, string(p.body.Kind), p.leaf, leafHash[:], nowNS, posted, p.dedup[:], commitment, ref)
+		l.dedup.m[key] = f.size
+		added = append(added, key)
 		hashes, err := tlog.StoredHashesForRecordHash(f.size, leafHash, f)
 		if err != nil {
 			return err
 		}
 		base := tlog.StoredHashIndex(0, f.size)
 		for k, h := range hashes {
-			if _, err := insHash.Exec(base+int64(k), h[:]); err != nil {
-				return err
-			}
+			hashArgs = append(hashArgs, base+int64(k), h[:])
 		}
 		if p.body.Kind == KindCommit || p.body.Kind == KindSeedCommit {
 			if batchKinds == nil {
@@ -275,7 +268,18 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 		r.index = f.size
 		f.add(hashes)
 	}
-	return tx.Commit()
+	if err := l.inserts.exec(tx, insertEntries, entryArgs); err != nil {
+		return err
+	}
+	if err := l.inserts.exec(tx, insertHashes, hashArgs); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	committed = true
+	l.dedup.size = f.size
+	return nil
 }
 
 // refField names the field holding the reference of a kind.
@@ -344,6 +348,3 @@ func (l *Ledger) WaitCheckpoint(ctx context.Context, size int64) (*Checkpoint, e
 		}
 	}
 }
-
-var _ = errors.New
-var _ = sql.ErrNoRows

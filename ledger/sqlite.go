@@ -6,10 +6,26 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"time"
 
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
+	"github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
 	"golang.org/x/mod/sumdb/tlog"
 )
+
+// writerDriver is go-sqlite3 with automatic WAL checkpoints turned off on
+// the writer connection: a checkpoint inside a commit would copy the WAL
+// into the database and fsync it while appenders wait. The ledger's
+// checkpointer goroutine runs them from its own connection instead.
+const writerDriver = "sqlite3-sealed-writer"
+
+func init() {
+	sql.Register(writerDriver, &sqlite3.SQLiteDriver{
+		ConnectHook: func(c *sqlite3.SQLiteConn) error {
+			_, err := c.Exec(`PRAGMA wal_autocheckpoint = 0`, nil)
+			return err
+		},
+	})
+}
 
 // busyTimeoutMS is how long a connection waits for another writer's lock.
 const busyTimeoutMS = 10000
@@ -42,7 +58,7 @@ func openWriter(path, mode string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite3", d)
+	db, err := sql.Open(writerDriver, d)
 	if err != nil {
 		return nil, err
 	}
@@ -146,4 +162,40 @@ func treeSize(q queryer) (int64, error) {
 		return 0, fmt.Errorf("reading tree size: %w", err)
 	}
 	return n, nil
+}
+
+// walInterval is how often the WAL checkpointer copies the WAL into the
+// database file.
+const walInterval = 100 * time.Millisecond
+
+// openWriterPlain opens a read-write connection with the driver's
+// default automatic checkpoints, for the WAL checkpointer.
+func openWriterPlain(path string) (*sql.DB, error) {
+	d, err := dsn(path, "rw")
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite3", d)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// walCheckpointer runs PASSIVE WAL checkpoints (they never block the
+// writer) every walInterval until stop is closed, then closes db.
+func walCheckpointer(db *sql.DB, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	defer db.Close()
+	t := time.NewTicker(walInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`) // best effort: the next tick retries
+		}
+	}
 }

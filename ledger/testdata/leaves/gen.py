@@ -67,8 +67,14 @@ for i, (name, inp, obj) in enumerate(vectors):
         obj = dict(obj, integrated_at=CLOCK)
         leaf = canon(obj)
     leaves.append(leaf)
+    # The duplicate key (docs/ledger.md "Duplicates").
+    if name == "commit":
+        o = vectors[0][2]
+        dedup = hashlib.sha256("".join(x + "\0" for x in ["commit", o["player"], o["action_type"], o["commitment"]]).encode()).hexdigest()
+    else:
+        dedup = hashlib.sha256(leaf.replace(b'"integrated_at":"' + CLOCK.encode() + b'",', b"")).hexdigest()
     with open(f"{i}-{name}.txt", "wb") as f:
-        f.write(f"input: {inp}\nclock: {CLOCK}\nindex: {i}\nleaf-hash: {leaf_hash(leaf).hex()}\n\n".encode())
+        f.write(f"input: {inp}\nclock: {CLOCK}\nindex: {i}\nleaf-hash: {leaf_hash(leaf).hex()}\ndedup-sha256: {dedup}\n\n".encode())
         f.write(leaf)
 
 with open("tree.txt", "w") as f:

@@ -1,0 +1,269 @@
+package ledger
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// Benchmarks of docs/performance.md ("Ledger"). Every ledger is a file in
+// a temp dir with the durable settings (WAL, synchronous=FULL).
+
+// randomCommit is a commit body for player with a commitment that looks
+// random (SHA-256 of the name), as real commitments are.
+func randomCommit(player string) string {
+	c := sha256.Sum256([]byte(player))
+	return commitBody(player, hex.EncodeToString(c[:]))
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	slices.Sort(d)
+	return d[min(len(d)-1, int(float64(len(d))*p))]
+}
+
+// BenchmarkAppend: appends/s with 1, 8 and 64 concurrent appenders, each
+// waiting for its index; p99 of call-to-durable and of call-to-signed
+// checkpoint (default 500 ms interval).
+func BenchmarkAppend(b *testing.B) {
+	for _, g := range []int{1, 8, 64} {
+		b.Run(fmt.Sprintf("appenders=%d", g), func(b *testing.B) {
+			l, _, _ := newTestLedger(b, Options{})
+			ctx := context.Background()
+			type rec struct {
+				idx   int64
+				start time.Time
+				lat   time.Duration
+			}
+			recs := make([][]rec, g)
+			type seen struct {
+				size int64
+				at   time.Time
+			}
+			var cps []seen
+			obsCtx, stopObs := context.WithCancel(ctx)
+			obsDone := make(chan struct{})
+			go func() {
+				defer close(obsDone)
+				var last int64
+				if cp, err := l.LatestCheckpoint(); err == nil {
+					last = cp.Size
+				}
+				for {
+					cp, err := l.WaitCheckpoint(obsCtx, last+1)
+					if err != nil {
+						return
+					}
+					cps = append(cps, seen{cp.Size, time.Now()})
+					last = cp.Size
+				}
+			}()
+			per := (b.N + g - 1) / g
+			b.ResetTimer()
+			t0 := time.Now()
+			var wg sync.WaitGroup
+			for w := range g {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					rs := make([]rec, 0, per)
+					for i := range per {
+						s := time.Now()
+						idx, err := l.Append(ctx, []byte(randomCommit(fmt.Sprintf("b%d-%d", w, i))))
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						rs = append(rs, rec{idx, s, time.Since(s)})
+					}
+					recs[w] = rs
+				}()
+			}
+			wg.Wait()
+			elapsed := time.Since(t0)
+			b.StopTimer()
+			total := int64(per * g)
+			wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			_, err := l.WaitCheckpoint(wctx, total)
+			cancel()
+			time.Sleep(10 * time.Millisecond)
+			stopObs()
+			<-obsDone
+			if err != nil {
+				b.Fatal(err)
+			}
+			var lats, cpLats []time.Duration
+			for _, rs := range recs {
+				for _, r := range rs {
+					lats = append(lats, r.lat)
+					k := sort.Search(len(cps), func(k int) bool { return cps[k].size > r.idx })
+					if k < len(cps) {
+						cpLats = append(cpLats, cps[k].at.Sub(r.start))
+					}
+				}
+			}
+			b.ReportMetric(float64(total)/elapsed.Seconds(), "appends/s")
+			b.ReportMetric(float64(percentile(lats, 0.99).Microseconds())/1000, "p99-ms")
+			b.ReportMetric(float64(percentile(cpLats, 0.99).Microseconds())/1000, "cp-p99-ms")
+		})
+	}
+}
+
+var rawBatch = 1000
+
+// BenchmarkRawSQLite inserts the same rows as the ledger (one entry row
+// with a ~200-byte body, plus tlog.StoredHashCount's hash rows per entry)
+// into the same schema with prepared statements in 1,000-entry
+// transactions, on the same durable settings, without the log: the
+// baseline for the ledger's overhead ratio.
+func BenchmarkRawSQLite(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "raw.db")
+	db, err := openWriter(path, "rwc")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if err := migrate(db); err != nil {
+		b.Fatal(err)
+	}
+	body := []byte(commitBody("player-with-a-name", hashA))
+	body = append(body, make([]byte, 200-len(body)%200)...)
+	var h tlog.Hash
+	rand.Read(h[:])
+	b.ResetTimer()
+	t0 := time.Now()
+	for n := 0; n < b.N; {
+		tx, err := db.Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ins, _ := tx.Prepare(`INSERT INTO entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?) `)
+		insH, _ := tx.Prepare(`INSERT INTO hashes(id, hash) VALUES(?, ?)`)
+		for k := 0; k < rawBatch && n < b.N; k, n = k+1, n+1 {
+			dedup := sha256.Sum256(fmt.Appendf(nil, "%d", n))
+			if _, err := ins.Exec(n, "commit", body, h[:], time.Now().UnixNano(), nil, dedup[:], hex.EncodeToString(dedup[:]), nil); err != nil {
+				b.Fatal(err)
+			}
+			base := tlog.StoredHashIndex(0, int64(n))
+			for j := range tlog.StoredHashCount(int64(n)+1) - base {
+				if _, err := insH.Exec(base+j, h[:]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		ins.Close()
+		insH.Close()
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/time.Since(t0).Seconds(), "entries/s")
+}
+
+// bigLedger returns a 1,000,000-entry ledger, built once (64 appenders)
+// and kept in the system temp dir between benchmark runs.
+func bigLedger(b *testing.B) *Ledger {
+	const size = 1_000_000
+	if testing.Short() {
+		b.Skip("1M-entry ledger skipped in -short mode")
+	}
+	dir := filepath.Join(os.TempDir(), "sealed-ledger-bench-1m")
+	db, key := filepath.Join(dir, "ledger.db"), filepath.Join(dir, "ledger.key")
+	if l, err := Open(db, Options{KeyFile: key}); err == nil {
+		if n, _ := l.Size(); n == size {
+			return l
+		}
+		l.Close()
+	}
+	os.RemoveAll(dir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Init(db, testOrigin, key); err != nil {
+		b.Fatal(err)
+	}
+	l, err := Open(db, Options{KeyFile: key})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("building the 1M-entry ledger in %s", dir)
+	var wg sync.WaitGroup
+	for w := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < size; i += 64 {
+				if _, err := l.Append(context.Background(), []byte(randomCommit(fmt.Sprintf("big-%d", i)))); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	l.Close() // signs the checkpoint of the full tree
+	if l, err = Open(db, Options{KeyFile: key}); err != nil {
+		b.Fatal(err)
+	}
+	return l
+}
+
+// BenchmarkProveInclusion: an inclusion proof for a random entry of a
+// 1,000,000-entry ledger (goal < 1 ms), checked outside the timer.
+func BenchmarkProveInclusion(b *testing.B) {
+	l := bigLedger(b)
+	defer l.Close()
+	cp, err := l.LatestCheckpoint()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var r [8]byte
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rand.Read(r[:])
+		idx := int64(uint64(r[0])|uint64(r[1])<<8|uint64(r[2])<<16) % cp.Size
+		p, err := l.ProveInclusion(idx, cp.Size)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if i == 0 {
+			b.StopTimer()
+			if _, err := CheckInclusion(l.VerifierKey(), nil, p); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+	}
+}
+
+// BenchmarkAudit: a full audit of the 1,000,000-entry ledger, in entries/s
+// (goal >= 1,000,000/s).
+func BenchmarkAudit(b *testing.B) {
+	l := bigLedger(b)
+	defer l.Close()
+	b.ResetTimer()
+	t0 := time.Now()
+	var n int64
+	for i := 0; i < b.N; i++ {
+		rep, err := l.Audit(context.Background(), nil)
+		if err != nil || !rep.OK {
+			b.Fatalf("%+v %v", rep, err)
+		}
+		n += rep.Size
+	}
+	b.ReportMetric(float64(n)/time.Since(t0).Seconds(), "entries/s")
+}

@@ -1,0 +1,66 @@
+package ledger
+
+import (
+	"database/sql"
+	"strings"
+)
+
+// insertTable describes a multi-row INSERT: the table and its columns.
+type insertTable struct {
+	head string // "INSERT INTO t(c1, c2) VALUES"
+	cols int
+}
+
+var (
+	insertEntries = insertTable{`INSERT INTO entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref) VALUES`, 9}
+	insertHashes  = insertTable{`INSERT INTO hashes(id, hash) VALUES`, 2}
+)
+
+// insertChunk is the most rows one INSERT statement writes.
+const insertChunk = 64
+
+// insertCache keeps the multi-row INSERT statements prepared on the writer
+// connection, one per table and row count, so a batch costs a few
+// statement executions instead of one per row.
+type insertCache struct {
+	stmts map[insertTable]map[int]*sql.Stmt
+}
+
+// prepare prepares the statements for 1..insertChunk rows of each table
+// on db (the writer, before the sequencer starts).
+func (c *insertCache) prepare(db *sql.DB) error {
+	c.stmts = map[insertTable]map[int]*sql.Stmt{}
+	for _, t := range []insertTable{insertEntries, insertHashes} {
+		c.stmts[t] = map[int]*sql.Stmt{}
+		row := "(" + strings.TrimSuffix(strings.Repeat("?,", t.cols), ",") + ")"
+		for rows := 1; rows <= insertChunk; rows++ {
+			var sb strings.Builder
+			sb.WriteString(t.head)
+			for i := range rows {
+				if i > 0 {
+					sb.WriteByte(',')
+				}
+				sb.WriteString(row)
+			}
+			st, err := db.Prepare(sb.String())
+			if err != nil {
+				return err
+			}
+			c.stmts[t][rows] = st
+		}
+	}
+	return nil
+}
+
+// exec inserts args (len a multiple of t.cols) in chunks of insertChunk
+// rows within tx.
+func (c *insertCache) exec(tx *sql.Tx, t insertTable, args []any) error {
+	for len(args) > 0 {
+		rows := min(len(args)/t.cols, insertChunk)
+		if _, err := tx.Stmt(c.stmts[t][rows]).Exec(args[:rows*t.cols]...); err != nil {
+			return err
+		}
+		args = args[rows*t.cols:]
+	}
+	return nil
+}
