@@ -1,0 +1,221 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	_ "time/tzdata" // --zone works on systems without a tz database
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/rules/secret"
+	"github.com/spf13/cobra"
+)
+
+// actionSubcommands are the verbs of `sealed action`, each in its own file.
+var actionSubcommands []func(*app) *cobra.Command
+
+func init() { register(newActionCmd) }
+
+// newActionCmd builds `sealed action`: record and judge secret actions.
+func newActionCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "action",
+		Short: "Record secret actions (post, edit, reveal) in the ledger and judge them (docs/secret-actions.md)",
+		Long: `Record the secret actions of seed 004 in the ledger, and judge them from the
+ledger alone: a player posts a commitment (post), the post may be edited
+(edit), the player reveals the exact text (reveal); status says, at an
+instant, whether each action is pending, matured, revealed or failed, with
+the rule, the reading and the times behind every decision.`,
+	}
+	for _, f := range actionSubcommands {
+		c.AddCommand(f(a))
+	}
+	return c
+}
+
+// defaultDB is the ledger database used when --db is not given.
+const defaultDB = "./sealed.db"
+
+// ledgerFlags are the flags that locate the ledger: --db, and --key for
+// the verbs that append.
+type ledgerFlags struct {
+	DB  string
+	Key string
+}
+
+// addLedgerFlags adds --db and, when appending, --key.
+func addLedgerFlags(c *cobra.Command, lf *ledgerFlags, appending bool) {
+	c.Flags().StringVar(&lf.DB, "db", defaultDB, "ledger database `FILE`")
+	if appending {
+		c.Flags().StringVar(&lf.Key, "key", "", "the ledger's private signer key `FILE` (default: the database path with .key for its extension, e.g. ./sealed.key)")
+	}
+}
+
+// keyPath is the signer key file: --key, else the database path with its
+// extension replaced by ".key".
+func (lf *ledgerFlags) keyPath() string {
+	if lf.Key != "" {
+		return lf.Key
+	}
+	return strings.TrimSuffix(lf.DB, filepath.Ext(lf.DB)) + ".key"
+}
+
+// openLedger opens the ledger for appending (with its signer key) or
+// read-only.
+func (lf *ledgerFlags) openLedger(appending bool) (*ledger.Ledger, error) {
+	if _, err := os.Stat(lf.DB); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, usageErrorf("no ledger at %s", lf.DB).withHint("create one with 'sealed ledger init', or point --db at it")
+		}
+		return nil, usageErrorf("ledger %s: %v", lf.DB, err)
+	}
+	opts := ledger.Options{ReadOnly: !appending}
+	if appending {
+		opts.KeyFile = lf.keyPath()
+	}
+	l, err := ledger.Open(lf.DB, opts)
+	if err != nil {
+		if appending {
+			return nil, usageErrorf("cannot open the ledger %s for appending: %v", lf.DB, err).withHint("appending needs the ledger's signer key: pass --key FILE")
+		}
+		return nil, usageErrorf("cannot open the ledger %s: %v", lf.DB, err)
+	}
+	return l, nil
+}
+
+// parseInstant parses a time flag: RFC 3339, with optional fractional
+// seconds ("2026-03-23T09:00:00Z", "2026-03-23T11:00:00+02:00").
+func parseInstant(flag, s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}, usageErrorf("--%s %q is not an RFC 3339 time; expected e.g. 2026-03-23T09:00:00Z", flag, s)
+	}
+	return t, nil
+}
+
+// postedAtField turns a --posted-at flag into the body field (TimeLayout,
+// UTC); "" stays "".
+func postedAtField(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	t, err := parseInstant("posted-at", s)
+	if err != nil {
+		return "", err
+	}
+	return t.UTC().Format(ledger.TimeLayout), nil
+}
+
+// parseZone loads an IANA time zone for --zone.
+func parseZone(s string) (*time.Location, error) {
+	loc, err := time.LoadLocation(s)
+	if err != nil || s == "" || strings.EqualFold(s, "local") {
+		return nil, usageErrorf("--zone %q is not an IANA time zone; expected e.g. UTC or Asia/Jerusalem", s)
+	}
+	return loc, nil
+}
+
+// appendError turns an Append error into the CLI's: a duplicate entry is a
+// refusal (exit 1), anything else bad input (exit 2).
+func appendError(err error) error {
+	var dup *ledger.DuplicateError
+	if errors.As(err, &dup) {
+		return failedf("refused: the ledger already holds this %s entry at index %d", dup.Kind, dup.Index).
+			withHint("'sealed action status' shows it; a new attempt needs a new commitment")
+	}
+	var be *ledger.BodyError
+	if errors.As(err, &be) {
+		return usageErrorf("%v", be)
+	}
+	return usageErrorf("the ledger refused the entry: %v", err)
+}
+
+// appendedJSON is the --json output of post, edit and reveal: the entry as
+// stored, and what the verb noticed.
+type appendedJSON struct {
+	*ledger.Entry
+	Warnings []string `json:"warnings"`
+}
+
+// printAppended prints the appended entry: its index and times, then
+// warnings on stderr (or in the JSON).
+func (a *app) printAppended(l *ledger.Ledger, index int64, what string, warnings []string) error {
+	e, err := l.Entry(index)
+	if err != nil {
+		return fmt.Errorf("reading back entry %d: %v", index, err)
+	}
+	if warnings == nil {
+		warnings = []string{}
+	}
+	if a.json {
+		return a.printJSON(appendedJSON{Entry: e, Warnings: warnings})
+	}
+	fmt.Fprintf(a.out, "%s entry %d: %s\n", e.Kind, e.Index, what)
+	fmt.Fprintf(a.out, "integrated at %s\n", e.IntegratedAt.UTC().Format(time.RFC3339Nano))
+	if !e.PostedAt.IsZero() {
+		fmt.Fprintf(a.out, "posted at     %s (the time of record)\n", e.PostedAt.UTC().Format(time.RFC3339Nano))
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(a.errOut, "warning: %s\n", w)
+	}
+	return nil
+}
+
+// commitEntry returns the commit entry at index, or a usage error saying
+// what is there instead.
+func commitEntry(l *ledger.Ledger, index int64) (*ledger.Body, error) {
+	e, err := l.Entry(index)
+	if err != nil {
+		return nil, usageErrorf("--commit %d: no such ledger entry", index)
+	}
+	if e.Kind != ledger.KindCommit {
+		return nil, usageErrorf("--commit %d: entry %d is a %s entry; expected the commit entry of the action", index, index, e.Kind)
+	}
+	b, err := e.Body()
+	if err != nil {
+		return nil, fmt.Errorf("entry %d: %v", index, err)
+	}
+	return b, nil
+}
+
+// fmtTime writes an instant in the game's zone, RFC 3339.
+func fmtTime(t time.Time, loc *time.Location) string {
+	return t.In(loc).Format(time.RFC3339)
+}
+
+// fmtGap writes a gap between posted_at and integration time.
+func fmtGap(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d >= 24*time.Hour {
+		return fmt.Sprintf("%dd %s", d/(24*time.Hour), d%(24*time.Hour))
+	}
+	return d.String()
+}
+
+// writeExplanation prints one decision: its text, rule and reading after
+// first, then the instants it compared, each on a line after indent.
+func writeExplanation(w io.Writer, first, indent string, e secret.Explanation, loc *time.Location) {
+	cite := e.Rule
+	if e.Reading != "" {
+		cite += "; reading " + e.Reading
+	}
+	fmt.Fprintf(w, "%s%s [%s]\n", first, e.Text, cite)
+	for _, t := range e.Times {
+		fmt.Fprintf(w, "%s%s %s", indent, t.What, fmtTime(t.At, loc))
+		switch {
+		case t.Index >= 0 && t.Source != "":
+			fmt.Fprintf(w, " (ledger index %d, %s", t.Index, t.Source)
+			if t.Gap != 0 {
+				fmt.Fprintf(w, "; %s before its integration", fmtGap(t.Gap))
+			}
+			fmt.Fprint(w, ")")
+		case t.Index >= 0:
+			fmt.Fprintf(w, " (ledger index %d)", t.Index)
+		}
+		fmt.Fprintln(w)
+	}
+}

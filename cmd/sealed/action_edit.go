@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/spf13/cobra"
+)
+
+func init() { actionSubcommands = append(actionSubcommands, newActionEditCmd) }
+
+// actionEditOptions are the inputs of `sealed action edit`.
+type actionEditOptions struct {
+	ledgerFlags
+	Player   string
+	Commit   int64
+	PostedAt string
+}
+
+// newActionEditCmd builds `sealed action edit`.
+func newActionEditCmd(a *app) *cobra.Command { return actionEditCmd(a, runActionEdit) }
+
+// actionEditCmd builds `sealed action edit` with runF as its action.
+func actionEditCmd(a *app, runF func(*app, *actionEditOptions) error) *cobra.Command {
+	o := &actionEditOptions{}
+	c := &cobra.Command{
+		Use:   "edit --player P --commit N [--posted-at TIME]",
+		Short: "Record that the post holding a commitment was edited (an edit entry)",
+		Long: `Append an edit entry: the message of the player's commit entry N was
+edited. Before the action's maturation date this fails the action at the
+edit (seed 004, failure condition 2; reading S4); after, it changes
+nothing. --posted-at is when the edit happened in the channel.`,
+		Example: `  sealed action edit --player carol --commit 3 --posted-at 2026-03-24T12:00:00Z`,
+		Args:    noArgs("action edit"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, name := range []string{"player", "commit"} {
+				if !cmd.Flags().Changed(name) {
+					return usageErrorf("action edit needs --%s", name).withHint("sealed action edit --player carol --commit 3")
+				}
+			}
+			return runF(a, o)
+		},
+	}
+	addLedgerFlags(c, &o.ledgerFlags, true)
+	c.Flags().StringVar(&o.Player, "player", "", "the player whose post was edited")
+	c.Flags().Int64Var(&o.Commit, "commit", -1, "ledger index `N` of the commit entry whose post was edited")
+	c.Flags().StringVar(&o.PostedAt, "posted-at", "", "when the edit happened in the channel, RFC 3339")
+	return c
+}
+
+func runActionEdit(a *app, o *actionEditOptions) error {
+	postedAt, err := postedAtField(o.PostedAt)
+	if err != nil {
+		return err
+	}
+	if o.Commit < 0 {
+		return usageErrorf("--commit %d; expected the ledger index of a commit entry (0 or more)", o.Commit)
+	}
+	l, err := o.openLedger(true)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	post, err := commitEntry(l, o.Commit)
+	if err != nil {
+		return err
+	}
+	if post.Player != o.Player {
+		return usageErrorf("--player %s: commit entry %d was posted by %s; an edit names the player whose post was edited", o.Player, o.Commit, post.Player)
+	}
+	i, err := l.AppendBody(context.Background(), &ledger.Body{Kind: ledger.KindEdit, PostedAt: postedAt, Player: o.Player, Commit: &o.Commit})
+	if err != nil {
+		return appendError(err)
+	}
+	return a.printAppended(l, i, fmt.Sprintf("%s's post at ledger index %d (a %s action) was edited", o.Player, o.Commit, post.ActionType), nil)
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/rules/secret"
+	"github.com/spf13/cobra"
+)
+
+func init() { actionSubcommands = append(actionSubcommands, newActionPostCmd) }
+
+// actionPostOptions are the inputs of `sealed action post`.
+type actionPostOptions struct {
+	ledgerFlags
+	Player     string
+	Type       string
+	Channel    string // "" means the type's default channel
+	Commitment string
+	PostedAt   string // RFC 3339, or ""
+}
+
+// newActionPostCmd builds `sealed action post`.
+func newActionPostCmd(a *app) *cobra.Command { return actionPostCmd(a, runActionPost) }
+
+// actionPostCmd builds `sealed action post` with runF as its action.
+func actionPostCmd(a *app, runF func(*app, *actionPostOptions) error) *cobra.Command {
+	o := &actionPostOptions{}
+	c := &cobra.Command{
+		Use:   "post --player P --type T --commitment H [--channel C] [--posted-at TIME]",
+		Short: "Record a player's posted commitment (a secret action) as a commit entry",
+		Long: `Append a commit entry: the player posted the SHA-256 commitment of a secret
+action of the given type in a channel (seed 004, "Secret Information").
+The channel defaults to the type's (#auctions for bid, #game-actions for
+hand and others). --posted-at is when the post appeared in the game's
+channel, for a referee importing a chat log; it must not be later than now
+(the ledger's integration time). A commitment another player already posted
+is recorded and flagged as a copied commitment.`,
+		Example: `  sealed action post --player alice --type bid --commitment fa5ff666c15e621e5e85affe3c20ca2e8e824d3654e0c67f1503272a3f0c1500
+  sealed action post --player erin --type hand --commitment H --posted-at 2026-03-25T08:00:00Z`,
+		Args: noArgs("action post"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, name := range []string{"player", "type", "commitment"} {
+				if !cmd.Flags().Changed(name) {
+					return usageErrorf("action post needs --%s", name).
+						withHint("sealed action post --player alice --type bid --commitment H")
+				}
+			}
+			return runF(a, o)
+		},
+	}
+	addLedgerFlags(c, &o.ledgerFlags, true)
+	f := c.Flags()
+	f.StringVar(&o.Player, "player", "", "the player who posted")
+	f.StringVar(&o.Type, "type", "", "the action type: bid, hand, or another the game defines")
+	f.StringVar(&o.Channel, "channel", "", "the channel it was posted in (default: the type's channel)")
+	f.StringVar(&o.Commitment, "commitment", "", "the posted SHA-256, 64 hex digits (any case, optional sha256: prefix)")
+	f.StringVar(&o.PostedAt, "posted-at", "", "when the post appeared in the channel, RFC 3339 (default: none, the integration time counts)")
+	return c
+}
+
+func runActionPost(a *app, o *actionPostOptions) error {
+	if strings.TrimSpace(o.Player) == "" || strings.TrimSpace(o.Type) == "" {
+		return usageErrorf("--player and --type must not be empty")
+	}
+	c, err := commit.ParseCommitment(o.Commitment)
+	if err != nil {
+		return usageErrorf("--commitment: %v", err)
+	}
+	channel := o.Channel
+	if channel == "" {
+		channel = secret.DefaultSettings(o.Type).Channel
+	}
+	postedAt, err := postedAtField(o.PostedAt)
+	if err != nil {
+		return err
+	}
+	l, err := o.openLedger(true)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	i, err := l.AppendBody(context.Background(), &ledger.Body{Kind: ledger.KindCommit, PostedAt: postedAt,
+		Player: o.Player, ActionType: o.Type, Channel: channel, Commitment: c.String()})
+	if err != nil {
+		return appendError(err)
+	}
+	var warnings []string
+	same, err := l.CommitsByCommitment(c.String())
+	if err != nil {
+		return err
+	}
+	for _, e := range same {
+		if b, err := e.Body(); err == nil && e.Index != i && b.Player != o.Player {
+			warnings = append(warnings, fmt.Sprintf("copied commitment: %s posted the same commitment at ledger index %d", b.Player, e.Index))
+		}
+	}
+	return a.printAppended(l, i, fmt.Sprintf("%s posted a %s action in %s, commitment %s", o.Player, o.Type, channel, c), warnings)
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/sealedhq/sealed/rules/secret"
+	"github.com/sealedhq/sealed/verify"
+	"github.com/spf13/cobra"
+)
+
+func init() { actionSubcommands = append(actionSubcommands, newActionStatusCmd) }
+
+// actionStatusOptions are the inputs of `sealed action status`.
+type actionStatusOptions struct {
+	ledgerFlags
+	Player     string // "" means every player
+	At         string // RFC 3339; "" means now
+	Zone       string
+	SaltAudit  bool
+	MaxGuesses uint64
+	now        func() time.Time
+}
+
+// newActionStatusCmd builds `sealed action status`.
+func newActionStatusCmd(a *app) *cobra.Command { return actionStatusCmd(a, runActionStatus) }
+
+// actionStatusCmd builds `sealed action status` with runF as its action.
+func actionStatusCmd(a *app, runF func(*app, *actionStatusOptions) error) *cobra.Command {
+	o := &actionStatusOptions{now: time.Now}
+	c := &cobra.Command{
+		Use:   "status [--player P] [--at TIME] [--zone Z]",
+		Short: "Judge every secret action in the ledger at an instant, each decision explained",
+		Long: `Judge the secret actions recorded in the ledger at an instant (--at, default
+now; the output says which instant was used), from the ledger alone (seed
+004, "Secret Information", readings S1-S5 of docs/secret-actions.md). Each
+action is pending, matured, revealed or failed; every decision names the
+rule, the reading and the times it compared (posted_at or integration
+time, with the gap when it is large). Flags: a copied commitment, a salt
+the player reuses. For each pending or matured action whose player revealed
+a salt before, the active audit tries to recover the text from that salt
+(--salt-audit=false to skip; --max-guesses bounds each search).
+
+--zone is the game's IANA time zone (default UTC): the weekly phases and
+calendar days follow it. Exit status 0 whatever the states; 2 for bad input.`,
+		Example: `  sealed action status
+  sealed action status --player alice --at 2026-03-29T00:00:00Z --zone Asia/Jerusalem --json`,
+		Args: noArgs("action status"),
+		RunE: func(_ *cobra.Command, _ []string) error { return runF(a, o) },
+	}
+	addLedgerFlags(c, &o.ledgerFlags, false)
+	f := c.Flags()
+	f.StringVar(&o.Player, "player", "", "show only this player's actions (all are judged)")
+	f.StringVar(&o.At, "at", "", "judge at this instant, RFC 3339 (default now)")
+	f.StringVar(&o.Zone, "zone", "UTC", "the game's IANA time zone")
+	f.BoolVar(&o.SaltAudit, "salt-audit", true, "search unrevealed actions for salts their player revealed before")
+	f.Uint64Var(&o.MaxGuesses, "max-guesses", verify.DefaultSaltReuseGuesses, "bound of each salt-reuse search")
+	return c
+}
+
+// actionStatusJSON is the --json output of `sealed action status`.
+type actionStatusJSON struct {
+	At          time.Time             `json:"at"`
+	AtSource    string                `json:"at_source"` // "--at" or "now"
+	Zone        string                `json:"zone"`
+	Player      string                `json:"player,omitempty"`
+	Actions     []secret.Action       `json:"actions"`
+	SaltAudits  []verify.SaltRecovery `json:"salt_audits"`
+	Interrupted bool                  `json:"interrupted,omitempty"`
+}
+
+func runActionStatus(a *app, o *actionStatusOptions) error {
+	loc, err := parseZone(o.Zone)
+	if err != nil {
+		return err
+	}
+	at, atSource := o.now(), "now"
+	if o.At != "" {
+		if at, err = parseInstant("at", o.At); err != nil {
+			return err
+		}
+		atSource = "--at"
+	}
+	l, err := o.openLedger(false)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	g := secret.Game{Calendar: secret.Calendar{Location: loc}}
+	h, j, err := verify.JudgeActions(l, g, at)
+	if err != nil {
+		return err
+	}
+	out := actionStatusJSON{At: at, AtSource: atSource, Zone: loc.String(), Player: o.Player, Actions: []secret.Action{}, SaltAudits: []verify.SaltRecovery{}}
+	if o.SaltAudit {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		recs, err := verify.AuditReusedSalts(ctx, h, j, verify.SaltAuditOptions{MaxGuesses: o.MaxGuesses})
+		stop()
+		if errors.Is(err, context.Canceled) {
+			out.Interrupted = true
+		} else if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			if o.Player == "" || r.Player == o.Player {
+				out.SaltAudits = append(out.SaltAudits, r)
+			}
+		}
+	}
+	for _, act := range j.Actions {
+		if o.Player == "" || act.Post.Player == o.Player {
+			out.Actions = append(out.Actions, act)
+		}
+	}
+	if a.json {
+		return a.printJSON(out)
+	}
+	fmt.Fprintf(a.out, "judged at %s (%s), zone %s: %d actions\n", fmtTime(at, loc), atSource, loc, len(out.Actions))
+	if out.Interrupted {
+		fmt.Fprintln(a.out, "salt-reuse audit interrupted: its results are partial")
+	}
+	for _, act := range out.Actions {
+		fmt.Fprintln(a.out)
+		writeAction(a.out, act, loc)
+	}
+	return nil
+}
+
+// writeAction prints one judged action: its state and why, its dates, and
+// every decision.
+func writeAction(w io.Writer, act secret.Action, loc *time.Location) {
+	p := act.Post
+	fmt.Fprintf(w, "#%d %s %s in %s: %s", p.Index, p.Player, p.ActionType, p.Channel, act.State)
+	if act.Failure != nil {
+		fmt.Fprintf(w, ": %s at %s", act.Failure.Reason, fmtTime(act.Failure.At, loc))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  commitment %s\n", p.Commitment)
+	fmt.Fprintf(w, "  posted %s (%s", fmtTime(act.Posted.At, loc), act.Posted.Source)
+	if act.Posted.Gap != 0 {
+		fmt.Fprintf(w, "; %s before its integration at %s", fmtGap(act.Posted.Gap), fmtTime(p.IntegratedAt, loc))
+	}
+	fmt.Fprintln(w, ")")
+	fmt.Fprintf(w, "  matures %s, revelation date %s\n", fmtTime(act.Maturation, loc), fmtTime(act.Revelation, loc))
+	if d := act.Declaration; d != nil {
+		fmt.Fprintf(w, "  declares: %s\n", declarationText(d))
+	}
+	if act.Failure != nil {
+		writeExplanation(w, "  why: ", "      ", act.Failure.Why, loc)
+	}
+	for _, f := range act.Flags {
+		fmt.Fprintf(w, "  flag: %s: %s\n", f.Kind, f.Text)
+	}
+	fmt.Fprintln(w, "  decisions:")
+	for _, d := range act.Decisions {
+		writeExplanation(w, "  - ", "      ", d, loc)
+	}
+}
+
+// declarationText writes a parsed declaration on one line.
+func declarationText(d *secret.Declaration) string {
+	var parts []string
+	for _, b := range d.Bids {
+		parts = append(parts, fmt.Sprintf("bid %s on lot %s", b.Amount, b.Lot))
+	}
+	if d.Hand != nil {
+		var cs []string
+		for _, c := range d.Hand {
+			cs = append(cs, c.String())
+		}
+		parts = append(parts, "hand "+strings.Join(cs, " "))
+	}
+	return strings.Join(parts, "; ")
+}
