@@ -1,6 +1,10 @@
 package bargain
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sealedhq/sealed/rules/rng"
+)
 
 // Reason is how an episode ended, results.reason: "complete" or "deadline"
 // and nothing else (seed 002, "How an episode ends").
@@ -78,8 +82,13 @@ func (e *Episode) Reset(seed []byte, cfg Config) error {
 		return err
 	}
 	*e = Episode{cfg: cfg}
+	src, err := rng.NewSource(seed)
+	if err != nil {
+		e.done = true
+		return fmt.Errorf("bargaining pools: %w", err)
+	}
 	for m := 0; m < cfg.Matches; m++ {
-		p, err := DrawMatch(seed, m)
+		p, err := drawMatch(src, m)
 		if err != nil {
 			e.done = true
 			return err

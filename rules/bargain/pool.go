@@ -64,6 +64,15 @@ var matchLabels = func() (l [maxMatches]string) {
 // with A. It returns an error for a seed that is not 32 bytes or a
 // negative m.
 func DrawMatch(seed []byte, m int) (MatchPlan, error) {
+	src, err := rng.NewSource(seed)
+	if err != nil {
+		return MatchPlan{}, fmt.Errorf("bargaining pool of match %d: %w", m, err)
+	}
+	return drawMatch(src, m)
+}
+
+// drawMatch derives match m's plan from the seed's source (see DrawMatch).
+func drawMatch(src *rng.Source, m int) (MatchPlan, error) {
 	var p MatchPlan
 	seats, opener, err := PairingFor(m)
 	if err != nil {
@@ -75,10 +84,7 @@ func DrawMatch(seed []byte, m int) (MatchPlan, error) {
 	} else {
 		label = rng.LabelBargainMatch(m)
 	}
-	s, err := rng.New(seed, label)
-	if err != nil {
-		return p, fmt.Errorf("bargaining pool of match %d: %w", m, err)
-	}
+	s := src.Stream(label)
 	p.Match, p.Seats, p.Opener = m, seats, opener
 	p.Pool, p.Values, err = drawPoolValues(s)
 	if err != nil {
@@ -137,9 +143,13 @@ func DrawSchedule(seed []byte, matches int) ([]MatchPlan, error) {
 	if matches < 0 {
 		return nil, fmt.Errorf("match count %d is negative", matches)
 	}
+	src, err := rng.NewSource(seed)
+	if err != nil {
+		return nil, fmt.Errorf("bargaining pools: %w", err)
+	}
 	plans := make([]MatchPlan, matches)
 	for m := range plans {
-		p, err := DrawMatch(seed, m)
+		p, err := drawMatch(src, m)
 		if err != nil {
 			return nil, err
 		}

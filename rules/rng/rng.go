@@ -28,11 +28,38 @@ func LabelBargainMatch(m int) string { return fmt.Sprintf("bargaining/match/%d",
 // ErrSeedSize is returned by New when the seed is not SeedSize bytes.
 var ErrSeedSize = errors.New("rng: seed must be 32 bytes")
 
+// Source holds a seed's HMAC key and makes the streams of any label. Making
+// streams from one Source costs one HMAC key setup for all of them, where
+// New pays it for each. Streams from one Source share its HMAC state, so a
+// Source and its streams are not safe for concurrent use.
+type Source struct {
+	mac hash.Hash
+}
+
+// NewSource returns the source for seed (exactly 32 bytes). It returns
+// ErrSeedSize for a seed of any other length.
+func NewSource(seed []byte) (*Source, error) {
+	if len(seed) != SeedSize {
+		return nil, ErrSeedSize
+	}
+	return &Source{mac: hmac.New(sha256.New, seed)}, nil
+}
+
+// Stream returns the stream of label, positioned at its first byte.
+func (src *Source) Stream(label string) *Stream {
+	s := &Stream{mac: src.mac, pos: 32}
+	s.msg = append(s.buf[:0], label...)
+	s.msg = append(s.msg, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	return s
+}
+
 // Stream is a deterministic stream of bytes derived from a seed and a label.
-// It is not safe for concurrent use. The zero value is not usable: call New.
+// It is not safe for concurrent use. The zero value is not usable: call New
+// or Source.Stream.
 type Stream struct {
 	mac   hash.Hash
 	msg   []byte   // label || 0x00 || uint64_be(k)
+	buf   [64]byte // backing array of msg for labels up to 55 bytes
 	block [32]byte // the current block
 	pos   int      // next unread byte of block; 32 when exhausted
 	k     uint64   // index of the next block to compute
@@ -41,30 +68,32 @@ type Stream struct {
 // New returns the stream for seed (exactly 32 bytes) and label. It returns
 // ErrSeedSize for a seed of any other length.
 func New(seed []byte, label string) (*Stream, error) {
-	if len(seed) != SeedSize {
-		return nil, ErrSeedSize
+	src, err := NewSource(seed)
+	if err != nil {
+		return nil, err
 	}
-	s := &Stream{mac: hmac.New(sha256.New, seed), pos: 32}
-	s.msg = make([]byte, len(label)+1+8)
-	copy(s.msg, label)
-	return s, nil
+	return src.Stream(label), nil
 }
 
 // Block returns block(k) of the stream, independent of the read position.
 func (s *Stream) Block(k uint64) [32]byte {
-	var out [32]byte
+	s.fill(k)
+	return s.block
+}
+
+// fill computes block(k) into s.block without allocating.
+func (s *Stream) fill(k uint64) {
 	binary.BigEndian.PutUint64(s.msg[len(s.msg)-8:], k)
 	s.mac.Reset()
 	s.mac.Write(s.msg)
-	s.mac.Sum(out[:0])
-	return out
+	s.mac.Sum(s.block[:0])
 }
 
 // Uint32 returns the next 4 bytes of the stream as a big-endian uint32.
 // Blocks are 32 bytes, so a draw never straddles two blocks.
 func (s *Stream) Uint32() uint32 {
 	if s.pos >= 32 {
-		s.block = s.Block(s.k)
+		s.fill(s.k)
 		s.k++
 		s.pos = 0
 	}
