@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode"
@@ -304,11 +305,20 @@ func NormaliseDigest(s string) (string, error) {
 	return string(out), nil
 }
 
-// formatTime writes t in TimeLayout; years outside 0000..9999 are refused.
+// Times the ledger stores are Unix nanoseconds in an int64: 1677-09-21
+// to 2262-04-11.
+var (
+	minTime = time.Unix(0, math.MinInt64).UTC()
+	maxTime = time.Unix(0, math.MaxInt64).UTC()
+)
+
+// formatTime writes t in TimeLayout; times outside minTime..maxTime are
+// refused.
 func formatTime(t time.Time) (string, error) {
 	t = t.UTC()
-	if t.Year() < 0 || t.Year() > 9999 {
-		return "", fmt.Errorf("time %v is outside years 0000-9999", t)
+	if t.Before(minTime) || t.After(maxTime) {
+		return "", fmt.Errorf("time %s is outside the range the ledger stores (%s to %s)",
+			t.Format(time.RFC3339), minTime.Format(time.RFC3339), maxTime.Format(time.RFC3339))
 	}
 	return t.Format(TimeLayout), nil
 }

@@ -32,6 +32,7 @@ func TestBadBodies(t *testing.T) {
 		{strings.Replace(commitBody("p", hashA), `}`, `,"integrated_at":"2025-01-01T00:00:00Z"}`, 1), "integrated_at", "set by the ledger"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"yesterday"}`, 1), "posted_at", "RFC 3339"},
 		{commitBody("p\\u0007", hashA), "player", "control character"},
+		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2999-01-01T00:00:00Z"}`, 1), "posted_at", "outside the range"},
 		{"{\"kind\":\"commit\",\"player\":\"\xff\"}", "", "not valid JSON"}, // invalid UTF-8
 		{`{"kind":"reveal","commit":0,"player":"p"}`, "text", "required"},
 		{`{"kind":"reveal","commit":0,"player":"p","text":"a","text_base64":"/w=="}`, "text", "not both"},

@@ -102,6 +102,17 @@ func OpenCheckpoint(verifierKey string, signed []byte) (*Checkpoint, error) {
 	return &Checkpoint{Origin: origin, Size: size, Root: root, Note: string(signed)}, nil
 }
 
+// CheckVerifierKey reports whether verifierKey is a well-formed note
+// verifier key ("<name>+<hash>+<base64 key>", Ed25519) whose name is a
+// valid origin; the error says what is wrong.
+func CheckVerifierKey(verifierKey string) error {
+	v, err := note.NewVerifier(verifierKey)
+	if err != nil {
+		return fmt.Errorf("verifier key %q: %w (expected name+hash+key, as 'sealed ledger init' prints)", verifierKey, err)
+	}
+	return checkOrigin(v.Name())
+}
+
 // signCheckpoint signs the checkpoint body of (size, root) with the log's
 // signer.
 func signCheckpoint(s note.Signer, origin string, size int64, root tlog.Hash) (string, error) {

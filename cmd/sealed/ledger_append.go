@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/spf13/cobra"
+)
+
+func init() { ledgerSubcommands = append(ledgerSubcommands, newLedgerAppendCmd) }
+
+// ledgerAppendOptions are the inputs of `sealed ledger append`: either a
+// whole JSON body (--body) or the fields of one entry kind.
+type ledgerAppendOptions struct {
+	DB, Key  string
+	BodyFile string // --body FILE|-: a JSON entry body
+	Kind     string
+	Fields   ledger.Body
+	Commit   int64 // --commit (reveal, edit); -1 if not given
+	SeedRef  int64 // --seed-commit (seed-reveal); -1 if not given
+	Text     string
+	TextSet  bool
+	TextFile string // --text-file: the revealed bytes, exactly
+	Config   string // --config JSON object
+	Summary  string // --summary JSON object
+	Replay   string // --replay FILE: store it and set replay_sha256
+}
+
+func newLedgerAppendCmd(a *app, g *ledgerGlobal) *cobra.Command {
+	return ledgerAppendCmd(a, g, runLedgerAppend)
+}
+
+func ledgerAppendCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerAppendOptions) error) *cobra.Command {
+	o := &ledgerAppendOptions{}
+	f := &o.Fields
+	c := &cobra.Command{
+		Use:   "append (--body FILE|- | --kind KIND [fields])",
+		Short: "Append an entry (commit, reveal, edit, seed-commit, seed-reveal, result)",
+		Long: `Append one entry and print its index once it is durable. Give the entry as
+a JSON body (--body FILE, or - for stdin), or as --kind and the fields of
+that kind (docs/ledger.md lists them):
+
+  commit       --player --action-type --channel --commitment
+  reveal       --commit N --player (--text T | --text-file F)
+  edit         --commit N --player
+  seed-commit  --game --match-id --rules-version --config JSON --commitment
+  seed-reveal  --seed-commit N --seed HEX
+  result       --game --match-id (--replay FILE | --replay-sha256 HEX) --summary JSON
+
+Any kind may carry --posted-at (RFC 3339): when the post appeared in the
+game's own channel; it may not be later than the integration time. A
+duplicate (same player, action type and commitment; or an identical
+entry) is refused and names the existing index.`,
+		Example: `  sealed ledger append --kind commit --player ann --action-type bid --channel '#auctions' --commitment 5e8c...
+  sealed ledger append --kind reveal --commit 0 --player ann --text-file bid.txt
+  echo '{"kind":"edit","commit":0,"player":"ann"}' | sealed ledger append --body -`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.DB = g.DB
+			o.TextSet = cmd.Flags().Changed("text")
+			if !cmd.Flags().Changed("commit") {
+				o.Commit = -1
+			}
+			if !cmd.Flags().Changed("seed-commit") {
+				o.SeedRef = -1
+			}
+			if o.BodyFile != "" && cmd.Flags().NFlag() > countSet(cmd, "body", "key", "db", "json") {
+				return usageErrorf("--body takes the whole entry: give no other entry flags")
+			}
+			if o.BodyFile == "" && o.Kind == "" {
+				return usageErrorf("append needs --body FILE or --kind KIND").withHint("run 'sealed ledger append --help' for the fields of each kind")
+			}
+			return runF(a, o)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&o.Key, "key", "./sealed.key", "the ledger's private key `FILE`")
+	fl.StringVar(&o.BodyFile, "body", "", "read the JSON entry body from `FILE` (- for stdin)")
+	fl.StringVar(&o.Kind, "kind", "", "entry `KIND`: commit, reveal, edit, seed-commit, seed-reveal, result")
+	fl.StringVar(&f.Player, "player", "", "the player")
+	fl.StringVar(&f.ActionType, "action-type", "", "the secret action's type (commit)")
+	fl.StringVar(&f.Channel, "channel", "", "where the commitment was posted (commit)")
+	fl.StringVar(&f.Commitment, "commitment", "", "SHA-256 commitment, hex (commit, seed-commit)")
+	fl.StringVar(&f.PostedAt, "posted-at", "", "RFC 3339 `TIME` the post appeared in the game's channel")
+	fl.Int64Var(&o.Commit, "commit", -1, "`INDEX` of the commit entry (reveal, edit)")
+	fl.StringVar(&o.Text, "text", "", "the revealed text, exactly (reveal)")
+	fl.StringVar(&o.TextFile, "text-file", "", "read the revealed bytes, exactly, from `FILE` (reveal)")
+	fl.StringVar(&f.Game, "game", "", "auction or bargain (seed-commit, result)")
+	fl.StringVar(&f.MatchID, "match-id", "", "the match id (seed-commit, result)")
+	fl.StringVar(&f.RulesVersion, "rules-version", "", "the rules version, e.g. auction-0.2 (seed-commit)")
+	fl.StringVar(&o.Config, "config", "", "the match config, a JSON object (seed-commit)")
+	fl.Int64Var(&o.SeedRef, "seed-commit", -1, "`INDEX` of the seed-commit entry (seed-reveal)")
+	fl.StringVar(&f.Seed, "seed", "", "the revealed seed, 64 hex (seed-reveal)")
+	fl.StringVar(&o.Replay, "replay", "", "store the replay `FILE` and record its SHA-256 (result)")
+	fl.StringVar(&f.ReplaySHA256, "replay-sha256", "", "SHA-256 of a replay already stored (result)")
+	fl.StringVar(&o.Summary, "summary", "", "the result summary, a JSON object (result)")
+	return c
+}
+
+// countSet counts which of the named flags were set.
+func countSet(cmd *cobra.Command, names ...string) int {
+	n := 0
+	for _, name := range names {
+		if cmd.Flags().Changed(name) || cmd.InheritedFlags().Changed(name) {
+			n++
+		}
+	}
+	return n
+}
+
+// buildBody turns the per-field flags into a body (validated by the
+// ledger).
+func buildBody(a *app, o *ledgerAppendOptions) (*ledger.Body, error) {
+	b := o.Fields
+	b.Kind = ledger.Kind(o.Kind)
+	if o.Commit >= 0 {
+		b.Commit = &o.Commit
+	}
+	if o.SeedRef >= 0 {
+		b.SeedCommit = &o.SeedRef
+	}
+	switch {
+	case o.TextSet && o.TextFile != "":
+		return nil, usageErrorf("give --text or --text-file, not both")
+	case o.TextSet:
+		b.Text = &o.Text
+	case o.TextFile != "":
+		raw, err := readInput(a, o.TextFile, ledger.MaxBodySize)
+		if err != nil {
+			return nil, err
+		}
+		if utf8.Valid(raw) {
+			s := string(raw)
+			b.Text = &s
+		} else {
+			b.TextBase64 = base64.StdEncoding.EncodeToString(raw)
+		}
+	}
+	for _, j := range []struct {
+		flag string
+		v    string
+		dst  *json.RawMessage
+	}{{"--config", o.Config, &b.Config}, {"--summary", o.Summary, &b.Summary}} {
+		if j.v == "" {
+			continue
+		}
+		if !json.Valid([]byte(j.v)) {
+			return nil, usageErrorf("%s: not valid JSON; expected an object such as {\"players\":4}", j.flag)
+		}
+		*j.dst = json.RawMessage(j.v)
+	}
+	return &b, nil
+}
+
+func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
+	var body *ledger.Body
+	var raw []byte
+	var err error
+	if o.BodyFile != "" {
+		if raw, err = readInput(a, o.BodyFile, ledger.MaxBodySize); err != nil {
+			return err
+		}
+	} else if body, err = buildBody(a, o); err != nil {
+		return err
+	}
+	l, err := ledger.Open(o.DB, ledger.Options{KeyFile: o.Key})
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	defer l.Close()
+	if o.Replay != "" {
+		if body.Kind != ledger.KindResult || body.ReplaySHA256 != "" {
+			return usageErrorf("--replay goes with --kind result and without --replay-sha256")
+		}
+		replay, err := readInput(a, o.Replay, ledger.MaxReplaySize)
+		if err != nil {
+			return err
+		}
+		if body.ReplaySHA256, err = l.PutReplay(replay); err != nil {
+			return usageErrorf("%v", err)
+		}
+	}
+	ctx := context.Background()
+	var idx int64
+	if body != nil {
+		idx, err = l.AppendBody(ctx, body)
+	} else {
+		idx, err = l.Append(ctx, raw)
+	}
+	if err != nil {
+		var de *ledger.DuplicateError
+		if errors.As(err, &de) {
+			return usageErrorf("%v", err).withHint("see it with 'sealed ledger get %d'", de.Index)
+		}
+		return usageErrorf("%v", err)
+	}
+	e, err := l.Entry(idx)
+	if err != nil {
+		return err
+	}
+	if err := l.Close(); err != nil { // signs the checkpoint covering it
+		return err
+	}
+	if a.json {
+		return a.printJSON(e)
+	}
+	fmt.Fprintf(a.errOut, "appended %s entry %d; prove it with: sealed ledger prove --index %d\n", e.Kind, idx, idx)
+	_, err = fmt.Fprintln(a.out, idx)
+	return err
+}

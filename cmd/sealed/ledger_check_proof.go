@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/spf13/cobra"
+)
+
+func init() { ledgerSubcommands = append(ledgerSubcommands, newLedgerCheckProofCmd) }
+
+// ledgerCheckProofOptions are the inputs of `sealed ledger check-proof`.
+type ledgerCheckProofOptions struct {
+	Proof      string // --proof FILE|-
+	VKey       string // --vkey KEY
+	VKeyFile   string // --vkey-file FILE
+	Checkpoint string // --checkpoint FILE: check against this signed checkpoint
+}
+
+func newLedgerCheckProofCmd(a *app, g *ledgerGlobal) *cobra.Command {
+	return ledgerCheckProofCmd(a, g, runLedgerCheckProof)
+}
+
+func ledgerCheckProofCmd(a *app, _ *ledgerGlobal, runF func(*app, *ledgerCheckProofOptions) error) *cobra.Command {
+	o := &ledgerCheckProofOptions{}
+	c := &cobra.Command{
+		Use:   "check-proof --proof FILE|- (--vkey KEY | --vkey-file FILE) [--checkpoint FILE]",
+		Short: "Check an inclusion or consistency proof offline, with only the verifier key",
+		Long: `Check a proof made by 'sealed ledger prove' or 'sealed ledger consistency'
+without the database: the checkpoint's Ed25519 signature must verify with
+the verifier key, and the proof must lead to its root hash. With
+--checkpoint, an inclusion proof is checked against that signed
+checkpoint instead of the one it carries (it must have the same size).
+Exit 0 if the proof holds, 1 if it does not, 2 on bad input.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if o.Proof == "" {
+				return usageErrorf("check-proof needs --proof FILE (or - for stdin)")
+			}
+			if (o.VKey == "") == (o.VKeyFile == "") {
+				return usageErrorf("check-proof needs the verifier key: --vkey KEY or --vkey-file FILE (one of them)").
+					withHint("'sealed ledger init' printed it; the ledger's operator publishes it")
+			}
+			return runF(a, o)
+		},
+	}
+	c.Flags().StringVar(&o.Proof, "proof", "", "the proof `FILE` (- for stdin)")
+	c.Flags().StringVar(&o.VKey, "vkey", "", "the ledger's verifier `KEY` (name+hash+key)")
+	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE`")
+	c.Flags().StringVar(&o.Checkpoint, "checkpoint", "", "check against the signed checkpoint in `FILE`")
+	return c
+}
+
+// checkProofJSON is the --json output of check-proof.
+type checkProofJSON struct {
+	OK     bool   `json:"ok"`
+	Kind   string `json:"kind"` // inclusion or consistency
+	Error  string `json:"error,omitempty"`
+	Origin string `json:"origin,omitempty"`
+	Index  *int64 `json:"index,omitempty"`
+	Size   int64  `json:"size,omitempty"`
+	Size1  int64  `json:"size1,omitempty"`
+	Root   string `json:"root,omitempty"`
+}
+
+func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
+	vkey := o.VKey
+	if o.VKeyFile != "" {
+		b, err := os.ReadFile(o.VKeyFile)
+		if err != nil {
+			return usageErrorf("reading the verifier key: %v", err)
+		}
+		vkey = strings.TrimSpace(string(b))
+	}
+	if err := ledger.CheckVerifierKey(vkey); err != nil {
+		return usageErrorf("%v", err)
+	}
+	data, err := readInput(a, o.Proof, 16<<20)
+	if err != nil {
+		return err
+	}
+	var cpText []byte
+	if o.Checkpoint != "" {
+		if cpText, err = readInput(a, o.Checkpoint, 1<<20); err != nil {
+			return err
+		}
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return usageErrorf("%s is not a JSON proof: %v", o.Proof, err)
+	}
+	res := checkProofJSON{Kind: "inclusion"}
+	var check error
+	if _, ok := fields["size1"]; ok {
+		res.Kind = "consistency"
+		if cpText != nil {
+			return usageErrorf("--checkpoint goes with inclusion proofs")
+		}
+		p, err := ledger.ParseConsistencyProof(data)
+		if err == nil {
+			err = ledger.CheckConsistency(vkey, nil, nil, p)
+			res.Size1, res.Size = p.Size1, p.Size2
+		}
+		check = err
+	} else {
+		p, err := ledger.ParseInclusionProof(data)
+		if err == nil {
+			var cp *ledger.Checkpoint
+			cp, err = ledger.CheckInclusion(vkey, cpText, p)
+			res.Index, res.Size = &p.Index, p.Size
+			if cp != nil {
+				res.Origin, res.Root = cp.Origin, cp.Root.String()
+			}
+		}
+		check = err
+	}
+	res.OK = check == nil
+	if check != nil {
+		res.Error = check.Error()
+	}
+	if a.json {
+		if err := a.printJSON(res); err != nil {
+			return err
+		}
+		if !res.OK {
+			return errSilentFailure
+		}
+		return nil
+	}
+	if check != nil {
+		return failedf("%s proof does not hold: %v", res.Kind, check)
+	}
+	if res.Kind == "consistency" {
+		_, err = fmt.Fprintf(a.out, "ok: the tree of size %d extends the tree of size %d\n", res.Size, res.Size1)
+	} else {
+		_, err = fmt.Fprintf(a.out, "ok: entry %d is in the tree of size %d signed by %s (root %s)\n", *res.Index, res.Size, res.Origin, res.Root)
+	}
+	return err
+}

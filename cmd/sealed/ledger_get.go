@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	ledgerSubcommands = append(ledgerSubcommands, newLedgerGetCmd, newLedgerListCmd)
+}
+
+// ledgerGetOptions are the inputs of `sealed ledger get`.
+type ledgerGetOptions struct {
+	DB    string
+	Index int64
+}
+
+func newLedgerGetCmd(a *app, g *ledgerGlobal) *cobra.Command {
+	return ledgerGetCmd(a, g, runLedgerGet)
+}
+
+func ledgerGetCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerGetOptions) error) *cobra.Command {
+	o := &ledgerGetOptions{}
+	return &cobra.Command{
+		Use:   "get INDEX",
+		Short: "Print one entry: its leaf (canonical JSON), or all details with --json",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("get needs one INDEX, got %d arguments", len(args))
+			}
+			i, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil || i < 0 {
+				return usageErrorf("INDEX %q: expected a ledger index (0, 1, 2, ...)", args[0])
+			}
+			o.Index = i
+			return nil
+		},
+		RunE: func(*cobra.Command, []string) error {
+			o.DB = g.DB
+			return runF(a, o)
+		},
+	}
+}
+
+func runLedgerGet(a *app, o *ledgerGetOptions) error {
+	l, err := openLedgerRO(o.DB)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	e, err := l.Entry(o.Index)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if a.json {
+		return a.printJSON(e)
+	}
+	_, err = fmt.Fprintf(a.out, "%s\n", e.Leaf)
+	return err
+}
+
+// ledgerListOptions are the inputs of `sealed ledger list`.
+type ledgerListOptions struct {
+	DB         string
+	From       int64
+	Limit      int
+	Commitment string // --commitment: commit entries carrying it
+	References int64  // --references: entries naming this index; -1 if not given
+}
+
+func newLedgerListCmd(a *app, g *ledgerGlobal) *cobra.Command {
+	return ledgerListCmd(a, g, runLedgerList)
+}
+
+func ledgerListCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerListOptions) error) *cobra.Command {
+	o := &ledgerListOptions{}
+	c := &cobra.Command{
+		Use:   "list [--from N] [--limit N] [--commitment H | --references N]",
+		Short: "List entries: index, kind, integration time and leaf, one per line",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.DB = g.DB
+			if !cmd.Flags().Changed("references") {
+				o.References = -1
+			}
+			if o.From < 0 || o.Limit < 0 {
+				return usageErrorf("--from and --limit must be >= 0")
+			}
+			return runF(a, o)
+		},
+	}
+	c.Flags().Int64Var(&o.From, "from", 0, "first `INDEX`")
+	c.Flags().IntVar(&o.Limit, "limit", 100, fmt.Sprintf("at most `N` entries (up to %d)", ledger.MaxEntries))
+	c.Flags().StringVar(&o.Commitment, "commitment", "", "only the commit entries carrying this `HASH` (copies by other players included)")
+	c.Flags().Int64Var(&o.References, "references", -1, "only the entries naming `INDEX` (reveals and edits of a commit, seed-reveals)")
+	return c
+}
+
+func runLedgerList(a *app, o *ledgerListOptions) error {
+	l, err := openLedgerRO(o.DB)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	var es []ledger.Entry
+	switch {
+	case o.Commitment != "" && o.References >= 0:
+		return usageErrorf("give --commitment or --references, not both")
+	case o.Commitment != "":
+		es, err = l.CommitsByCommitment(o.Commitment)
+	case o.References >= 0:
+		es, err = l.EntriesReferencing(o.References)
+	default:
+		es, err = l.Entries(o.From, o.Limit)
+	}
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if a.json {
+		if es == nil {
+			es = []ledger.Entry{}
+		}
+		return a.printJSON(es)
+	}
+	for _, e := range es {
+		if _, err := fmt.Fprintf(a.out, "%d\t%s\t%s\t%s\n", e.Index, e.Kind, e.IntegratedAt.Format(ledger.TimeLayout), e.Leaf); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/spf13/cobra"
+)
+
+func init() { ledgerSubcommands = append(ledgerSubcommands, newLedgerInitCmd) }
+
+// ledgerInitOptions are the inputs of `sealed ledger init`.
+type ledgerInitOptions struct {
+	DB     string
+	Key    string // --key: the private key file to create
+	Origin string // --origin: the log's name
+}
+
+func newLedgerInitCmd(a *app, g *ledgerGlobal) *cobra.Command {
+	return ledgerInitCmd(a, g, runLedgerInit)
+}
+
+func ledgerInitCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerInitOptions) error) *cobra.Command {
+	o := &ledgerInitOptions{}
+	c := &cobra.Command{
+		Use:   "init [--origin NAME] [--key FILE]",
+		Short: "Create a ledger database and its Ed25519 signing key",
+		Long: `Create the ledger database (--db) and an Ed25519 key pair named by --origin,
+the first line of every checkpoint (use your site's address). The private
+key goes to --key with mode 0600, outside the database; neither file is
+ever overwritten. The verifier key is printed on stdout: publish it, it is
+all anyone needs to check checkpoints and proofs offline.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.DB = g.DB
+			return runF(a, o)
+		},
+	}
+	c.Flags().StringVar(&o.Key, "key", "./sealed.key", "create the private key `FILE` (mode 0600)")
+	c.Flags().StringVar(&o.Origin, "origin", "sealed.local/ledger", "the log's origin `NAME` (no spaces or '+')")
+	return c
+}
+
+func runLedgerInit(a *app, o *ledgerInitOptions) error {
+	vkey, err := ledger.Init(o.DB, o.Origin, o.Key)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if a.json {
+		return a.printJSON(map[string]string{"db": o.DB, "key_file": o.Key, "origin": o.Origin, "verifier_key": vkey})
+	}
+	fmt.Fprintf(a.errOut, "created ledger %s (origin %s); private key in %s (mode 0600, keep it secret)\nverifier key:\n", o.DB, o.Origin, o.Key)
+	_, err = fmt.Fprintln(a.out, vkey)
+	return err
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	ledgerSubcommands = append(ledgerSubcommands, newLedgerProveCmd, newLedgerConsistencyCmd)
+}
+
+// ledgerProveOptions are the inputs of `sealed ledger prove`.
+type ledgerProveOptions struct {
+	DB    string
+	Index int64
+	Size  int64 // 0 = the latest checkpoint
+}
+
+func newLedgerProveCmd(a *app, g *ledgerGlobal) *cobra.Command {
+	return ledgerProveCmd(a, g, runLedgerProve)
+}
+
+func ledgerProveCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerProveOptions) error) *cobra.Command {
+	o := &ledgerProveOptions{}
+	c := &cobra.Command{
+		Use:   "prove --index N [--size S]",
+		Short: "Print the JSON inclusion proof of an entry, with the checkpoint it is against",
+		Long: `Print the inclusion proof of entry --index in the tree of a signed
+checkpoint (the latest, or the one of tree size --size) as JSON: the index,
+the tree size, the leaf, its hash, the audit path and the signed
+checkpoint. Check it anywhere with 'sealed ledger check-proof'.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.DB = g.DB
+			if !cmd.Flags().Changed("index") || o.Index < 0 {
+				return usageErrorf("prove needs --index N (a ledger index >= 0)")
+			}
+			if o.Size < 0 {
+				return usageErrorf("--size must be >= 0")
+			}
+			return runF(a, o)
+		},
+	}
+	c.Flags().Int64Var(&o.Index, "index", -1, "the entry's `INDEX`")
+	c.Flags().Int64Var(&o.Size, "size", 0, "prove against the checkpoint of tree size `S` (default: the latest)")
+	return c
+}
+
+func runLedgerProve(a *app, o *ledgerProveOptions) error {
+	l, err := openLedgerRO(o.DB)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	p, err := l.ProveInclusion(o.Index, o.Size)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	return a.printJSON(p) // the proof is a JSON document with or without --json
+}
+
+// ledgerConsistencyOptions are the inputs of `sealed ledger consistency`.
+type ledgerConsistencyOptions struct {
+	DB           string
+	Size1, Size2 int64 // Size2 0 = the latest checkpoint
+}
+
+func newLedgerConsistencyCmd(a *app, g *ledgerGlobal) *cobra.Command {
+	return ledgerConsistencyCmd(a, g, runLedgerConsistency)
+}
+
+func ledgerConsistencyCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerConsistencyOptions) error) *cobra.Command {
+	o := &ledgerConsistencyOptions{}
+	c := &cobra.Command{
+		Use:   "consistency --size1 A [--size2 B]",
+		Short: "Print the JSON consistency proof between two signed checkpoints",
+		Long: `Print the proof that the tree of the checkpoint of size --size2 (default:
+the latest) extends the tree of the checkpoint of size --size1, with both
+signed checkpoints, as JSON. Check it with 'sealed ledger check-proof'.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.DB = g.DB
+			if o.Size1 < 1 || o.Size2 < 0 {
+				return usageErrorf("consistency needs --size1 A >= 1 (and --size2 B >= A, or the latest)")
+			}
+			return runF(a, o)
+		},
+	}
+	c.Flags().Int64Var(&o.Size1, "size1", 0, "the older checkpoint's tree size `A`")
+	c.Flags().Int64Var(&o.Size2, "size2", 0, "the newer checkpoint's tree size `B` (default: the latest)")
+	return c
+}
+
+func runLedgerConsistency(a *app, o *ledgerConsistencyOptions) error {
+	l, err := openLedgerRO(o.DB)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	p, err := l.ProveConsistency(o.Size1, o.Size2)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	return a.printJSON(p)
+}
