@@ -319,8 +319,10 @@ type LotsConclusion struct {
 	Week string    `json:"week"`
 	At   time.Time `json:"at"`
 	// Actions are the bid and Hand actions posted in the week, as judged
-	// at At: the successful ones reach the conclusion, the others say why
-	// they failed.
+	// at LotsOptions.Now (their states are those at At, since each was
+	// decided by its revelation date; judging later also lists reveals that
+	// came too late): the revealed ones reach the conclusion, the others
+	// say why they failed.
 	Actions []secret.Action `json:"actions"`
 	// Outcome is the conclusion (rules/lots): Hands placed first, then
 	// each bid and lot, and the points and possessions after.
@@ -367,8 +369,15 @@ func ConcludeLots(h secret.History, o LotsOptions) (*LotsConclusion, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The week's actions are listed as judged now: their states are those
+	// at the conclusion (all were decided by their revelation dates), and
+	// reveals that came too late are shown too.
+	shown, err := g.Judge(h, o.Now)
+	if err != nil {
+		return nil, err
+	}
 	c := &LotsConclusion{Week: o.Week.String(), At: at, Actions: []secret.Action{}}
-	for _, a := range j.Actions {
+	for _, a := range shown.Actions {
 		if inWeek(cal, a, o.Week) {
 			c.Actions = append(c.Actions, a)
 		}

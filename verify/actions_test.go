@@ -518,6 +518,16 @@ func TestConcludeWeek(t *testing.T) {
 		}
 	}
 	wantFail := map[int64]secret.Reason{2: secret.AttemptOutstanding, 3: secret.EditedBeforeMaturation, 5: secret.NotRevealed, 10: secret.NotRevealed}
+	for _, a := range c.Actions {
+		// dan's late reveal (ledger index 19, Sunday 00:30) came after the
+		// conclusion and is listed as not counting.
+		if a.Post.Index == 5 && !strings.Contains(a.Failure.Why.Text, "ledger index 19") {
+			t.Errorf("dan's failure does not name the late reveal 19: %q", a.Failure.Why.Text)
+		}
+		if a.Post.Index == 10 && (len(a.Flags) != 1 || a.Flags[0].Kind != secret.CopiedCommitment || a.Flags[0].Earlier != 0) {
+			t.Errorf("hank's flags = %+v, want a copy of alice's post 0", a.Flags)
+		}
+	}
 	if len(failed) != len(wantFail) {
 		t.Fatalf("failed actions %v, want %v", failed, wantFail)
 	}

@@ -98,7 +98,7 @@ func parseInstant(flag, s string) (time.Time, error) {
 }
 
 // postedAtField turns a --posted-at flag into the body field (TimeLayout,
-// UTC); "" stays "".
+// UTC); "" stays "". A time later than now is refused.
 func postedAtField(s string) (string, error) {
 	if s == "" {
 		return "", nil
@@ -106,6 +106,11 @@ func postedAtField(s string) (string, error) {
 	t, err := parseInstant("posted-at", s)
 	if err != nil {
 		return "", err
+	}
+	// The ledger refuses a posted_at after its integration time; saying so
+	// here also covers instants past 2262, which it cannot compare.
+	if t.After(time.Now()) {
+		return "", usageErrorf("--posted-at %s is later than now: a post cannot appear in the channel after it is recorded", s)
 	}
 	return t.UTC().Format(ledger.TimeLayout), nil
 }
