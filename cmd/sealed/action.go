@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 	_ "time/tzdata" // --zone works on systems without a tz database
@@ -41,7 +40,8 @@ the rule, the reading and the times behind every decision.`,
 const defaultDB = "./sealed.db"
 
 // ledgerFlags are the flags that locate the ledger: --db, and --key for
-// the verbs that append.
+// the verbs that append (defaults as in 'sealed ledger': ./sealed.db and
+// ./sealed.key).
 type ledgerFlags struct {
 	DB  string
 	Key string
@@ -51,38 +51,22 @@ type ledgerFlags struct {
 func addLedgerFlags(c *cobra.Command, lf *ledgerFlags, appending bool) {
 	c.Flags().StringVar(&lf.DB, "db", defaultDB, "ledger database `FILE`")
 	if appending {
-		c.Flags().StringVar(&lf.Key, "key", "", "the ledger's private signer key `FILE` (default: the database path with .key for its extension, e.g. ./sealed.key)")
+		c.Flags().StringVar(&lf.Key, "key", "./sealed.key", "the ledger's private signer key `FILE` (written by 'sealed ledger init')")
 	}
-}
-
-// keyPath is the signer key file: --key, else the database path with its
-// extension replaced by ".key".
-func (lf *ledgerFlags) keyPath() string {
-	if lf.Key != "" {
-		return lf.Key
-	}
-	return strings.TrimSuffix(lf.DB, filepath.Ext(lf.DB)) + ".key"
 }
 
 // openLedger opens the ledger for appending (with its signer key) or
-// read-only.
+// read-only (openLedgerRO, shared with 'sealed ledger').
 func (lf *ledgerFlags) openLedger(appending bool) (*ledger.Ledger, error) {
+	if !appending {
+		return openLedgerRO(lf.DB)
+	}
 	if _, err := os.Stat(lf.DB); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, usageErrorf("no ledger at %s", lf.DB).withHint("create one with 'sealed ledger init', or point --db at it")
-		}
-		return nil, usageErrorf("ledger %s: %v", lf.DB, err)
+		return nil, usageErrorf("no ledger at %s", lf.DB).withHint("create one with 'sealed ledger init', or give --db FILE")
 	}
-	opts := ledger.Options{ReadOnly: !appending}
-	if appending {
-		opts.KeyFile = lf.keyPath()
-	}
-	l, err := ledger.Open(lf.DB, opts)
+	l, err := ledger.Open(lf.DB, ledger.Options{KeyFile: lf.Key})
 	if err != nil {
-		if appending {
-			return nil, usageErrorf("cannot open the ledger %s for appending: %v", lf.DB, err).withHint("appending needs the ledger's signer key: pass --key FILE")
-		}
-		return nil, usageErrorf("cannot open the ledger %s: %v", lf.DB, err)
+		return nil, usageErrorf("cannot open the ledger %s for appending: %v", lf.DB, err).withHint("appending needs the ledger's signer key: give --key FILE")
 	}
 	return l, nil
 }
@@ -124,12 +108,12 @@ func parseZone(s string) (*time.Location, error) {
 	return loc, nil
 }
 
-// appendError turns an Append error into the CLI's: a duplicate entry is a
-// refusal (exit 1), anything else bad input (exit 2).
+// appendError turns an Append error into the CLI's: bad input (exit 2),
+// as 'sealed ledger append' does; a duplicate names the existing entry.
 func appendError(err error) error {
 	var dup *ledger.DuplicateError
 	if errors.As(err, &dup) {
-		return failedf("refused: the ledger already holds this %s entry at index %d", dup.Kind, dup.Index).
+		return usageErrorf("refused: the ledger already holds this %s entry at index %d", dup.Kind, dup.Index).
 			withHint("'sealed action status' shows it; a new attempt needs a new commitment")
 	}
 	var be *ledger.BodyError

@@ -54,8 +54,8 @@ func TestActionPostParsing(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.Player != "alice" || got.Type != "bid" || got.Commitment != "H" || got.PostedAt != "2026-03-23T09:00:00Z" || got.DB != "x.db" || got.keyPath() != "x.key" {
-		t.Fatalf("options %+v (key %s)", got, got.keyPath())
+	if got.Player != "alice" || got.Type != "bid" || got.Commitment != "H" || got.PostedAt != "2026-03-23T09:00:00Z" || got.DB != "x.db" || got.Key != "./sealed.key" {
+		t.Fatalf("options %+v", got)
 	}
 	cmd = actionPostCmd(&app{}, func(*app, *actionPostOptions) error { t.Fatal("ran without --commitment"); return nil })
 	cmd.SetOut(&sink)
@@ -136,7 +136,7 @@ func TestActionErrors(t *testing.T) {
 		}
 	}
 	mustRun(t, 0, "", post("--commitment", h)...)
-	_, stderr := mustRun(t, 1, "", post("--commitment", h)...)
+	_, stderr := mustRun(t, 2, "", post("--commitment", h)...)
 	if !strings.Contains(stderr, "already holds this commit entry at index 0") {
 		t.Errorf("duplicate: %q", stderr)
 	}
