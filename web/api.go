@@ -1,0 +1,226 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// apiCheckpoint is GET /api/v1/checkpoint: the latest signed checkpoint
+// (ledger.Checkpoint: origin, size, root in base64, the signed note, the
+// time it was signed).
+func (s *Server) apiCheckpoint(c echo.Context) error {
+	cp, err := s.o.Reader.LatestCheckpoint()
+	if errors.Is(err, ledger.ErrNotFound) {
+		return notFound("the ledger has no checkpoint yet")
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, cp)
+}
+
+// entriesPage is the JSON of GET /api/v1/entries.
+type entriesPage struct {
+	Size    int64          `json:"size"` // entries in the ledger
+	Entries []ledger.Entry `json:"entries"`
+}
+
+// apiEntries is GET /api/v1/entries?from=K&n=N: up to N (default and most
+// PageSize) entries from index K (default 0), in index order.
+func (s *Server) apiEntries(c echo.Context) error {
+	from, n := int64(0), int64(PageSize)
+	var err error
+	if q := c.QueryParam("from"); q != "" {
+		if from, err = parseIndex("from", q); err != nil {
+			return err
+		}
+	}
+	if q := c.QueryParam("n"); q != "" {
+		if n, err = strconv.ParseInt(q, 10, 64); err != nil || n < 1 || n > PageSize {
+			return badRequest("n %q: expected a count from 1 to %d", q, PageSize)
+		}
+	}
+	size, err := s.o.Reader.Size()
+	if err != nil {
+		return err
+	}
+	es, err := s.o.Reader.Entries(from, int(n))
+	if err != nil {
+		return err
+	}
+	if es == nil {
+		es = []ledger.Entry{}
+	}
+	return c.JSON(http.StatusOK, entriesPage{Size: size, Entries: es})
+}
+
+// apiEntry is GET /api/v1/entries/{n}: the entry (ledger.Entry: index,
+// kind, leaf as JSON, leaf hash, times).
+func (s *Server) apiEntry(c echo.Context) error {
+	n, err := parseIndex("entry", c.Param("index"))
+	if err != nil {
+		return err
+	}
+	e, err := s.entry(n)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, e)
+}
+
+// checkpointOf returns the stored checkpoint of size (0: the latest); 404
+// when there is none.
+func (s *Server) checkpointOf(size int64) (*ledger.Checkpoint, error) {
+	var cp *ledger.Checkpoint
+	var err error
+	if size == 0 {
+		cp, err = s.o.Reader.LatestCheckpoint()
+	} else {
+		cp, err = s.o.Reader.CheckpointAt(size)
+	}
+	if errors.Is(err, ledger.ErrNotFound) {
+		if size == 0 {
+			return nil, notFound("the ledger has no checkpoint yet")
+		}
+		return nil, notFound("no checkpoint of size %d is stored", size)
+	}
+	return cp, err
+}
+
+// optionalSize reads an optional tree size query parameter; "" is 0.
+func optionalSize(c echo.Context, name string) (int64, error) {
+	q := c.QueryParam(name)
+	if q == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(q, 10, 64)
+	if err != nil || n < 1 {
+		return 0, badRequest("%s %q: expected a tree size, a whole number >= 1", name, q)
+	}
+	return n, nil
+}
+
+// apiInclusion is GET /api/v1/proofs/inclusion/{n}?size=S: the RFC 6962
+// inclusion proof of entry n in the tree of the stored checkpoint of S
+// entries (default the latest), as ledger.InclusionProof. 404 when the
+// entry or checkpoint does not exist, or no checkpoint covers the entry
+// yet (checkpoints follow appends within a second).
+func (s *Server) apiInclusion(c echo.Context) error {
+	n, err := parseIndex("entry", c.Param("index"))
+	if err != nil {
+		return err
+	}
+	size, err := optionalSize(c, "size")
+	if err != nil {
+		return err
+	}
+	if _, err := s.entry(n); err != nil {
+		return err
+	}
+	cp, err := s.checkpointOf(size)
+	if err != nil {
+		return err
+	}
+	if n >= cp.Size {
+		return notFound("entry %d is not in the tree of checkpoint size %d; retry after the next checkpoint", n, cp.Size)
+	}
+	p, err := s.o.Reader.ProveInclusion(n, cp.Size)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, p)
+}
+
+// apiConsistency is GET /api/v1/proofs/consistency?size1=A&size2=B: the
+// RFC 6962 consistency proof that the tree of B entries (default the
+// latest checkpoint) extends the tree of A, between their signed
+// checkpoints (ledger.ConsistencyProof).
+func (s *Server) apiConsistency(c echo.Context) error {
+	if c.QueryParam("size1") == "" {
+		return badRequest("size1 is required: the size of the older checkpoint")
+	}
+	size1, err := optionalSize(c, "size1")
+	if err != nil {
+		return err
+	}
+	size2, err := optionalSize(c, "size2")
+	if err != nil {
+		return err
+	}
+	cp2, err := s.checkpointOf(size2)
+	if err != nil {
+		return err
+	}
+	if size1 > cp2.Size {
+		return badRequest("size1 %d is larger than size2 %d; expected 1 <= size1 <= size2", size1, cp2.Size)
+	}
+	if _, err := s.checkpointOf(size1); err != nil {
+		return err
+	}
+	p, err := s.o.Reader.ProveConsistency(size1, cp2.Size)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, p)
+}
+
+// appended is the JSON of a 201 from POST /api/v1/entries.
+type appended struct {
+	Index int64         `json:"index"`
+	Entry *ledger.Entry `json:"entry,omitempty"`
+}
+
+// apiAppend is POST /api/v1/entries (bearer token): the body is an entry
+// body (docs/ledger.md, ledger.ParseBody) appended with the server's
+// signer key. 201 with the index; 400 with {"error"} for a bad body; 409
+// with the existing index for a duplicate; 401, 403, 413 and 429 come from
+// the middleware before.
+func (s *Server) apiAppend(c echo.Context) error {
+	body, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 10*time.Second)
+	defer cancel()
+	n, err := s.o.Writer.Append(ctx, body)
+	if err != nil {
+		return appendError(err)
+	}
+	s.judge.invalidate()
+	out := appended{Index: n}
+	if e, err := s.o.Writer.Entry(n); err == nil {
+		out.Entry = e
+	}
+	return c.JSON(http.StatusCreated, out)
+}
+
+// appendError maps an Append error to its answer: every error Append
+// documents for input (a bad body, a reference to a missing entry or one
+// of the wrong kind, a posted_at after the integration time) is 400, a
+// duplicate 409 with the existing index; a closed ledger or a request that
+// ran out of time 503; only the ledger's write and clock failures are 500.
+func appendError(err error) error {
+	var de *ledger.DuplicateError
+	var be *ledger.BodyError
+	switch {
+	case errors.As(err, &de):
+		idx := de.Index
+		return &httpError{code: http.StatusConflict, msg: de.Error(), index: &idx}
+	case errors.As(err, &be):
+		return badRequest("bad entry: %v", be)
+	case errors.Is(err, ledger.ErrReadOnly):
+		return errorf(http.StatusForbidden, "the write API is disabled: the ledger is open read-only")
+	case errors.Is(err, ledger.ErrClosed), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return errorf(http.StatusServiceUnavailable, "the ledger is not taking entries now; retry later")
+	case strings.HasPrefix(err.Error(), "writing to the ledger"), strings.HasPrefix(err.Error(), "ledger clock"):
+		return err
+	}
+	return badRequest("%v", err)
+}

@@ -1,0 +1,147 @@
+package web
+
+import (
+	"encoding/base64"
+	"net/http"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/rules/secret"
+)
+
+// commitmentView is a commitment as the ledger and the secret-action judge
+// see it: every commit entry carrying it (more than one is a copied
+// commitment), each with its state. It is the /c/{hash} page's data and the
+// JSON of GET /api/v1/commitments/{hash}.
+type commitmentView struct {
+	Commitment string       `json:"commitment"`
+	JudgedAt   time.Time    `json:"judged_at"` // the instant the states are for
+	Actions    []actionView `json:"actions"`
+}
+
+// actionView is one commit entry with the judge's verdict (secret.Action)
+// and the reveals and edits that name it.
+type actionView struct {
+	Index        int64                `json:"index"` // ledger index of the commit entry
+	Player       string               `json:"player"`
+	ActionType   string               `json:"action_type"`
+	Channel      string               `json:"channel"`
+	IntegratedAt time.Time            `json:"integrated_at"`
+	PostedAt     time.Time            `json:"posted_at,omitzero"`
+	State        secret.State         `json:"state"`
+	Maturation   time.Time            `json:"maturation"`
+	Revelation   time.Time            `json:"revelation"`
+	Failure      *secret.Failure      `json:"failure,omitempty"`
+	Declaration  *secret.Declaration  `json:"declaration,omitempty"`
+	Decisions    []secret.Explanation `json:"decisions"`
+	Flags        []secret.Flag        `json:"flags,omitempty"`
+	Reveals      []revealView         `json:"reveals"`
+	Edits        []editView           `json:"edits"`
+}
+
+// revealView is one reveal entry: the exact bytes, whether they hash to the
+// commitment (commit.Verify) with near-miss hints, and whether it is the
+// reveal that counted.
+type revealView struct {
+	Index        int64     `json:"index"`
+	Player       string    `json:"player"`
+	IntegratedAt time.Time `json:"integrated_at"`
+	PostedAt     time.Time `json:"posted_at,omitzero"`
+	Text         *string   `json:"text,omitempty"`        // when valid UTF-8
+	TextBase64   string    `json:"text_base64,omitempty"` // otherwise
+	Bytes        int       `json:"bytes"`
+	Match        bool      `json:"match"`
+	Hints        []string  `json:"hints"`
+	Counted      bool      `json:"counted"`
+	raw          []byte
+}
+
+// Raw is the revealed bytes, for the template's literal display.
+func (r revealView) Raw() []byte { return r.raw }
+
+// editView is one edit entry.
+type editView struct {
+	Index        int64     `json:"index"`
+	Player       string    `json:"player"`
+	IntegratedAt time.Time `json:"integrated_at"`
+	PostedAt     time.Time `json:"posted_at,omitzero"`
+}
+
+// parseHash reads a posted hash (commit.ParseCommitment: any case, an
+// optional sha256: prefix); a malformed one is a 400 saying what was
+// expected.
+func parseHash(s string) (commit.Commitment, error) {
+	c, err := commit.ParseCommitment(s)
+	if err != nil {
+		return c, badRequest("malformed hash: %v", err)
+	}
+	return c, nil
+}
+
+// lookupCommitment builds the view of c; 404 when no commit entry has it.
+func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) {
+	jd, idx, err := s.judge.lookup(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(idx) == 0 {
+		return nil, notFound("no commit entry in the ledger has the commitment %s", c)
+	}
+	v := &commitmentView{Commitment: c.String(), JudgedAt: jd.at}
+	for _, i := range idx {
+		a := &jd.j.Actions[i]
+		av := actionView{Index: a.Post.Index, Player: a.Post.Player, ActionType: a.Post.ActionType, Channel: a.Post.Channel,
+			IntegratedAt: a.Post.IntegratedAt, PostedAt: a.Post.PostedAt, State: a.State, Maturation: a.Maturation,
+			Revelation: a.Revelation, Failure: a.Failure, Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags,
+			Reveals: []revealView{}, Edits: []editView{}}
+		for _, r := range jd.reveals[a.Post.Index] {
+			res := commit.Verify(c, r.Text)
+			rv := revealView{Index: r.Index, Player: r.Player, IntegratedAt: r.IntegratedAt, PostedAt: r.PostedAt,
+				Bytes: len(r.Text), Match: res.Match, Hints: []string{}, raw: r.Text,
+				Counted: a.Reveal != nil && a.Reveal.Index == r.Index}
+			if utf8.Valid(r.Text) {
+				t := string(r.Text)
+				rv.Text = &t
+			} else {
+				rv.TextBase64 = base64.StdEncoding.EncodeToString(r.Text)
+			}
+			for _, h := range res.Hints {
+				rv.Hints = append(rv.Hints, h.Name)
+			}
+			av.Reveals = append(av.Reveals, rv)
+		}
+		for _, e := range jd.edits[a.Post.Index] {
+			av.Edits = append(av.Edits, editView{Index: e.Index, Player: e.Player, IntegratedAt: e.IntegratedAt, PostedAt: e.PostedAt})
+		}
+		v.Actions = append(v.Actions, av)
+	}
+	return v, nil
+}
+
+// commitmentPage is GET /c/{hash}.
+func (s *Server) commitmentPage(c echo.Context) error {
+	h, err := parseHash(c.Param("hash"))
+	if err != nil {
+		return err
+	}
+	v, err := s.lookupCommitment(h)
+	if err != nil {
+		return err
+	}
+	return c.Render(http.StatusOK, "commitment", v)
+}
+
+// apiCommitment is GET /api/v1/commitments/{hash}.
+func (s *Server) apiCommitment(c echo.Context) error {
+	h, err := parseHash(c.Param("hash"))
+	if err != nil {
+		return err
+	}
+	v, err := s.lookupCommitment(h)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}

@@ -1,0 +1,275 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/sealedhq/sealed/ledger"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// PageSize is the number of entries on one /ledger page, and the most one
+// GET /api/v1/entries returns.
+const PageSize = 50
+
+// entryRow is one entry in a list: what it is in a line, and where its
+// subject lives on the site.
+type entryRow struct {
+	Index        int64
+	Kind         ledger.Kind
+	IntegratedAt time.Time
+	PostedAt     time.Time
+	Summary      string // one line, built from the entry's fields (escaped by the template)
+	Link         string // the page of its subject: /c/{hash}, /replay/{digest}, /entry/{n}; "" if none
+	LinkText     string
+}
+
+// rowOf describes e; an entry that does not decode is still listed.
+func rowOf(e *ledger.Entry) entryRow {
+	r := entryRow{Index: e.Index, Kind: e.Kind, IntegratedAt: e.IntegratedAt, PostedAt: e.PostedAt}
+	b, err := e.Body()
+	if err != nil {
+		r.Summary = "undecodable entry: " + err.Error()
+		return r
+	}
+	ref := func(p *int64) string {
+		if p == nil {
+			return "?"
+		}
+		return strconv.FormatInt(*p, 10)
+	}
+	switch e.Kind {
+	case ledger.KindCommit:
+		r.Summary = fmt.Sprintf("%s posted a %s commitment in %s", b.Player, b.ActionType, b.Channel)
+		r.Link, r.LinkText = "/c/"+b.Commitment, b.Commitment
+	case ledger.KindReveal:
+		r.Summary = fmt.Sprintf("%s revealed the text of entry %s", b.Player, ref(b.Commit))
+		r.Link, r.LinkText = "/entry/"+ref(b.Commit), "entry "+ref(b.Commit)
+	case ledger.KindEdit:
+		r.Summary = fmt.Sprintf("%s edited the post of entry %s", b.Player, ref(b.Commit))
+		r.Link, r.LinkText = "/entry/"+ref(b.Commit), "entry "+ref(b.Commit)
+	case ledger.KindSeedCommit:
+		r.Summary = fmt.Sprintf("seed commitment of %s match %s (%s)", b.Game, b.MatchID, b.RulesVersion)
+	case ledger.KindSeedReveal:
+		r.Summary = fmt.Sprintf("seed revealed for entry %s", ref(b.SeedCommit))
+		r.Link, r.LinkText = "/entry/"+ref(b.SeedCommit), "entry "+ref(b.SeedCommit)
+	case ledger.KindResult:
+		r.Summary = fmt.Sprintf("result of %s match %s", b.Game, b.MatchID)
+		r.Link, r.LinkText = "/replay/"+b.ReplaySHA256, "replay"
+	default:
+		r.Summary = string(e.Kind)
+	}
+	return r
+}
+
+// parseIndex reads a ledger index: a decimal integer >= 0.
+func parseIndex(what, s string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n < 0 {
+		return 0, badRequest("%s %q: expected a ledger index, a whole number >= 0", what, s)
+	}
+	return n, nil
+}
+
+// homeView is the / page.
+type homeView struct {
+	Checkpoint *ledger.Checkpoint
+	Size       int64
+	Recent     []entryRow
+	Query      string
+}
+
+// home is GET /: search, the latest checkpoint and the recent entries.
+func (s *Server) home(c echo.Context) error {
+	v := homeView{}
+	size, err := s.o.Reader.Size()
+	if err != nil {
+		return err
+	}
+	v.Size = size
+	if cp, err := s.o.Reader.LatestCheckpoint(); err == nil {
+		v.Checkpoint = cp
+	} else if !errors.Is(err, ledger.ErrNotFound) {
+		return err
+	}
+	from := max(0, size-10)
+	es, err := s.o.Reader.Entries(from, int(size-from))
+	if err != nil {
+		return err
+	}
+	for i := len(es) - 1; i >= 0; i-- {
+		v.Recent = append(v.Recent, rowOf(&es[i]))
+	}
+	return c.Render(http.StatusOK, "home", v)
+}
+
+// search is GET /search?q=: an entry index goes to /entry/{n}, a hash to
+// its commitment page or its replay; anything else is a 400, a hash the
+// ledger does not hold a 404.
+func (s *Server) search(c echo.Context) error {
+	q := strings.TrimSpace(c.QueryParam("q"))
+	if q == "" {
+		return badRequest("type a commitment (64 hex characters) or an entry index")
+	}
+	if strings.TrimLeft(q, "0123456789") == "" {
+		n, err := parseIndex("entry", q)
+		if err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/entry/%d", n))
+	}
+	h, err := parseHash(q)
+	if err != nil {
+		return err
+	}
+	if _, idx, err := s.judge.lookup(h); err != nil {
+		return err
+	} else if len(idx) > 0 {
+		return c.Redirect(http.StatusSeeOther, "/c/"+h.String())
+	}
+	if _, err := s.o.Reader.Replay(h.String()); err == nil {
+		return c.Redirect(http.StatusSeeOther, "/replay/"+h.String())
+	} else if !errors.Is(err, ledger.ErrNotFound) {
+		return err
+	}
+	return notFound("the ledger has no commitment or replay with the hash %s", h)
+}
+
+// ledgerView is a /ledger page.
+type ledgerView struct {
+	Size       int64
+	Page       int64
+	Pages      int64
+	Rows       []entryRow
+	Prev, Next int64 // 0 when there is none
+}
+
+// ledgerPage is GET /ledger?page=N: PageSize entries a page, newest first.
+func (s *Server) ledgerPage(c echo.Context) error {
+	page := int64(1)
+	if p := c.QueryParam("page"); p != "" {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || n < 1 {
+			return badRequest("page %q: expected a page number, 1 or more", p)
+		}
+		page = n
+	}
+	size, err := s.o.Reader.Size()
+	if err != nil {
+		return err
+	}
+	pages := max(1, (size+PageSize-1)/PageSize)
+	if page > pages {
+		return notFound("page %d: the ledger has %d entries, %d pages", page, size, pages)
+	}
+	hi := size - (page-1)*PageSize
+	lo := max(0, hi-PageSize)
+	es, err := s.o.Reader.Entries(lo, int(hi-lo))
+	if err != nil {
+		return err
+	}
+	v := ledgerView{Size: size, Page: page, Pages: pages}
+	for i := len(es) - 1; i >= 0; i-- {
+		v.Rows = append(v.Rows, rowOf(&es[i]))
+	}
+	if page > 1 {
+		v.Prev = page - 1
+	}
+	if page < pages {
+		v.Next = page + 1
+	}
+	return c.Render(http.StatusOK, "ledger", v)
+}
+
+// field is one field of an entry body, for display.
+type field struct{ Name, Value string }
+
+// entryView is the /entry/{n} page.
+type entryView struct {
+	Row      entryRow
+	Fields   []field
+	Leaf     string // indented
+	LeafHash tlog.Hash
+	Proof    *ledger.InclusionProof
+	ProofOK  bool
+	ProofErr string
+}
+
+// entryPage is GET /entry/{n}: the entry, its leaf, and its inclusion
+// proof against the latest checkpoint, checked here with the log's
+// verifier key (ledger.CheckInclusion).
+func (s *Server) entryPage(c echo.Context) error {
+	n, err := parseIndex("entry", c.Param("index"))
+	if err != nil {
+		return err
+	}
+	e, err := s.entry(n)
+	if err != nil {
+		return err
+	}
+	v := entryView{Row: rowOf(e), LeafHash: e.LeafHash}
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, e.Leaf, "", "  ") == nil {
+		v.Leaf = pretty.String()
+	} else {
+		v.Leaf = string(e.Leaf)
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(e.Leaf, &obj) == nil {
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			val := string(obj[k])
+			var str string
+			if json.Unmarshal(obj[k], &str) == nil {
+				val = str
+			}
+			v.Fields = append(v.Fields, field{k, val})
+		}
+	}
+	p, err := s.o.Reader.ProveInclusion(n, 0)
+	if err != nil {
+		v.ProofErr = "no inclusion proof yet: " + err.Error()
+	} else {
+		v.Proof = p
+		if _, err := ledger.CheckInclusion(s.o.Reader.VerifierKey(), nil, p); err != nil {
+			v.ProofErr = "the proof does not verify: " + err.Error()
+		} else {
+			v.ProofOK = true
+		}
+	}
+	return c.Render(http.StatusOK, "entry", v)
+}
+
+// entry reads entry n; 404 when the ledger is shorter.
+func (s *Server) entry(n int64) (*ledger.Entry, error) {
+	e, err := s.o.Reader.Entry(n)
+	if errors.Is(err, ledger.ErrNotFound) {
+		size, _ := s.o.Reader.Size()
+		return nil, notFound("no entry %d: the ledger has %d entries (0..%d)", n, size, size-1)
+	}
+	return e, err
+}
+
+// checkpointText is GET /checkpoint: the latest signed note, text/plain.
+func (s *Server) checkpointText(c echo.Context) error {
+	cp, err := s.o.Reader.LatestCheckpoint()
+	if errors.Is(err, ledger.ErrNotFound) {
+		return notFound("the ledger has no checkpoint yet")
+	}
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(cp.Note))
+}

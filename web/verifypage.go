@@ -1,0 +1,123 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/sealedhq/sealed/commit"
+)
+
+// verifyView is the /verify page: the form's values and, after a check,
+// the verdict.
+type verifyView struct {
+	Hash      string
+	Reveal    string
+	KeepCRLF  bool
+	Checked   bool
+	Verdict   *verdict
+	Error     string
+	InLedger  bool // a commit entry carries the hash
+	LinkedTo  string
+	Converted bool // CRLF line breaks were turned into LF
+}
+
+// verdict is the outcome of a server-side check of a reveal against a hash
+// (commit.Verify: exact bytes, near-miss hints on a mismatch; commit.AuditSalt
+// for the salt's strength). It is also the JSON of POST /api/v1/verify.
+type verdict struct {
+	Match      bool     `json:"match"`
+	Commitment string   `json:"commitment"`
+	Got        string   `json:"got"` // SHA-256 of the revealed bytes
+	Bytes      int      `json:"bytes"`
+	Hints      []string `json:"hints"`
+	// WeakSalt is set when the salt makes the commitment brute-forceable
+	// (under 2^64 guesses, commit.WeakBits); GuessesLog2 is the estimate.
+	WeakSalt    bool    `json:"weak_salt"`
+	GuessesLog2 float64 `json:"guesses_log2"`
+}
+
+// check verifies reveal against c.
+func check(c commit.Commitment, reveal []byte) *verdict {
+	res := commit.Verify(c, reveal)
+	v := &verdict{Match: res.Match, Commitment: res.Commitment.String(), Got: res.Got.String(), Bytes: len(reveal), Hints: []string{}}
+	for _, h := range res.Hints {
+		v.Hints = append(v.Hints, h.Name)
+	}
+	sa := commit.AuditSalt(reveal)
+	v.WeakSalt = sa.Weak
+	v.GuessesLog2 = math.Round(sa.GuessesLog2*10) / 10
+	return v
+}
+
+// verifyForm is GET /verify: the empty form (hash prefilled by ?hash=).
+func (s *Server) verifyForm(c echo.Context) error {
+	return c.Render(http.StatusOK, "verify", verifyView{Hash: c.QueryParam("hash")})
+}
+
+// verifyPost is POST /verify (form fields hash, reveal, newlines). It
+// stores nothing, so it needs no CSRF token. Browsers send a text box's
+// line breaks as CRLF (HTML form submission); unless the form says the
+// reveal really has CRLF, they are turned back into LF, the form `sealed
+// commit` writes, and the page says so.
+func (s *Server) verifyPost(c echo.Context) error {
+	v := verifyView{Hash: c.FormValue("hash"), Reveal: c.FormValue("reveal"), KeepCRLF: c.FormValue("newlines") == "crlf", Checked: true}
+	reveal := v.Reveal
+	if !v.KeepCRLF && strings.Contains(reveal, "\r\n") {
+		reveal = strings.ReplaceAll(reveal, "\r\n", "\n")
+		v.Converted = true
+	}
+	h, err := commit.ParseCommitment(v.Hash)
+	switch {
+	case err != nil:
+		v.Error = "malformed hash: " + err.Error()
+	case reveal == "":
+		v.Error = "the reveal is empty: paste the exact text you committed to"
+	default:
+		v.Verdict = check(h, []byte(reveal))
+		if _, idx, err := s.judge.lookup(h); err == nil && len(idx) > 0 {
+			v.InLedger, v.LinkedTo = true, h.String()
+		}
+	}
+	code := http.StatusOK
+	if v.Error != "" {
+		code = http.StatusBadRequest
+	}
+	return c.Render(code, "verify", v)
+}
+
+// verifyRequest is the body of POST /api/v1/verify.
+type verifyRequest struct {
+	Commitment string  `json:"commitment"`
+	Reveal     *string `json:"reveal"`
+}
+
+// apiVerify is POST /api/v1/verify: {"commitment": H, "reveal": TEXT} gives
+// the verdict; the bytes are checked exactly as sent (JSON strings keep
+// line breaks as they are).
+func (s *Server) apiVerify(c echo.Context) error {
+	body, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	var req verifyRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return badRequest("expected a JSON object {\"commitment\": \"<64 hex>\", \"reveal\": \"<text>\"}: %v", err)
+	}
+	if dec.More() {
+		return badRequest("expected one JSON object, found more after it")
+	}
+	if req.Reveal == nil {
+		return badRequest("reveal is required: the exact text committed to")
+	}
+	h, err := parseHash(req.Commitment)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, check(h, []byte(*req.Reveal)))
+}
