@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,7 +55,7 @@ func instant(t *testing.T, s string) time.Time {
 type testLedger struct {
 	t   *testing.T
 	l   *ledger.Ledger
-	now time.Time
+	now atomic.Int64 // Unix nanoseconds; the sequencer also reads it when it signs checkpoints
 }
 
 func newTestLedger(t *testing.T) *testLedger {
@@ -65,7 +66,7 @@ func newTestLedger(t *testing.T) *testLedger {
 		t.Fatal(err)
 	}
 	tl := &testLedger{t: t}
-	l, err := ledger.Open(db, ledger.Options{KeyFile: key, Clock: func() time.Time { return tl.now }})
+	l, err := ledger.Open(db, ledger.Options{KeyFile: key, Clock: func() time.Time { return time.Unix(0, tl.now.Load()).UTC() }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func newTestLedger(t *testing.T) *testLedger {
 // index; err is the ledger's answer.
 func (tl *testLedger) add(at string, b ledger.Body) (int64, error) {
 	tl.t.Helper()
-	tl.now = instant(tl.t, at)
+	tl.now.Store(instant(tl.t, at).UnixNano())
 	return tl.l.AppendBody(context.Background(), &b)
 }
 
