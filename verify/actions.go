@@ -163,8 +163,8 @@ func SaltReuseTemplate(reveal []byte) (template string, ranges map[string]commit
 	}
 	cut := bytes.LastIndex(reveal, s)
 	head, tail := string(reveal[:cut]), string(reveal[cut:])
-	// The salt's own line or marker may hold digits of the declaration's
-	// side only before the salt; numbers in the salt stay literal.
+	// Only numbers before the salt become placeholders; the salt, and any
+	// number in it, stays literal.
 	ranges = map[string]commit.Range{}
 	var b strings.Builder
 	last, nLot, nNum := 0, 0, 0
