@@ -1,9 +1,19 @@
-// Package verify joins the other packages to answer an auditor's questions:
-// does a replay's revealed seed match its commitment, and do the values,
-// pools, events and results the server claimed follow from that seed and the
-// rules? It re-derives everything derivable, re-simulates every event
-// through rules/auction (Blind Auction, seed 000) or rules/bargain
-// (Negotiation Games, seed 002), and reports each difference from the claim
-// as (event index, field, claimed, derived). Replay formats are specified in
-// docs/replays.md.
+// Package verify joins the other packages to answer an auditor's and a
+// referee's questions from public data alone.
+//
+// For game servers' seeds: does a replay's revealed seed match its
+// commitment, and do the values, pools, events and results the server
+// claimed follow from that seed and the rules? CheckReplay re-derives
+// everything derivable, re-simulates every event through rules/auction
+// (Blind Auction, seeds/000_4176825fe06aef2b.txt, auction-0.2) or
+// rules/bargain (Negotiation Games, seeds/002_3f997448278f2b5a.txt), and
+// reports each difference from the claim as (event index, field, claimed,
+// derived). Replay formats are specified in docs/replays.md.
+//
+// For players' secret actions (seeds/004_1fc38c7a40af5155.txt, "Secret
+// Information"): LoadHistory reads a ledger's commit, reveal and edit
+// entries, JudgeActions judges them with rules/secret, AuditReusedSalts
+// searches pending actions whose salt was revealed earlier, and
+// ConcludeLots concludes a week's lots and Hands with rules/lots. The
+// readings of ambiguous rules (S1-S8) are in docs/secret-actions.md.
 package verify
