@@ -70,8 +70,10 @@ type auctionItem struct {
 func bidChart(items []auctionItem, seats []string, valueMax int) chart {
 	const left, top, plotH, bottom = 44, 16, 220, 40
 	players := len(seats)
-	barW := max(6, min(16, 96/max(1, players)))
-	groupW := players*barW + 14
+	// Fit the main column (about 880 pixels of plot); the SVG scales down
+	// further with the page (style.css).
+	barW := max(4, min(16, (880/max(1, len(items))-12)/max(1, players)))
+	groupW := players*barW + 12
 	top1 := valueMax
 	for _, it := range items {
 		for _, b := range it.Bids {
@@ -87,7 +89,7 @@ func bidChart(items []auctionItem, seats []string, valueMax int) chart {
 		c.Texts = append(c.Texts, text{X: left - 6, Y: y(t) + 4, Anchor: "end", Text: strconv.Itoa(t)})
 	}
 	for i, it := range items {
-		x0 := left + i*groupW + 7
+		x0 := left + i*groupW + 6
 		for s, b := range it.Bids {
 			class := seatClass(s)
 			if s == it.Winner {

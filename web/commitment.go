@@ -2,7 +2,9 @@ package web
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/http"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -55,7 +57,40 @@ type revealView struct {
 	Match        bool      `json:"match"`
 	Hints        []string  `json:"hints"`
 	Counted      bool      `json:"counted"`
-	raw          []byte
+	// Notes name bytes a reader cannot see in the literal display: a
+	// trailing line break, carriage returns, outer spaces, a BOM.
+	Notes []string `json:"notes,omitempty"`
+	raw   []byte
+}
+
+// invisibles names the bytes of t that a literal display hides.
+func invisibles(t []byte) []string {
+	var n []string
+	s := string(t)
+	if strings.HasPrefix(s, "\uFEFF") {
+		n = append(n, "it starts with a UTF-8 byte order mark (EF BB BF)")
+	}
+	switch {
+	case strings.HasSuffix(s, "\r\n"):
+		n = append(n, "it ends with a line break (CR LF)")
+	case strings.HasSuffix(s, "\n"):
+		n = append(n, "it ends with a line break (LF)")
+	}
+	if c := strings.Count(s, "\r"); c > 0 {
+		n = append(n, fmt.Sprintf("it holds %d carriage return (CR) %s", c, plural(c, "byte", "bytes")))
+	}
+	trimmed := strings.TrimRight(s, "\r\n")
+	if strings.TrimLeft(s, " \t") != s || strings.TrimRight(trimmed, " \t") != trimmed {
+		n = append(n, "it starts or ends with spaces or tabs")
+	}
+	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Raw is the revealed bytes, for the template's literal display.
@@ -99,7 +134,7 @@ func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) 
 		for _, r := range jd.reveals[a.Post.Index] {
 			res := commit.Verify(c, r.Text)
 			rv := revealView{Index: r.Index, Player: r.Player, IntegratedAt: r.IntegratedAt, PostedAt: r.PostedAt,
-				Bytes: len(r.Text), Match: res.Match, Hints: []string{}, raw: r.Text,
+				Bytes: len(r.Text), Match: res.Match, Hints: []string{}, raw: r.Text, Notes: invisibles(r.Text),
 				Counted: a.Reveal != nil && a.Reveal.Index == r.Index}
 			if utf8.Valid(r.Text) {
 				t := string(r.Text)

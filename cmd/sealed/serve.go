@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/rules/secret"
+	"github.com/sealedhq/sealed/web"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newServeCmd) }
+
+// minTokenLen is the shortest bearer token sealed serve accepts.
+const minTokenLen = 16
+
+// serveOptions are the inputs of `sealed serve`.
+type serveOptions struct {
+	DB        string
+	Addr      string
+	TokenFile string // "" disables the write API
+	KeyFile   string // the ledger's signer key; "" disables the write API
+	Zone      string // IANA zone of the game's phase calendar
+	// ready, if set, is called with the site's URL once it listens (tests).
+	ready func(url string)
+}
+
+// newServeCmd builds `sealed serve`.
+func newServeCmd(a *app) *cobra.Command { return serveCmd(a, runServe) }
+
+// serveCmd builds `sealed serve` with runF as its action.
+func serveCmd(a *app, runF func(context.Context, *app, *serveOptions) error) *cobra.Command {
+	o := &serveOptions{}
+	c := &cobra.Command{
+		Use:   "serve --db FILE [--addr 127.0.0.1:8080] [--token-file F --key FILE]",
+		Short: "Serve the public web site and JSON API on a ledger (docs/web.md)",
+		Long: `Serve the web site on a ledger: look commitments up, hash a bid in the
+browser, verify reveals, browse entries with inclusion proofs, read the
+signed checkpoint, and view replays re-simulated with their charts. The
+JSON API is under /api/v1. Pages read the ledger on a read-only connection.
+
+Writes (POST /api/v1/entries) need both --token-file, a file holding the
+bearer token clients send, and --key, the ledger's signer key; without them
+the write API answers 403. Stop with Ctrl-C.`,
+		Example: `  sealed serve --db ledger.db
+  sealed serve --db ledger.db --addr 127.0.0.1:9000 --token-file token --key ledger.key`,
+		Args: noArgs("serve"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runF(ctx, a, o)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.DB, "db", "", "the ledger database `FILE` (required)")
+	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
+	f.StringVar(&o.TokenFile, "token-file", "", "enable the write API: `FILE` holds the bearer token (at least 16 characters)")
+	f.StringVar(&o.KeyFile, "key", "", "the ledger's signer key `FILE`, needed to append entries")
+	f.StringVar(&o.Zone, "zone", "UTC", "IANA time zone of the game's weekly phases, for the secret-action states")
+	return c
+}
+
+func runServe(ctx context.Context, a *app, o *serveOptions) error {
+	if o.DB == "" {
+		return usageErrorf("--db is required: the ledger database to serve")
+	}
+	var token string
+	if o.TokenFile != "" {
+		var err error
+		if token, err = readToken(o.TokenFile); err != nil {
+			return err
+		}
+	}
+	loc, err := time.LoadLocation(o.Zone)
+	if err != nil {
+		return usageErrorf("--zone %q: %v; expected an IANA zone such as Europe/Paris", o.Zone, err)
+	}
+	site := siteOptions{db: o.DB, addr: o.Addr, token: token, keyFile: o.KeyFile, game: secret.Game{Calendar: secret.Calendar{Location: loc}}, ready: o.ready}
+	return serveSite(ctx, a, site, nil)
+}
+
+// readToken reads a bearer token file: its content trimmed of white space,
+// at least minTokenLen characters.
+func readToken(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", usageErrorf("--token-file: %v", unwrapPathError(err))
+	}
+	t := strings.TrimSpace(string(b))
+	if len(t) < minTokenLen {
+		return "", usageErrorf("--token-file %s holds %d characters; expected a token of at least %d", path, len(t), minTokenLen).
+			withHint("make one with: head -c 32 /dev/urandom | base64 > %s", path)
+	}
+	return t, nil
+}
+
+// siteOptions is what serveSite needs (sealed serve and sealed demo --serve).
+type siteOptions struct {
+	db, addr, token, keyFile string
+	game                     secret.Game
+	ready                    func(url string)
+}
+
+// serveSite opens the ledger (read-only for the pages; with the signer key
+// too when keyFile is set), listens on addr, calls announce with the URL
+// (or prints it), and serves until ctx ends, then shuts down gracefully.
+func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url string) error) error {
+	r, err := ledger.Open(o.db, ledger.Options{ReadOnly: true})
+	if err != nil {
+		return usageErrorf("cannot open the ledger: %v", err)
+	}
+	defer r.Close()
+	var w *ledger.Ledger
+	if o.keyFile != "" {
+		if w, err = ledger.Open(o.db, ledger.Options{KeyFile: o.keyFile}); err != nil {
+			return usageErrorf("cannot open the ledger for writing: %v", err)
+		}
+		defer w.Close()
+	}
+	srv, err := web.New(web.Options{Reader: r, Writer: w, Token: o.token, Game: o.game, Log: a.errOut})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return usageErrorf("cannot listen on %s: %v", o.addr, err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	hs := srv.HTTPServer(o.addr)
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	writes := "the write API is disabled (it needs --token-file and --key)"
+	if o.token != "" && w != nil {
+		writes = "the write API is enabled (POST /api/v1/entries with the bearer token)"
+	} else if o.token != "" {
+		writes = "the write API is disabled: --token-file needs --key, the ledger's signer key"
+	}
+	if announce != nil {
+		if err := announce(url); err != nil {
+			hs.Close()
+			return err
+		}
+	} else {
+		size, _ := r.Size()
+		fmt.Fprintf(a.out, "serving ledger %s (%s, %d entries) on %s\n%s; Ctrl-C stops\n", o.db, r.Origin(), size, url, writes)
+	}
+	if o.ready != nil {
+		o.ready(url)
+	}
+	select {
+	case err := <-done:
+		return fmt.Errorf("server stopped: %v", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	fmt.Fprintln(a.errOut, "stopped")
+	return nil
+}

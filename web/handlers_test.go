@@ -1,0 +1,305 @@
+package web
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// do sends one request to s and returns the recorded answer.
+func do(s http.Handler, method, target string, body string, header ...string) *httptest.ResponseRecorder {
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, target, r)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	return w
+}
+
+// checkSecurityHeaders asserts the headers every answer carries.
+func checkSecurityHeaders(t *testing.T, w *httptest.ResponseRecorder) {
+	t.Helper()
+	for h, want := range map[string]string{
+		"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+		"X-Content-Type-Options":  "nosniff",
+		"Referrer-Policy":         "no-referrer",
+	} {
+		if got := w.Header().Get(h); got != want {
+			t.Errorf("%s = %q, want %q", h, got, want)
+		}
+	}
+}
+
+// TestPagesAndAPI is the handler table: status, content type and key
+// content of every page and read route, bad input included. Expected
+// values come from the fixture's vectors (sha256sum), the example replays
+// and seed 004's calendar worked by hand (see newFixture).
+func TestPagesAndAPI(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, nil)
+	bid, near, weak := readVector(t, "bid"), readVector(t, "nearmiss"), readVector(t, "weak")
+	unknown := strings.Repeat("ab", 32)
+	const html, js, jsonCT, text = "text/html", "text/javascript", "application/json", "text/plain"
+	form := func(v url.Values) string { return v.Encode() }
+	tests := []struct {
+		name, method, target, body string
+		header                     []string
+		status                     int
+		ctype                      string
+		contains, absent           []string
+	}{
+		{name: "home", target: "/", status: 200, ctype: html,
+			contains: []string{"Latest checkpoint", "9 entries", "mallory posted a bid commitment in #auctions", `href="/c/` + bid.Commitment + `"`}},
+		{name: "commitment revealed", target: "/c/" + bid.Commitment, status: 200, ctype: html,
+			contains: []string{"alice", ">revealed<", "I bid 15 on lot 3\nsalt: n5xgmzlwmvqwk2lqmv2xizlsmu", "this reveal counted",
+				// Posted Monday in the Auction Phase: matures at the next phase start, Thursday 00:00;
+				// revelation three days later (seed 004, reading S5).
+				"2026-03-05 00:00:00 UTC", "2026-03-08 00:00:00 UTC"}},
+		{name: "commitment any case with prefix", target: "/c/sha256:" + strings.ToUpper(bid.Commitment), status: 200, ctype: html, contains: []string{"alice"}},
+		{name: "commitment near miss", target: "/c/" + near.Commitment, status: 200, ctype: html,
+			contains: []string{"nina", "mismatch", "trailing LF removed", "not revealed by the revelation date", "it ends with a line break (LF)"}},
+		{name: "commitment unknown", target: "/c/" + unknown, status: 404, ctype: html, contains: []string{"no commit entry"}},
+		{name: "commitment malformed", target: "/c/xyz", status: 400, ctype: html, contains: []string{"malformed hash"}},
+		{name: "commitment sha1 length", target: "/c/" + strings.Repeat("a", 40), status: 400, ctype: html, contains: []string{"malformed hash"}},
+		{name: "hash page", target: "/hash", status: 200, ctype: html,
+			contains: []string{`<script src="/static/hash.js" defer></script>`, "never leaves this browser", `id="declaration"`},
+			absent:   []string{`name="declaration"`, `name="salt"`}},
+		{name: "hash.js", target: "/static/hash.js", status: 200, ctype: js, contains: []string{"crypto.subtle.digest"}},
+		{name: "style.css", target: "/static/style.css", status: 200, ctype: "text/css"},
+		{name: "static missing", target: "/static/nope.js", status: 404, ctype: html},
+		{name: "static dir", target: "/static/", status: 404, ctype: html},
+		{name: "verify form", target: "/verify?hash=" + bid.Commitment, status: 200, ctype: html, contains: []string{`value="` + bid.Commitment + `"`}},
+		{name: "verify browser CRLF", method: "POST", target: "/verify",
+			body:   form(url.Values{"hash": {bid.Commitment}, "reveal": {strings.ReplaceAll(string(bid.Text), "\n", "\r\n")}}),
+			header: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 200, ctype: html,
+			contains: []string{"Match: the reveal hashes to the commitment", "after turning the browser", "/c/" + bid.Commitment}},
+		{name: "verify kept CRLF", method: "POST", target: "/verify",
+			body:   form(url.Values{"hash": {bid.Commitment}, "reveal": {strings.ReplaceAll(string(bid.Text), "\n", "\r\n")}, "newlines": {"crlf"}}),
+			header: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 200, ctype: html,
+			contains: []string{"Mismatch", "CRLF-&gt;LF"}},
+		{name: "verify strong salt", method: "POST", target: "/verify",
+			body:   form(url.Values{"hash": {near.Commitment}, "reveal": {string(near.Text)}}),
+			header: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 200, ctype: html,
+			contains: []string{"Match", "its page"}, absent: []string{"Weak salt"}},
+		{name: "verify weak salt", method: "POST", target: "/verify",
+			body:   form(url.Values{"hash": {weak.Commitment}, "reveal": {string(weak.Text)}}),
+			header: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 200, ctype: html,
+			contains: []string{"Match", "Weak salt"}, absent: []string{"its page"}},
+		{name: "verify bad hash", method: "POST", target: "/verify", body: "hash=zz&reveal=x",
+			header: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 400, ctype: html, contains: []string{"malformed hash"}},
+		{name: "ledger", target: "/ledger", status: 200, ctype: html, contains: []string{"9 entries", `href="/entry/8"`, `href="/replay/` + f.digest["auction"] + `"`}},
+		{name: "ledger page past end", target: "/ledger?page=2", status: 404, ctype: html},
+		{name: "ledger page zero", target: "/ledger?page=0", status: 400, ctype: html},
+		{name: "ledger page junk", target: "/ledger?page=abc", status: 400, ctype: html},
+		{name: "entry", target: "/entry/0", status: 200, ctype: html, contains: []string{"Verified: the audit path", "alice posted a bid commitment", "test.sealed.invalid/web\n9\n"}},
+		{name: "entry missing", target: "/entry/99", status: 404, ctype: html, contains: []string{"the ledger has 9 entries"}},
+		{name: "entry negative", target: "/entry/-1", status: 400, ctype: html},
+		{name: "entry junk", target: "/entry/abc", status: 400, ctype: html},
+		{name: "checkpoint", target: "/checkpoint", status: 200, ctype: text, contains: []string{"test.sealed.invalid/web\n9\n", "\n— test.sealed.invalid/web "}},
+		{name: "replay clean", target: "/replay/" + f.digest["auction"], status: 200, ctype: html,
+			contains: []string{"Clean:", "<svg", "seat 1 (shading)", "Item 1 is worth 20 to me."}},
+		{name: "replay by result index", target: "/replay/6", status: 200, ctype: html, contains: []string{"Clean:"}},
+		{name: "replay tampered", target: "/replay/" + f.digest["tampered"], status: 200, ctype: html,
+			contains: []string{"Differences", `<td class="mono">price</td><td class="mono">35</td><td class="mono">36</td>`}},
+		{name: "replay bargain", target: "/replay/" + f.digest["bargain"], status: 200, ctype: html,
+			contains: []string{"Negotiation Games", "Clean:", "0.7500", "1.5000", "-1.0000"}},
+		{name: "replay of a commit entry", target: "/replay/0", status: 404, ctype: html, contains: []string{"not a result entry"}},
+		{name: "replay malformed", target: "/replay/zz", status: 400, ctype: html},
+		{name: "replay unknown", target: "/replay/" + unknown, status: 404, ctype: html},
+		{name: "search index", target: "/search?q=3", status: 303},
+		{name: "search commitment", target: "/search?q=" + bid.Commitment, status: 303},
+		{name: "search replay", target: "/search?q=" + f.digest["bargain"], status: 303},
+		{name: "search unknown", target: "/search?q=" + unknown, status: 404, ctype: html},
+		{name: "search malformed", target: "/search?q=hello", status: 400, ctype: html},
+		{name: "search empty", target: "/search?q=", status: 400, ctype: html},
+		{name: "no such page", target: "/nope", status: 404, ctype: html},
+		{name: "method not allowed", method: "DELETE", target: "/", status: 405, ctype: html},
+		{name: "head", method: "HEAD", target: "/", status: 200},
+
+		{name: "api checkpoint", target: "/api/v1/checkpoint", status: 200, ctype: jsonCT, contains: []string{`"size":9`, `"origin":"test.sealed.invalid/web"`}},
+		{name: "api entry", target: "/api/v1/entries/0", status: 200, ctype: jsonCT, contains: []string{`"kind":"commit"`, bid.Commitment}},
+		{name: "api entry missing", target: "/api/v1/entries/99", status: 404, ctype: jsonCT, contains: []string{`{"error":"no entry 99`}},
+		{name: "api entry junk", target: "/api/v1/entries/x", status: 400, ctype: jsonCT, contains: []string{`"error"`}},
+		{name: "api entries", target: "/api/v1/entries?from=2&n=2", status: 200, ctype: jsonCT, contains: []string{`"size":9`, `"index":2`, `"index":3`}, absent: []string{`"index":4`}},
+		{name: "api entries n zero", target: "/api/v1/entries?n=0", status: 400, ctype: jsonCT},
+		{name: "api entries past end", target: "/api/v1/entries?from=50", status: 200, ctype: jsonCT, contains: []string{`"entries":[]`}},
+		{name: "api commitment", target: "/api/v1/commitments/" + bid.Commitment, status: 200, ctype: jsonCT,
+			contains: []string{`"state":"revealed"`, `"player":"alice"`, `"counted":true`}},
+		{name: "api commitment malformed", target: "/api/v1/commitments/abc", status: 400, ctype: jsonCT, contains: []string{`"error":"malformed hash`}},
+		{name: "api commitment unknown", target: "/api/v1/commitments/" + unknown, status: 404, ctype: jsonCT},
+		{name: "api inclusion", target: "/api/v1/proofs/inclusion/3", status: 200, ctype: jsonCT, contains: []string{`"index":3`, `"size":9`}},
+		{name: "api inclusion missing", target: "/api/v1/proofs/inclusion/99", status: 404, ctype: jsonCT},
+		{name: "api inclusion bad size", target: "/api/v1/proofs/inclusion/1?size=abc", status: 400, ctype: jsonCT},
+		{name: "api inclusion no such checkpoint", target: "/api/v1/proofs/inclusion/1?size=1000", status: 404, ctype: jsonCT},
+		{name: "api consistency same size", target: "/api/v1/proofs/consistency?size1=9", status: 200, ctype: jsonCT, contains: []string{`"proof":[]`}},
+		{name: "api consistency no size1", target: "/api/v1/proofs/consistency", status: 400, ctype: jsonCT},
+		{name: "api consistency size1 zero", target: "/api/v1/proofs/consistency?size1=0", status: 400, ctype: jsonCT},
+		{name: "api consistency size1 too big", target: "/api/v1/proofs/consistency?size1=100", status: 400, ctype: jsonCT},
+		{name: "api replay report", target: "/api/v1/replays/" + f.digest["auction"] + "/report", status: 200, ctype: jsonCT, contains: []string{`"clean":true`}},
+		{name: "api replay report tampered", target: "/api/v1/replays/8/report", status: 200, ctype: jsonCT,
+			contains: []string{`"clean":false`, `{"event":12,"field":"price","claimed":"35","derived":"36"}`}},
+		{name: "api verify", method: "POST", target: "/api/v1/verify", body: `{"commitment":"` + bid.Commitment + `","reveal":"I bid 15 on lot 3\nsalt: n5xgmzlwmvqwk2lqmv2xizlsmu"}`,
+			status: 200, ctype: jsonCT, contains: []string{`"match":true`}},
+		{name: "api verify near miss", method: "POST", target: "/api/v1/verify", body: `{"commitment":"` + near.Commitment + `","reveal":"I bid 40 on lot 2\nsalt: hazelnut-walnut-pecan-almond\n"}`,
+			status: 200, ctype: jsonCT, contains: []string{`"match":false`, `"trailing LF removed"`}},
+		{name: "api verify bad json", method: "POST", target: "/api/v1/verify", body: `{"commitment":`, status: 400, ctype: jsonCT},
+		{name: "api verify no reveal", method: "POST", target: "/api/v1/verify", body: `{"commitment":"` + bid.Commitment + `"}`, status: 400, ctype: jsonCT, contains: []string{"reveal is required"}},
+		{name: "api no such route", target: "/api/v1/nope", status: 404, ctype: jsonCT, contains: []string{`"error"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			method := tc.method
+			if method == "" {
+				method = "GET"
+			}
+			w := do(s, method, tc.target, tc.body, tc.header...)
+			if w.Code != tc.status {
+				t.Fatalf("%s %s: status %d, want %d; body:\n%s", method, tc.target, w.Code, tc.status, w.Body.String())
+			}
+			if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, tc.ctype) {
+				t.Errorf("content type %q, want %q", ct, tc.ctype)
+			}
+			checkSecurityHeaders(t, w)
+			body := w.Body.String()
+			for _, c := range tc.contains {
+				if !strings.Contains(body, c) {
+					t.Errorf("body lacks %q", c)
+				}
+			}
+			for _, c := range tc.absent {
+				if strings.Contains(body, c) {
+					t.Errorf("body has %q", c)
+				}
+			}
+			if t.Failed() && len(body) < 20000 {
+				t.Logf("body:\n%s", body)
+			}
+		})
+	}
+}
+
+// TestSearchRedirects checks where /search sends each kind of query.
+func TestSearchRedirects(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, nil)
+	bid := readVector(t, "bid")
+	for q, want := range map[string]string{
+		"3":                                  "/entry/3",
+		" 007 ":                              "/entry/7",
+		"SHA256:" + bid.Commitment:           "/c/" + bid.Commitment,
+		f.digest["bargain"]:                  "/replay/" + f.digest["bargain"],
+		strings.ToUpper(f.digest["auction"]): "/replay/" + f.digest["auction"],
+	} {
+		w := do(s, "GET", "/search?q="+url.QueryEscape(q), "")
+		if w.Code != http.StatusSeeOther || w.Header().Get("Location") != want {
+			t.Errorf("search %q: %d to %q, want 303 to %q", q, w.Code, w.Header().Get("Location"), want)
+		}
+	}
+}
+
+// TestEscaping: a reveal holding markup is shown as text on every page
+// that shows it, never as markup.
+func TestEscaping(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, nil)
+	xss := readVector(t, "xss")
+	for _, target := range []string{"/c/" + xss.Commitment, "/entry/" + "4"} {
+		w := do(s, "GET", target, "")
+		if w.Code != 200 {
+			t.Fatalf("%s: %d", target, w.Code)
+		}
+		body := w.Body.String()
+		for _, bad := range []string{"<script>alert(1)", "<img src=x", "onerror=alert(2)>"} {
+			if strings.Contains(body, bad) {
+				t.Errorf("%s: the page holds the raw markup %q", target, bad)
+			}
+		}
+		if !strings.Contains(body, "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;") {
+			t.Errorf("%s: the escaped reveal text is missing", target)
+		}
+	}
+	// The judge's verdict for that text (seed 004, "Secret Information"
+	// item 1): it matches, but it is no bid statement of the grammar, so
+	// the action fails as an ambiguous declaration.
+	w := do(s, "GET", "/api/v1/commitments/"+xss.Commitment, "")
+	var v commitmentView
+	if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Actions) != 1 || v.Actions[0].State != "failed" || v.Actions[0].Failure == nil || v.Actions[0].Failure.Reason != "ambiguous declaration" ||
+		len(v.Actions[0].Reveals) != 1 || !v.Actions[0].Reveals[0].Match || *v.Actions[0].Reveals[0].Text != string(xss.Text) {
+		t.Fatalf("mallory's action: %s", w.Body.String())
+	}
+}
+
+// TestProofsVerifyOffline checks the API's proofs with the ledger's
+// offline checkers and the log's verifier key, as an auditor would.
+func TestProofsVerifyOffline(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, nil)
+	vkey := f.r.VerifierKey()
+	for n := range 9 {
+		w := do(s, "GET", "/api/v1/proofs/inclusion/"+string(rune('0'+n)), "")
+		p, err := ledger.ParseInclusionProof(w.Body.Bytes())
+		if err != nil {
+			t.Fatalf("entry %d: %v: %s", n, err, w.Body.String())
+		}
+		if _, err := ledger.CheckInclusion(vkey, nil, p); err != nil {
+			t.Errorf("entry %d: %v", n, err)
+		}
+	}
+	// A consistency proof from every older checkpoint the ledger signed.
+	found := 0
+	for size := int64(1); size < 9; size++ {
+		if _, err := f.r.CheckpointAt(size); err != nil {
+			continue
+		}
+		found++
+		w := do(s, "GET", "/api/v1/proofs/consistency?size1="+string(rune('0'+size))+"&size2=9", "")
+		p, err := ledger.ParseConsistencyProof(w.Body.Bytes())
+		if err != nil {
+			t.Fatalf("size %d: %v: %s", size, err, w.Body.String())
+		}
+		if err := ledger.CheckConsistency(vkey, nil, nil, p); err != nil {
+			t.Errorf("size %d to 9: %v", size, err)
+		}
+	}
+	if found == 0 {
+		t.Log("no checkpoint older than the latest was signed; consistency checked only at equal sizes")
+	}
+	w := do(s, "GET", "/api/v1/proofs/consistency?size1=1&size2=1000", "")
+	if w.Code != 404 {
+		t.Errorf("consistency to a size without checkpoint: %d, want 404", w.Code)
+	}
+}
+
+// httptestRequest is a request from the client at remote (host:port).
+func httptestRequest(method, target, body, remote string, header ...string) *http.Request {
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, target, r)
+	req.RemoteAddr = remote
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	return req
+}
+
+func serve(s http.Handler, req *http.Request) *httptest.ResponseRecorder {
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	return w
+}
