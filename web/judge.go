@@ -16,8 +16,14 @@ import (
 // (verify.JudgeActions: seed 004, rule "Secret Information", readings
 // S1-S5), indexed for lookups by commitment.
 type judgement struct {
-	built time.Time // when it was computed (for the TTL)
-	at    time.Time // the instant judged
+	checked time.Time // when the ledger size was last found unchanged (real clock)
+	at      time.Time // the instant judged
+	size    int64     // the ledger size judged
+	// until is the first instant after at when a state can change with no
+	// new entry: the earliest maturation or revelation date, or time of an
+	// entry, after at. The judgement holds until then or until the ledger
+	// grows.
+	until time.Time
 	j     *secret.Judgement
 	// byCommitment maps a commitment to the positions in j.Actions of the
 	// actions carrying it, in ledger order.
@@ -26,16 +32,18 @@ type judgement struct {
 	edits        map[int64][]secret.Edit
 }
 
-// judgeCache keeps the latest judgement and recomputes it when it is older
-// than the TTL, when invalidated (the server appended an entry), or when
-// a lookup misses a commitment the ledger has. One request recomputes;
-// the others meanwhile use the previous judgement.
+// judgeCache keeps the latest judgement. A judgement depends only on the
+// entries and on which dates have passed, so it is reused until the ledger
+// grows or its until instant passes; the ledger size is checked at most
+// once per TTL, and at once after the server's own append (invalidate) or
+// when a lookup misses a commitment the ledger has. One request checks or
+// recomputes; the others meanwhile use the previous judgement.
 type judgeCache struct {
 	l     *ledger.Ledger
 	game  secret.Game
 	now   func() time.Time
 	ttl   time.Duration
-	mu    sync.Mutex // held while recomputing
+	mu    sync.Mutex // held while checking or recomputing
 	cur   atomic.Pointer[judgement]
 	stale atomic.Bool
 }
@@ -44,14 +52,19 @@ func newJudgeCache(l *ledger.Ledger, g secret.Game, now func() time.Time, ttl ti
 	return &judgeCache{l: l, game: g, now: now, ttl: ttl}
 }
 
-// invalidate makes the next get recompute.
+// invalidate makes the next get check the ledger.
 func (jc *judgeCache) invalidate() { jc.stale.Store(true) }
 
-// get returns a judgement no older than the TTL, or the previous one while
-// another request recomputes.
+// fresh reports whether cur can be used without looking at the ledger.
+func (jc *judgeCache) fresh(cur *judgement) bool {
+	return !jc.stale.Load() && time.Since(cur.checked) < jc.ttl && jc.now().Before(cur.until)
+}
+
+// get returns a judgement valid now, or the previous one while another
+// request checks or recomputes.
 func (jc *judgeCache) get() (*judgement, error) {
 	cur := jc.cur.Load()
-	if cur != nil && !jc.stale.Load() && time.Since(cur.built) < jc.ttl {
+	if cur != nil && jc.fresh(cur) {
 		return cur, nil
 	}
 	if cur != nil && !jc.mu.TryLock() {
@@ -59,46 +72,82 @@ func (jc *judgeCache) get() (*judgement, error) {
 	}
 	if cur == nil {
 		jc.mu.Lock()
-		if cur = jc.cur.Load(); cur != nil { // another request computed it meanwhile
-			jc.mu.Unlock()
-			return cur, nil
-		}
 	}
 	defer jc.mu.Unlock()
-	return jc.recompute()
+	if cur = jc.cur.Load(); cur != nil && jc.fresh(cur) { // another request did it meanwhile
+		return cur, nil
+	}
+	return jc.check(cur)
 }
 
-// refresh recomputes now, waiting for a recomputation under way.
+// refresh checks the ledger now, waiting for a check under way.
 func (jc *judgeCache) refresh() (*judgement, error) {
 	jc.mu.Lock()
 	defer jc.mu.Unlock()
-	return jc.recompute()
+	return jc.check(jc.cur.Load())
 }
 
-// recompute judges the whole ledger; jc.mu is held.
-func (jc *judgeCache) recompute() (*judgement, error) {
+// check reuses cur when the ledger has not grown and no date has passed,
+// else recomputes; jc.mu is held.
+func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 	jc.stale.Store(false)
+	size, err := jc.l.Size()
+	if err != nil {
+		jc.stale.Store(true)
+		return nil, err
+	}
+	if cur != nil && cur.size == size && jc.now().Before(cur.until) {
+		next := *cur
+		next.checked = time.Now()
+		jc.cur.Store(&next)
+		return &next, nil
+	}
+	return jc.recompute(size)
+}
+
+// recompute judges the whole ledger; jc.mu is held. size is the ledger
+// size read before, so entries appended meanwhile make the next check
+// recompute again.
+func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 	at := jc.now()
 	h, j, err := verify.JudgeActions(jc.l, jc.game, at)
 	if err != nil {
 		jc.stale.Store(true)
 		return nil, fmt.Errorf("judging the secret actions: %w", err)
 	}
-	jd := &judgement{built: time.Now(), at: at, j: j,
+	jd := &judgement{checked: time.Now(), at: at, size: size, until: farFuture, j: j,
 		byCommitment: map[commit.Commitment][]int{},
 		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}}
+	later := func(t time.Time) {
+		if t.After(at) && t.Before(jd.until) {
+			jd.until = t
+		}
+	}
 	for i, a := range j.Actions {
 		jd.byCommitment[a.Post.Commitment] = append(jd.byCommitment[a.Post.Commitment], i)
+		later(a.Maturation)
+		later(a.Revelation)
+	}
+	for _, p := range h.Posts {
+		t, _ := p.Time()
+		later(t)
 	}
 	for _, r := range h.Reveals {
 		jd.reveals[r.Commit] = append(jd.reveals[r.Commit], r)
+		t, _ := r.Time()
+		later(t)
 	}
 	for _, e := range h.Edits {
 		jd.edits[e.Commit] = append(jd.edits[e.Commit], e)
+		t, _ := e.Time()
+		later(t)
 	}
 	jc.cur.Store(jd)
 	return jd, nil
 }
+
+// farFuture is the until of a judgement no date will change.
+var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // lookup returns the judgement holding the actions of commitment c, or
 // one without them when the ledger has no commit entry for c. A miss in a

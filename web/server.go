@@ -24,8 +24,9 @@ const (
 	DefaultWriteRate  = 2.0
 	DefaultWriteBurst = 20
 	// DefaultJudgeTTL is how long a judgement of the ledger's secret
-	// actions is reused before it is recomputed (states change with time:
-	// maturation and revelation dates pass).
+	// actions is reused before the ledger is checked for new entries (a
+	// judgement is recomputed only when the ledger grew or a maturation or
+	// revelation date passed).
 	DefaultJudgeTTL = time.Second
 )
 
@@ -59,8 +60,10 @@ type Options struct {
 	// no limit.
 	ReadRate  float64
 	ReadBurst int
-	// JudgeTTL is how long a judgement of the secret actions is reused;
-	// 0 means DefaultJudgeTTL. The server's own appends invalidate it.
+	// JudgeTTL is how long a judgement of the secret actions is reused
+	// before the ledger is checked for entries appended by another
+	// process; 0 means DefaultJudgeTTL. The server's own appends, and a
+	// lookup of a commitment the judgement lacks, check at once.
 	JudgeTTL time.Duration
 	// Log receives server errors (answers 500); nil discards them.
 	Log io.Writer
