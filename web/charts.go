@@ -165,8 +165,11 @@ func scoreChart(scores []string, seats []string) (chart, error) {
 	ctx.Rounding = apd.RoundHalfUp
 	for s, sc := range scores {
 		d, _, err := apd.NewFromString(sc)
-		if err != nil {
+		if err != nil || d.Form != apd.Finite {
 			return c, fmt.Errorf("score %q of seat %d is not a decimal", sc, s)
+		}
+		if d.Sign() < 0 || d.Cmp(apd.New(1, 0)) > 0 {
+			return c, fmt.Errorf("score %s of seat %d is outside [0, 1]", sc, s)
 		}
 		var px apd.Decimal
 		if _, err := ctx.Mul(&px, d, apd.New(full, 0)); err != nil {
@@ -176,8 +179,8 @@ func scoreChart(scores []string, seats []string) (chart, error) {
 			return c, err
 		}
 		w64, err := px.Int64()
-		if err != nil || w64 < 0 || w64 > full {
-			return c, fmt.Errorf("score %s of seat %d is outside [0, 1]", sc, s)
+		if err != nil {
+			return c, err
 		}
 		w := int(w64)
 		yy := 4 + s*rowH
