@@ -58,7 +58,7 @@ func browser(t *testing.T) context.Context {
 		if !t.Failed() {
 			return
 		}
-		png, err := chromedp.Run(bctx, chromedp.FullScreenshot(90))
+		png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			t.Logf("no screenshot: %v", err)
 			return

@@ -138,11 +138,9 @@ func profitChart(profits []int, seats []string) chart {
 		}
 		c.Rects = append(c.Rects, rect{X: x, Y: yy, W: max(w, 1), H: rowH - 8, Class: class, Tip: fmt.Sprintf("seat %d (%s): profit %d", s, seats[s], p)})
 		c.Texts = append(c.Texts, text{X: left - 8, Y: yy + rowH/2 + 1, Anchor: "end", Text: fmt.Sprintf("seat %d (%s)", s, seats[s])})
-		lx, anchor := zero+w+6, "start"
-		if p < 0 {
-			lx, anchor = zero-w-6, "end"
-		}
-		c.Texts = append(c.Texts, text{X: lx, Y: yy + rowH/2 + 1, Anchor: anchor, Text: fmt.Sprintf("%+d", p)})
+		// The value in a column of its own right of the bars, so a long
+		// negative bar never runs into the seat's name.
+		c.Texts = append(c.Texts, text{X: zero + half + 50, Y: yy + rowH/2 + 1, Anchor: "end", Text: fmt.Sprintf("%+d", p)})
 	}
 	c.Texts = append(c.Texts, text{X: zero, Y: c.Height - 2, Anchor: "middle", Class: "axis", Text: "0"})
 	return c
