@@ -2,9 +2,11 @@ package web
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -21,6 +23,10 @@ type commitmentView struct {
 	Commitment string       `json:"commitment"`
 	JudgedAt   time.Time    `json:"judged_at"` // the instant the states are for
 	Actions    []actionView `json:"actions"`
+
+	once    sync.Once
+	json    []byte
+	jsonErr error
 }
 
 // actionView is one commit entry with the judge's verdict (secret.Action)
@@ -116,6 +122,7 @@ func parseHash(s string) (commit.Commitment, error) {
 }
 
 // lookupCommitment builds the view of c; 404 when no commit entry has it.
+// The view is built once per judgement and shared (read-only) after.
 func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) {
 	jd, idx, err := s.judge.lookup(c)
 	if err != nil {
@@ -124,6 +131,16 @@ func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) 
 	if len(idx) == 0 {
 		return nil, notFound("no commit entry in the ledger has the commitment %s", c)
 	}
+	if v, ok := jd.views.Load(c); ok {
+		return v.(*commitmentView), nil
+	}
+	v := viewOf(jd, idx, c)
+	jd.views.Store(c, v)
+	return v, nil
+}
+
+// viewOf builds the view of commitment c from the judgement.
+func viewOf(jd *judgement, idx []int, c commit.Commitment) *commitmentView {
 	v := &commitmentView{Commitment: c.String(), JudgedAt: jd.at}
 	for _, i := range idx {
 		a := &jd.j.Actions[i]
@@ -152,7 +169,7 @@ func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) 
 		}
 		v.Actions = append(v.Actions, av)
 	}
-	return v, nil
+	return v
 }
 
 // commitmentPage is GET /c/{hash}.
@@ -178,5 +195,15 @@ func (s *Server) apiCommitment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, v)
+	b, err := v.encoded()
+	if err != nil {
+		return err
+	}
+	return c.JSONBlob(http.StatusOK, b)
+}
+
+// encoded is the view's JSON, encoded once.
+func (v *commitmentView) encoded() ([]byte, error) {
+	v.once.Do(func() { v.json, v.jsonErr = json.Marshal(v) })
+	return v.json, v.jsonErr
 }

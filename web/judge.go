@@ -30,6 +30,9 @@ type judgement struct {
 	byCommitment map[commit.Commitment][]int
 	reveals      map[int64][]secret.Reveal // by the commit entry they name
 	edits        map[int64][]secret.Edit
+	// views caches the commitment views built from this judgement
+	// (commit.Commitment -> *commitmentView); a new judgement starts empty.
+	views *sync.Map
 }
 
 // judgeCache keeps the latest judgement. A judgement depends only on the
@@ -97,7 +100,7 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 		return nil, err
 	}
 	if cur != nil && cur.size == size && jc.now().Before(cur.until) {
-		next := *cur
+		next := *cur // shares views: the judgement is the same
 		next.checked = time.Now()
 		jc.cur.Store(&next)
 		return &next, nil
@@ -117,7 +120,7 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 	}
 	jd := &judgement{checked: time.Now(), at: at, size: size, until: farFuture, j: j,
 		byCommitment: map[commit.Commitment][]int{},
-		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}}
+		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: &sync.Map{}}
 	later := func(t time.Time) {
 		if t.After(at) && t.Before(jd.until) {
 			jd.until = t
