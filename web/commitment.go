@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -24,9 +25,12 @@ type commitmentView struct {
 	JudgedAt   time.Time    `json:"judged_at"` // the instant the states are for
 	Actions    []actionView `json:"actions"`
 
-	once    sync.Once
-	json    []byte
-	jsonErr error
+	once     sync.Once
+	json     []byte
+	jsonErr  error
+	htmlOnce sync.Once
+	html     []byte
+	htmlErr  error
 }
 
 // actionView is one commit entry with the judge's verdict (secret.Action)
@@ -182,7 +186,21 @@ func (s *Server) commitmentPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Render(http.StatusOK, "commitment", v)
+	b, err := v.page(s.pages)
+	if err != nil {
+		return err
+	}
+	return c.HTMLBlob(http.StatusOK, b)
+}
+
+// page is the view's HTML page, rendered once.
+func (v *commitmentView) page(r *renderer) ([]byte, error) {
+	v.htmlOnce.Do(func() {
+		var buf bytes.Buffer
+		v.htmlErr = r.Render(&buf, "commitment", v, nil)
+		v.html = buf.Bytes()
+	})
+	return v.html, v.htmlErr
 }
 
 // apiCommitment is GET /api/v1/commitments/{hash}.
