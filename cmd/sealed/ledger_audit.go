@@ -70,7 +70,8 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 			return err
 		}
 	} else if rep.OK {
-		fmt.Fprintf(a.out, "ok: %d entries and %d checkpoints audited\n", rep.Size, rep.Checkpoints)
+		fmt.Fprintf(a.out, "ok: %d %s and %d %s audited\n", rep.Size, plural(int(rep.Size), "entry", "entries"),
+			rep.Checkpoints, plural(rep.Checkpoints, "checkpoint", "checkpoints"))
 	} else {
 		fmt.Fprintf(a.out, "audit failed: %s\n", rep.Problem)
 	}
