@@ -29,6 +29,7 @@ type AuditProblem struct {
 	What       string `json:"what"` // what differed: stored and recomputed values
 }
 
+// String is the problem in one line: "entry 7: ..." or "checkpoint of size 20: ...".
 func (p *AuditProblem) String() string {
 	switch {
 	case p.Index >= 0:
@@ -244,6 +245,7 @@ type auditHash struct {
 	raw  string
 }
 
+// String is the stored hash in base64.
 func (h auditHash) String() string {
 	if h.bad {
 		return base64.StdEncoding.EncodeToString([]byte(h.raw))

@@ -104,6 +104,7 @@ type BodyError struct {
 	Msg   string
 }
 
+// Error says "bad entry body: FIELD: what was expected".
 func (e *BodyError) Error() string {
 	if e.Field == "" {
 		return "bad entry body: " + e.Msg

@@ -14,6 +14,7 @@ type DuplicateError struct {
 	Kind  Kind
 }
 
+// Error names the existing index.
 func (e *DuplicateError) Error() string {
 	if e.Kind == KindCommit {
 		return fmt.Sprintf("duplicate commit: the same player, action type and commitment are already at index %d", e.Index)
