@@ -49,7 +49,11 @@ func (s Seed) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 // Commitment returns the seed commitment: SHA-256 over the 64 lowercase hex
 // ASCII characters of the seed (not over the 32 raw bytes), so
 // `printf %s SEED | sha256sum` checks it.
-func (s Seed) Commitment() Commitment { return Sum([]byte(s.String())) }
+func (s Seed) Commitment() Commitment {
+	var h [2 * len(Seed{})]byte
+	hex.Encode(h[:], s[:])
+	return Sum(h[:])
+}
 
 // CheckSeed reports whether s is the seed committed to by c.
 func CheckSeed(s Seed, c Commitment) bool { return s.Commitment() == c }

@@ -48,7 +48,8 @@ func Rank(players []PlayerState) []Standing {
 // Ranking returns the match's final ranking (Rank over every seat). It may
 // be called before the match is over, giving the standings so far.
 func (m *Match) Ranking() []Standing {
-	ps := make([]PlayerState, m.cfg.Players)
+	var buf [MaxPlayers]PlayerState
+	ps := buf[:m.cfg.Players]
 	for s := range ps {
 		ps[s] = m.Player(s)
 	}
