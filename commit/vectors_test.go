@@ -1,11 +1,11 @@
 package commit
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sealedhq/sealed/internal/testvector"
 )
 
 // vector is one file of testdata/verify: "key: value" header lines (lines
@@ -21,38 +21,17 @@ type vector struct {
 
 func readVectors(t *testing.T, dir string) []vector {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no vectors in %s: %v", dir, err)
+	files, err := testvector.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	var vs []vector
 	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		head, body, ok := bytes.Cut(raw, []byte("\n\n"))
-		if !ok {
-			t.Fatalf("%s: no blank line after the headers", f)
-		}
-		v := vector{name: filepath.Base(f), body: body}
-		for _, line := range strings.Split(string(head), "\n") {
-			if strings.HasPrefix(line, "#") {
-				continue
-			}
-			k, val, ok := strings.Cut(line, ": ")
-			if !ok {
-				t.Fatalf("%s: bad header line %q", f, line)
-			}
-			switch k {
-			case "commitment":
-				v.commitment = val
-			case "expect":
-				v.expect = val
-			case "hint":
-				v.hints = append(v.hints, val)
-			default:
-				t.Fatalf("%s: unknown header %q", f, k)
+		v := vector{name: filepath.Base(f.Path), body: f.Body,
+			commitment: f.Get("commitment"), expect: f.Get("expect"), hints: f.All("hint")}
+		for k := range f.Header {
+			if k != "commitment" && k != "expect" && k != "hint" {
+				t.Fatalf("%s: unknown header %q", f.Path, k)
 			}
 		}
 		vs = append(vs, v)

@@ -1,13 +1,12 @@
 package ledger
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/sealedhq/sealed/internal/testvector"
 )
 
 const testOrigin = "sealed.test/log"
@@ -44,29 +43,11 @@ func fixedClock(t testing.TB, s string) func() time.Time {
 // blank line, then the raw bytes.
 func readVector(t testing.TB, path string) (map[string]string, []byte) {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	f, err := testvector.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, body, ok := bytes.Cut(data, []byte("\n\n"))
-	if !ok {
-		t.Fatalf("%s: no blank line after the headers", path)
-	}
-	h := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(head))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		k, v, ok := strings.Cut(line, ": ")
-		if !ok {
-			t.Fatalf("%s: bad header line %q", path, line)
-		}
-		h[k] = v
-	}
-	return h, body
+	return f.Map(), f.Body
 }
 
 // readHeaders reads a file of "key: value" lines ("#" lines are comments).

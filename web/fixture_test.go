@@ -1,16 +1,16 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sealedhq/sealed/internal/testvector"
 
 	"github.com/sealedhq/sealed/ledger"
 )
@@ -25,22 +25,11 @@ type vector struct {
 
 func readVector(t testing.TB, name string) vector {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "reveals", name+".txt"))
+	f, err := testvector.Read(filepath.Join("testdata", "reveals", name+".txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, body, ok := bytes.Cut(b, []byte("\n\n"))
-	if !ok {
-		t.Fatalf("%s: no blank line after the headers", name)
-	}
-	var v vector
-	for _, line := range strings.Split(string(head), "\n") {
-		if c, ok := strings.CutPrefix(line, "commitment: "); ok {
-			v.Commitment = c
-		}
-	}
-	v.Text = body
-	return v
+	return vector{Commitment: f.Get("commitment"), Text: f.Body}
 }
 
 // fixture is a ledger built for the tests, with a writer (signer key,

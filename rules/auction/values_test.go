@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sealedhq/sealed/internal/testvector"
 )
 
 // The values tables in testdata/values_*.txt were computed by the Python
@@ -24,23 +25,11 @@ type vectorFile struct {
 
 func readVector(t *testing.T, path string) vectorFile {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	f, err := testvector.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, body, ok := bytes.Cut(data, []byte("\n\n"))
-	if !ok {
-		t.Fatalf("%s: no blank line after the headers", path)
-	}
-	v := vectorFile{head: map[string]string{}, body: body}
-	for _, line := range strings.Split(string(head), "\n") {
-		k, val, ok := strings.Cut(line, ": ")
-		if !ok {
-			t.Fatalf("%s: bad header line %q", path, line)
-		}
-		v.head[k] = val
-	}
-	return v
+	return vectorFile{head: f.Map(), body: f.Body}
 }
 
 func (v vectorFile) int(t *testing.T, key string) int {

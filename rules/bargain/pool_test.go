@@ -1,16 +1,15 @@
 package bargain
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sealedhq/sealed/internal/testvector"
 )
 
 // vectorFile is a test-vector file: "key: value" headers, a blank line,
@@ -22,29 +21,11 @@ type vectorFile struct {
 
 func readVectorFile(t *testing.T, path string) vectorFile {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	f, err := testvector.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, body, ok := bytes.Cut(data, []byte("\n\n"))
-	if !ok {
-		t.Fatalf("%s: no blank line after the headers", path)
-	}
-	vf := vectorFile{headers: map[string]string{}}
-	for _, line := range strings.Split(string(head), "\n") {
-		k, v, ok := strings.Cut(line, ": ")
-		if !ok {
-			t.Fatalf("%s: bad header line %q", path, line)
-		}
-		vf.headers[k] = v
-	}
-	sc := bufio.NewScanner(bytes.NewReader(body))
-	for sc.Scan() {
-		if sc.Text() != "" {
-			vf.body = append(vf.body, sc.Text())
-		}
-	}
-	return vf
+	return vectorFile{headers: f.Map(), body: f.Lines()}
 }
 
 func mustSeed(t testing.TB, h string) []byte {

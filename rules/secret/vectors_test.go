@@ -1,34 +1,22 @@
 package secret
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sealedhq/sealed/internal/testvector"
 )
 
 // readVector reads an age-style vector file: "key: value" header lines, a
 // blank line, then the raw bytes.
 func readVector(t *testing.T, path string) (map[string]string, []byte) {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	f, err := testvector.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, body, ok := bytes.Cut(b, []byte("\n\n"))
-	if !ok {
-		t.Fatalf("%s: no blank line after the headers", path)
-	}
-	h := map[string]string{}
-	for _, line := range strings.Split(string(head), "\n") {
-		k, v, ok := strings.Cut(line, ": ")
-		if !ok {
-			t.Fatalf("%s: header line %q is not key: value", path, line)
-		}
-		h[k] = v
-	}
-	return h, body
+	return f.Map(), f.Body
 }
 
 func TestDeclarationVectors(t *testing.T) {
