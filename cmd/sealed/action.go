@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 	_ "time/tzdata" // --zone works on systems without a tz database
@@ -56,19 +55,12 @@ func addLedgerFlags(c *cobra.Command, lf *ledgerFlags, appending bool) {
 }
 
 // openLedger opens the ledger for appending (with its signer key) or
-// read-only (openLedgerRO, shared with 'sealed ledger').
+// read-only (openLedgerRW and openLedgerRO, shared with 'sealed ledger').
 func (lf *ledgerFlags) openLedger(appending bool) (*ledger.Ledger, error) {
 	if !appending {
 		return openLedgerRO(lf.DB)
 	}
-	if _, err := os.Stat(lf.DB); err != nil {
-		return nil, usageErrorf("no ledger at %s", lf.DB).withHint("create one with 'sealed ledger init', or give --db FILE")
-	}
-	l, err := ledger.Open(lf.DB, ledger.Options{KeyFile: lf.Key})
-	if err != nil {
-		return nil, usageErrorf("cannot open the ledger %s for appending: %v", lf.DB, err).withHint("appending needs the ledger's signer key: give --key FILE")
-	}
-	return l, nil
+	return openLedgerRW(lf.DB, lf.Key)
 }
 
 // parseInstant parses a time flag: RFC 3339, with optional fractional

@@ -54,6 +54,23 @@ func openLedgerRO(db string) (*ledger.Ledger, error) {
 	return l, nil
 }
 
+// openLedgerRW opens the ledger for appending, with its signer key, for
+// every verb that writes (ledger append, action, serve).
+func openLedgerRW(db, key string) (*ledger.Ledger, error) {
+	if _, err := os.Stat(db); err != nil {
+		return nil, usageErrorf("no ledger at %s", db).withHint("create one with 'sealed ledger init', or give --db FILE")
+	}
+	l, err := ledger.Open(db, ledger.Options{KeyFile: key})
+	if err != nil {
+		e := usageErrorf("cannot open the ledger %s for appending: %v", db, err)
+		if _, serr := os.Stat(key); serr != nil {
+			e = e.withHint("appending needs the ledger's signer key, made by 'sealed ledger init': give --key FILE")
+		}
+		return nil, e
+	}
+	return l, nil
+}
+
 // readInput reads a file, or stdin for "-", refusing more than limit
 // bytes.
 func readInput(a *app, path string, limit int64) ([]byte, error) {

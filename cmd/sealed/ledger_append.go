@@ -168,9 +168,9 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 	} else if body, err = buildBody(a, o); err != nil {
 		return err
 	}
-	l, err := ledger.Open(o.DB, ledger.Options{KeyFile: o.Key})
+	l, err := openLedgerRW(o.DB, o.Key)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return err
 	}
 	defer l.Close()
 	if o.Replay != "" {

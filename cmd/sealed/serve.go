@@ -114,15 +114,15 @@ type siteOptions struct {
 // too when keyFile is set), listens on addr, calls announce with the URL
 // (or prints it), and serves until ctx ends, then shuts down gracefully.
 func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url string) error) error {
-	r, err := ledger.Open(o.db, ledger.Options{ReadOnly: true})
+	r, err := openLedgerRO(o.db)
 	if err != nil {
-		return usageErrorf("cannot open the ledger: %v", err)
+		return err
 	}
 	defer r.Close()
 	var w *ledger.Ledger
 	if o.keyFile != "" {
-		if w, err = ledger.Open(o.db, ledger.Options{KeyFile: o.keyFile}); err != nil {
-			return usageErrorf("cannot open the ledger for writing: %v", err)
+		if w, err = openLedgerRW(o.db, o.keyFile); err != nil {
+			return err
 		}
 		defer w.Close()
 	}
