@@ -20,6 +20,7 @@ func init() { register(newDemoCmd) }
 // demoOptions are the inputs of `sealed demo`.
 type demoOptions struct {
 	DB    string // "" means a temporary directory, removed on exit
+	Force bool   // replace a demo ledger at DB (never one with posted entries, nor one being served)
 	Serve bool
 	Addr  string
 	// ready, if set, is called with the site's URL once it listens (tests).
@@ -33,7 +34,7 @@ func newDemoCmd(a *app) *cobra.Command { return demoCmd(a, runDemo) }
 func demoCmd(a *app, runF func(context.Context, *app, *demoOptions) error) *cobra.Command {
 	o := &demoOptions{}
 	c := &cobra.Command{
-		Use:   "demo [--db FILE] [--serve [--addr 127.0.0.1:8080]]",
+		Use:   "demo [--db FILE [--force]] [--serve [--addr 127.0.0.1:8080]]",
 		Short: "Build a demo ledger with real games and a week of sealed bids, verify it, and optionally serve it",
 		Long: `Build a fresh demo ledger: commit two seeds, play a Blind Auction and a
 Negotiation Games episode with the built-in bots, reveal the seeds and
@@ -44,9 +45,11 @@ everything (replays re-simulated, seeds against their commitments, actions
 judged, lots concluded) and audit the ledger. Prints a summary.
 
 Without --db the ledger lives in a temporary directory removed on exit.
---db FILE keeps it (and FILE.key, the signer key); an existing FILE is
-replaced only if it is a demo ledger. With --serve the site is served on
-the ledger, with the write API enabled by a fresh token in FILE.token.
+--db FILE keeps it (and FILE.key, the signer key). An existing FILE is
+never replaced without --force, and even with --force only when it is a
+demo ledger holding nothing but the demo's own entries (none posted to it
+since) and is not being served. With --serve the site is served on the
+ledger, with the write API enabled by a fresh token in FILE.token.
 
 Exit status: 0 everything verifies, 1 a check failed, 2 bad usage.`,
 		Example: `  sealed demo --serve
@@ -56,6 +59,9 @@ Exit status: 0 everything verifies, 1 a check failed, 2 bad usage.`,
 			if cmd.Flags().Changed("addr") && !o.Serve {
 				return usageErrorf("--addr goes with --serve")
 			}
+			if o.Force && o.DB == "" {
+				return usageErrorf("--force goes with --db: it allows replacing the demo ledger in FILE")
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return runF(ctx, a, o)
@@ -63,6 +69,7 @@ Exit status: 0 everything verifies, 1 a check failed, 2 bad usage.`,
 	}
 	f := c.Flags()
 	f.StringVar(&o.DB, "db", "", "build the demo ledger in `FILE` (default: a temporary directory, removed on exit)")
+	f.BoolVar(&o.Force, "force", false, "replace the demo ledger in --db FILE (refused if entries were posted to it or it is being served)")
 	f.BoolVar(&o.Serve, "serve", false, "serve the web site on the demo ledger afterwards")
 	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "with --serve, the address to listen on, `HOST:PORT`")
 	return c
@@ -78,9 +85,14 @@ func runDemo(ctx context.Context, a *app, o *demoOptions) error {
 		defer os.RemoveAll(dir)
 		path = filepath.Join(dir, "sealed-demo.db")
 	}
-	s, err := demo.Build(ctx, demo.Options{Path: path, Now: time.Now()})
-	if errors.Is(err, demo.ErrNotDemo) {
-		return usageErrorf("%v", err).withHint("choose another --db file; sealed demo only replaces its own demo ledgers")
+	s, err := demo.Build(ctx, demo.Options{Path: path, Now: time.Now(), Force: o.Force})
+	switch {
+	case errors.Is(err, demo.ErrNotDemo):
+		return usageErrorf("%v", err).withHint("choose another --db file; sealed demo only replaces its own demo ledgers, and never one with entries posted to it")
+	case errors.Is(err, demo.ErrExists):
+		return usageErrorf("%v", err).withHint("rebuild it with: sealed demo --db %s --force (refused if entries were posted to it); or browse it with: sealed serve --db %s", path, path)
+	case errors.Is(err, demo.ErrInUse):
+		return usageErrorf("%v", err).withHint("stop the server first, or choose another --db file")
 	}
 	if err != nil {
 		return usageErrorf("demo: %v", err)

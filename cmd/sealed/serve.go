@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/rules/secret"
 	"github.com/sealedhq/sealed/web"
@@ -119,6 +120,11 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 		return err
 	}
 	defer r.Close()
+	// Mark the ledger in use, so `sealed demo --db FILE --force` will not
+	// replace it under the server; where that cannot be done, serve anyway.
+	if release, err := demo.Hold(o.db); err == nil {
+		defer release()
+	}
 	var w *ledger.Ledger
 	if o.keyFile != "" {
 		if w, err = openLedgerRW(o.db, o.keyFile); err != nil {

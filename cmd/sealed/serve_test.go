@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -163,6 +164,11 @@ func TestServeReadOnly(t *testing.T) {
 		if code, body := post(t, url+"api/v1/entries", "x", `{}`); code != 403 || !strings.Contains(body, "--token-file") {
 			t.Errorf("append without a token file: %d %s", code, body)
 		}
+		// Served, the demo ledger (only the demo's own entries) is in use:
+		// sealed demo --db d.db --force refuses to replace it.
+		if _, err := demo.Build(context.Background(), demo.Options{Path: db, Now: time.Now(), Force: true}); !errors.Is(err, demo.ErrInUse) {
+			t.Errorf("rebuild with --force while served: %v, want ErrInUse", err)
+		}
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -193,6 +199,14 @@ func TestDemoServe(t *testing.T) {
 		}
 		if code, body := get(t, url+"replay/8"); code != 200 || !strings.Contains(body, "Negotiation Games") {
 			t.Errorf("GET /replay/8: %d", code)
+		}
+		// While it is served, a rebuild is refused even with --force: the
+		// ledger, its entry posted above and the token stay.
+		if _, err := demo.Build(context.Background(), demo.Options{Path: db, Now: time.Now(), Force: true}); !errors.Is(err, demo.ErrNotDemo) {
+			t.Errorf("rebuild with --force over a posted entry: %v, want ErrNotDemo", err)
+		}
+		if _, err := os.Stat(demo.TokenFile(db)); err != nil {
+			t.Errorf("the token file after the refused rebuild: %v", err)
 		}
 	})
 	if err != nil {

@@ -15,10 +15,15 @@ import (
 
 // Options configure Build.
 type Options struct {
-	// Path is the database file to create. A demo ledger already there
-	// (origin Origin) is replaced; any other file is refused (ErrNotDemo).
-	// The signer key goes to KeyFile(Path).
+	// Path is the database file to create; the signer key goes to
+	// KeyFile(Path). An existing file is replaced only when Force is set,
+	// it is a demo ledger (origin Origin) holding no more entries than the
+	// demo records, and it is not being served (see Hold); otherwise Build
+	// returns ErrExists, ErrNotDemo or ErrInUse and leaves it alone.
 	Path string
+	// Force allows replacing a demo ledger at Path (within the limits
+	// above).
+	Force bool
 	// Now is the current instant. The demo records the ISO week (UTC)
 	// before the week holding Now, so every date of that week has passed
 	// and the week can be concluded.
@@ -102,12 +107,13 @@ func (c *clock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t 
 // Build creates the demo ledger at o.Path, records the games and the week,
 // closes it, then verifies it read-only and returns the Summary. A failed
 // check is listed in Summary.Problems, not returned as an error; errors
-// are for what stopped the demo (a file that is not a demo ledger, I/O).
+// are for what stopped the demo (a file it may not replace: ErrExists,
+// ErrNotDemo, ErrInUse; I/O).
 func Build(ctx context.Context, o Options) (*Summary, error) {
 	if o.Path == "" {
 		return nil, errors.New("demo: no database path")
 	}
-	if err := clear(o.Path); err != nil {
+	if err := clear(o.Path, o.Force); err != nil {
 		return nil, err
 	}
 	vkey, err := ledger.Init(o.Path, Origin, KeyFile(o.Path))

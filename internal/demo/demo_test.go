@@ -107,17 +107,66 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-// TestBuildReplacesOnlyDemo: a second Build replaces a demo ledger; any
-// other file at the path is refused and left as it was.
+// TestBuildReplacesOnlyDemo: a second Build refuses an existing demo
+// ledger without Force (it may be served, with entries posted to it), and
+// with Force replaces it only while it holds nothing but the demo's own 21
+// entries and is not being served; any other file at the path is refused
+// and left as it was.
 func TestBuildReplacesOnlyDemo(t *testing.T) {
 	dir := t.TempDir()
 	now := utc(t, "2026-03-11T10:00:00Z")
 	path := filepath.Join(dir, "demo.db")
-	for range 2 {
-		s, err := Build(context.Background(), Options{Path: path, Now: now})
-		if err != nil || !s.OK() || s.Size != 21 {
-			t.Fatalf("build: %v %+v", err, s)
-		}
+	if s, err := Build(context.Background(), Options{Path: path, Now: now}); err != nil || !s.OK() || s.Size != 21 {
+		t.Fatalf("build: %v %+v", err, s)
+	}
+	if _, err := Build(context.Background(), Options{Path: path, Now: now}); !errors.Is(err, ErrExists) {
+		t.Fatalf("second build without Force: %v, want ErrExists", err)
+	}
+	if s, err := Build(context.Background(), Options{Path: path, Now: now, Force: true}); err != nil || !s.OK() || s.Size != 21 {
+		t.Fatalf("build with Force: %v %+v", err, s)
+	}
+
+	// Served: refused even with Force, until the server lets go.
+	release, err := Hold(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(context.Background(), Options{Path: path, Now: now, Force: true}); !errors.Is(err, ErrInUse) {
+		t.Errorf("build with Force on a held ledger: %v, want ErrInUse", err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+
+	// An entry posted to it (as through the served write API) is the
+	// user's: refused even with Force, and the ledger keeps all 22.
+	tok, err := WriteToken(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ledger.Open(path, ledger.Options{KeyFile: KeyFile(path)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// printf '' | sha256sum
+	if _, err := w.AppendBody(context.Background(), &ledger.Body{Kind: ledger.KindCommit, Player: "you", ActionType: "bid", Channel: "#auctions",
+		Commitment: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if _, err := Build(context.Background(), Options{Path: path, Now: now, Force: true}); !errors.Is(err, ErrNotDemo) {
+		t.Errorf("build with Force over a posted entry: %v, want ErrNotDemo", err)
+	}
+	r, err := ledger.Open(path, ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := r.Size(); err != nil || n != 22 {
+		t.Errorf("after the refusal the ledger has %d entries (%v), want 22", n, err)
+	}
+	r.Close()
+	if b, err := os.ReadFile(TokenFile(path)); err != nil || string(b) != tok+"\n" {
+		t.Errorf("token file after the refusal: %q %v", b, err)
 	}
 
 	notes := filepath.Join(dir, "notes.txt")

@@ -25,14 +25,39 @@ func KeyFile(path string) string { return path + ".key" }
 func TokenFile(path string) string { return path + ".token" }
 
 // ErrNotDemo is returned (wrapped) by Build when a file exists at the path
-// and is not a demo ledger.
+// and is not a demo ledger, or is a demo ledger holding entries beyond the
+// demo's own (entries posted to it through the write API): replacing it
+// would lose them.
 var ErrNotDemo = errors.New("not a sealed demo ledger")
 
+// ErrExists is returned (wrapped) by Build when a demo ledger exists at the
+// path and Options.Force is not set. A demo ledger may be in use (served,
+// with entries posted to it), so Build never replaces one unasked.
+var ErrExists = errors.New("a demo ledger exists at the path")
+
+// ErrInUse is returned (wrapped) by Build when the demo ledger at the path
+// is being served (Hold holds it), even with Options.Force.
+var ErrInUse = errors.New("the demo ledger is in use")
+
+// gamesPlayed is the number of games the demo plays; each records a
+// seed-commit, a seed-reveal and a result entry.
+const gamesPlayed = 2
+
+// ownSize is the number of entries Build records: the games' entries and
+// the week's commits, edits and reveals.
+func ownSize() int64 {
+	return int64(3*gamesPlayed + len(weekActions) + len(weekEdits) + len(weekReveals))
+}
+
 // clear removes a previous demo ledger at path (the database, its WAL and
-// shared-memory files, its key and token). A path that does not exist is
-// fine; a file there that is not a demo ledger (another ledger, or
-// anything else) is refused with ErrNotDemo and left alone.
-func clear(path string) error {
+// shared-memory files, its key and token) when force is set and it holds
+// nothing but the demo's own entries and is not in use. A path that does
+// not exist is fine. Refused, and left alone: a file that is not a demo
+// ledger, or a demo ledger with more entries than the demo records
+// (ErrNotDemo); any demo ledger without force (ErrExists); a demo ledger
+// being served (ErrInUse); a key or token file without its ledger
+// (ErrNotDemo).
+func clear(path string, force bool) error {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		for _, f := range []string{KeyFile(path), TokenFile(path)} {
 			if _, err := os.Stat(f); err == nil {
@@ -48,9 +73,25 @@ func clear(path string) error {
 		return fmt.Errorf("%s exists and is not a ledger (%v); refusing to overwrite it: %w", path, err, ErrNotDemo)
 	}
 	origin := l.Origin()
+	size, err := l.Size()
 	l.Close()
+	if err != nil {
+		return fmt.Errorf("%s: reading its size: %v; refusing to overwrite it: %w", path, err, ErrNotDemo)
+	}
 	if origin != Origin {
 		return fmt.Errorf("%s is the ledger %q; refusing to overwrite it: %w", path, origin, ErrNotDemo)
+	}
+	if own := ownSize(); size > own {
+		return fmt.Errorf("%s is a demo ledger holding %d entries, %d more than the demo records (posted to it since); refusing to replace it: %w",
+			path, size, size-own, ErrNotDemo)
+	}
+	if !force {
+		return fmt.Errorf("%s already exists (a demo ledger of %d entries); refusing to replace it: %w", path, size, ErrExists)
+	}
+	if busy, err := inUse(path); err != nil {
+		return fmt.Errorf("%s: cannot tell whether it is in use: %v; refusing to replace it: %w", path, err, ErrInUse)
+	} else if busy {
+		return fmt.Errorf("%s is being served (sealed serve or sealed demo --serve); refusing to replace it: %w", path, ErrInUse)
 	}
 	for _, f := range []string{path, path + "-wal", path + "-shm", KeyFile(path), TokenFile(path)} {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
