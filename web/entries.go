@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,6 +71,18 @@ func rowOf(e *ledger.Entry) entryRow {
 	return r
 }
 
+// looksLikeHash reports whether s has the shape of a SHA-256 hash: 64 hex
+// digits in any case, optionally prefixed "sha256:" (commit.ParseCommitment,
+// ledger.NormaliseDigest). Such input is always a hash, never an entry
+// index, even when all its digits are 0-9.
+func looksLikeHash(s string) bool {
+	if len(s) > 7 && strings.EqualFold(s[:7], "sha256:") {
+		s = s[7:]
+	}
+	_, err := hex.DecodeString(s)
+	return len(s) == 64 && err == nil
+}
+
 // parseIndex reads a ledger index: a decimal integer >= 0.
 func parseIndex(what, s string) (int64, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
@@ -111,15 +124,16 @@ func (s *Server) home(c echo.Context) error {
 	return c.Render(http.StatusOK, "home", v)
 }
 
-// search is GET /search?q=: an entry index goes to /entry/{n}, a hash to
-// its commitment page or its replay; anything else is a 400, a hash the
-// ledger does not hold a 404.
+// search is GET /search?q=: a hash (64 hex digits, optionally prefixed
+// sha256:, even when every digit is 0-9) goes to its commitment page or its
+// replay; a shorter number is an entry index and goes to /entry/{n};
+// anything else is a 400, a hash the ledger does not hold a 404.
 func (s *Server) search(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))
 	if q == "" {
 		return badRequest("type a commitment (64 hex characters) or an entry index")
 	}
-	if strings.TrimLeft(q, "0123456789") == "" {
+	if !looksLikeHash(q) && strings.TrimLeft(q, "0123456789") == "" {
 		n, err := parseIndex("entry", q)
 		if err != nil {
 			return err

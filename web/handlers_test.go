@@ -206,6 +206,22 @@ func TestSearchRedirects(t *testing.T) {
 			t.Errorf("search %q: %d to %q, want 303 to %q", q, w.Code, w.Header().Get("Location"), want)
 		}
 	}
+	// 64 hex digits that happen to be all 0-9 are a hash, never an entry
+	// index: looked up as a commitment or replay, which the ledger lacks.
+	for _, q := range []string{
+		strings.Repeat("0", 62) + "16",
+		strings.Repeat("1", 64),
+		"sha256:" + strings.Repeat("9", 64),
+	} {
+		w := do(s, "GET", "/search?q="+url.QueryEscape(q), "")
+		if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), "no commitment or replay with the hash") {
+			t.Errorf("search %q: %d to %q, want 404 naming the hash", q, w.Code, w.Header().Get("Location"))
+		}
+		w = do(s, "GET", "/replay/"+q, "")
+		if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), "no replay with the digest") {
+			t.Errorf("replay %q: %d, want 404 naming the digest", q, w.Code)
+		}
+	}
 }
 
 // TestEscaping: a reveal holding markup is shown as text on every page

@@ -159,11 +159,11 @@ func (rc *reportCache) put(digest string, v *replayView) {
 	rc.m[digest] = v
 }
 
-// replayDigest reads a replay id: its SHA-256 digest, or the ledger index
-// of the result entry that names it.
+// replayDigest reads a replay id: its SHA-256 digest (64 hex digits, even
+// when all are 0-9), or the ledger index of the result entry that names it.
 func (s *Server) replayDigest(id string) (string, error) {
 	id = strings.TrimSpace(id)
-	if id != "" && strings.TrimLeft(id, "0123456789") == "" {
+	if id != "" && !looksLikeHash(id) && strings.TrimLeft(id, "0123456789") == "" {
 		n, err := parseIndex("result entry", id)
 		if err != nil {
 			return "", err
