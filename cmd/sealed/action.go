@@ -177,6 +177,20 @@ func fmtGap(d time.Duration) string {
 	return d.String()
 }
 
+// gapsRounded returns the explanation's text with each gap it quotes as a
+// raw duration ("488h55m20.701339419s", as rules/secret writes it) in the
+// form the times lines use (fmtGap: "20d 8h55m21s"), so a gap reads one
+// way, to the second.
+func gapsRounded(e secret.Explanation) string {
+	text := e.Text
+	for _, t := range e.Times {
+		if t.Gap != 0 {
+			text = strings.ReplaceAll(text, t.Gap.String(), fmtGap(t.Gap))
+		}
+	}
+	return text
+}
+
 // writeExplanation prints one decision: its text, rule and reading after
 // first, then the instants it compared, each on a line after indent.
 func writeExplanation(w io.Writer, first, indent string, e secret.Explanation, loc *time.Location) {
@@ -184,7 +198,7 @@ func writeExplanation(w io.Writer, first, indent string, e secret.Explanation, l
 	if e.Reading != "" {
 		cite += "; reading " + e.Reading
 	}
-	fmt.Fprintf(w, "%s%s [%s]\n", first, e.Text, cite)
+	fmt.Fprintf(w, "%s%s [%s]\n", first, gapsRounded(e), cite)
 	for _, t := range e.Times {
 		fmt.Fprintf(w, "%s%s %s", indent, t.What, fmtTime(t.At, loc))
 		switch {

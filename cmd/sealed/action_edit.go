@@ -39,12 +39,15 @@ nothing. --posted-at is when the edit happened in the channel.`,
 					return usageErrorf("action edit needs --%s", name).withHint("sealed action edit --player carol --commit 3")
 				}
 			}
+			if err := requireUTF8(cmd, "player", "posted-at"); err != nil {
+				return err
+			}
 			return runF(a, o)
 		},
 	}
 	addLedgerFlags(c, &o.ledgerFlags, true)
 	c.Flags().StringVar(&o.Player, "player", "", "the player whose post was edited")
-	c.Flags().Int64Var(&o.Commit, "commit", -1, "ledger index `N` of the commit entry whose post was edited")
+	indexVar(c.Flags(), &o.Commit, "commit", "ledger index `N` of the commit entry whose post was edited")
 	c.Flags().StringVar(&o.PostedAt, "posted-at", "", "when the edit happened in the channel, RFC 3339")
 	return c
 }
@@ -56,6 +59,9 @@ func runActionEdit(a *app, o *actionEditOptions) error {
 	}
 	if o.Commit < 0 {
 		return usageErrorf("--commit %d; expected the ledger index of a commit entry (0 or more)", o.Commit)
+	}
+	if err := checkPlayer("player", o.Player); err != nil {
+		return err
 	}
 	l, err := o.openLedger(true)
 	if err != nil {

@@ -49,13 +49,16 @@ is recorded and flagged as a copied commitment.`,
 						withHint("sealed action post --player alice --type bid --commitment H")
 				}
 			}
+			if err := requireUTF8(cmd, "player", "type", "channel", "commitment", "posted-at"); err != nil {
+				return err
+			}
 			return runF(a, o)
 		},
 	}
 	addLedgerFlags(c, &o.ledgerFlags, true)
 	f := c.Flags()
 	f.StringVar(&o.Player, "player", "", "the player who posted")
-	f.StringVar(&o.Type, "type", "", "the action type: bid, hand, or another the game defines")
+	f.StringVar(&o.Type, "type", "", "the action type: bid or hand (any case; stored lowercase), or another the game defines")
 	f.StringVar(&o.Channel, "channel", "", "the channel it was posted in (default: the type's channel)")
 	f.StringVar(&o.Commitment, "commitment", "", "the posted SHA-256, 64 hex digits (any case, optional sha256: prefix)")
 	f.StringVar(&o.PostedAt, "posted-at", "", "when the post appeared in the channel, RFC 3339 (default: none, the integration time counts)")
@@ -63,8 +66,16 @@ is recorded and flagged as a copied commitment.`,
 }
 
 func runActionPost(a *app, o *actionPostOptions) error {
-	if strings.TrimSpace(o.Player) == "" || strings.TrimSpace(o.Type) == "" {
-		return usageErrorf("--player and --type must not be empty")
+	if err := checkPlayer("player", o.Player); err != nil {
+		return err
+	}
+	if strings.TrimSpace(o.Type) == "" {
+		return usageErrorf("--type must not be empty")
+	}
+	var warnings []string
+	actionType, warning := canonicalActionType(o.Type)
+	if warning != "" {
+		warnings = append(warnings, warning)
 	}
 	c, err := commit.ParseCommitment(o.Commitment)
 	if err != nil {
@@ -72,7 +83,7 @@ func runActionPost(a *app, o *actionPostOptions) error {
 	}
 	channel := o.Channel
 	if channel == "" {
-		channel = secret.DefaultSettings(o.Type).Channel
+		channel = secret.DefaultSettings(actionType).Channel
 	}
 	postedAt, err := postedAtField(o.PostedAt)
 	if err != nil {
@@ -84,11 +95,10 @@ func runActionPost(a *app, o *actionPostOptions) error {
 	}
 	defer l.Close()
 	i, err := l.AppendBody(context.Background(), &ledger.Body{Kind: ledger.KindCommit, PostedAt: postedAt,
-		Player: o.Player, ActionType: o.Type, Channel: channel, Commitment: c.String()})
+		Player: o.Player, ActionType: actionType, Channel: channel, Commitment: c.String()})
 	if err != nil {
 		return appendError(err)
 	}
-	var warnings []string
 	same, err := l.CommitsByCommitment(c.String())
 	if err != nil {
 		return err
@@ -98,5 +108,5 @@ func runActionPost(a *app, o *actionPostOptions) error {
 			warnings = append(warnings, fmt.Sprintf("copied commitment: %s posted the same commitment at ledger index %d", b.Player, e.Index))
 		}
 	}
-	return a.printAppended(l, i, fmt.Sprintf("%s posted a %s action in %s, commitment %s", o.Player, o.Type, channel, c), warnings)
+	return a.printAppended(l, i, fmt.Sprintf("%s posted a %s action in %s, commitment %s", o.Player, actionType, channel, c), warnings)
 }

@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
@@ -52,6 +50,9 @@ and does not count (reading S3). Whether it counts is for 'action status'.`,
 					return usageErrorf("action reveal needs --%s", name).withHint("sealed action reveal --player alice --commit 0 --file bid.txt")
 				}
 			}
+			if err := requireUTF8(cmd, "player", "posted-at"); err != nil {
+				return err
+			}
 			o.TextSet = cmd.Flags().Changed("text")
 			if o.TextSet && o.File != "" {
 				return usageErrorf("give the revealed text once: --file or --text, not both")
@@ -62,7 +63,7 @@ and does not count (reading S3). Whether it counts is for 'action status'.`,
 	addLedgerFlags(c, &o.ledgerFlags, true)
 	f := c.Flags()
 	f.StringVar(&o.Player, "player", "", "the player who revealed")
-	f.Int64Var(&o.Commit, "commit", -1, "ledger index `N` of the commit entry revealed")
+	indexVar(f, &o.Commit, "commit", "ledger index `N` of the commit entry revealed")
 	f.StringVar(&o.File, "file", "", "read the revealed bytes from `FILE` (- for stdin)")
 	f.StringVar(&o.Text, "text", "", "the revealed text")
 	f.StringVar(&o.PostedAt, "posted-at", "", "when the reveal appeared in the channel, RFC 3339")
@@ -105,8 +106,8 @@ func runActionReveal(a *app, o *actionRevealOptions) error {
 	if o.Commit < 0 {
 		return usageErrorf("--commit %d; expected the ledger index of a commit entry (0 or more)", o.Commit)
 	}
-	if strings.TrimSpace(o.Player) == "" {
-		return usageErrorf("--player must not be empty")
+	if err := checkPlayer("player", o.Player); err != nil {
+		return err
 	}
 	text, err := o.revealedBytes(a.in)
 	if err != nil {
@@ -122,12 +123,7 @@ func runActionReveal(a *app, o *actionRevealOptions) error {
 		return err
 	}
 	b := &ledger.Body{Kind: ledger.KindReveal, PostedAt: postedAt, Player: o.Player, Commit: &o.Commit}
-	if utf8.Valid(text) {
-		s := string(text)
-		b.Text = &s
-	} else {
-		b.TextBase64 = base64.StdEncoding.EncodeToString(text)
-	}
+	setRevealText(b, text)
 	i, err := l.AppendBody(context.Background(), b)
 	if err != nil {
 		return appendError(err)

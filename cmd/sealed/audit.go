@@ -236,6 +236,9 @@ func runSaltAudit(a *app, path string) error {
 	if err != nil {
 		return usageErrorf("cannot read the reveal: %s: %v", name, err)
 	}
+	if in.complete && len(in.data) == 0 {
+		return usageErrorf("the reveal on %s is empty; expected a reveal text (a declaration and a salt)", name)
+	}
 	if !in.complete {
 		return usageErrorf("the reveal on %s is larger than %d bytes; expected a reveal text (a declaration and a salt)", name, maxHintBytes)
 	}

@@ -42,6 +42,10 @@ func (e *exitError) withHint(format string, args ...any) *exitError {
 // verdict (a mismatch, a failed check) and only needs to exit 1.
 var errSilentFailure = errors.New("check failed")
 
+// errSilentUsage is returned by a command that has already printed what
+// was wrong with its input and only needs to exit 2.
+var errSilentUsage = &exitError{code: exitUsage, msg: "bad input"}
+
 // exitCode maps an error returned by a command to the process exit code.
 // Errors that are not *exitError are input errors (exit 2): every package
 // error reaching the CLI describes input the user gave.

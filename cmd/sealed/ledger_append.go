@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -75,6 +74,15 @@ entry) is refused and names the existing index.`,
 			if o.BodyFile == "" && o.Kind == "" {
 				return usageErrorf("append needs --body FILE or --kind KIND").withHint("run 'sealed ledger append --help' for the fields of each kind")
 			}
+			if err := requireUTF8(cmd, "kind", "player", "action-type", "channel", "commitment", "posted-at",
+				"game", "match-id", "rules-version", "config", "seed", "replay-sha256", "summary"); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("player") {
+				if err := checkPlayer("player", o.Fields.Player); err != nil {
+					return err
+				}
+			}
 			return runF(a, o)
 		},
 	}
@@ -87,14 +95,14 @@ entry) is refused and names the existing index.`,
 	fl.StringVar(&f.Channel, "channel", "", "where the commitment was posted (commit)")
 	fl.StringVar(&f.Commitment, "commitment", "", "SHA-256 commitment, hex (commit, seed-commit)")
 	fl.StringVar(&f.PostedAt, "posted-at", "", "RFC 3339 `TIME` the post appeared in the game's channel")
-	fl.Int64Var(&o.Commit, "commit", -1, "`INDEX` of the commit entry (reveal, edit)")
+	indexVar(fl, &o.Commit, "commit", "`INDEX` of the commit entry (reveal, edit)")
 	fl.StringVar(&o.Text, "text", "", "the revealed text, exactly (reveal)")
 	fl.StringVar(&o.TextFile, "text-file", "", "read the revealed bytes, exactly, from `FILE` (reveal)")
 	fl.StringVar(&f.Game, "game", "", "auction or bargain (seed-commit, result)")
 	fl.StringVar(&f.MatchID, "match-id", "", "the match id (seed-commit, result)")
 	fl.StringVar(&f.RulesVersion, "rules-version", "", "the rules version, e.g. auction-0.2 (seed-commit)")
 	fl.StringVar(&o.Config, "config", "", "the match config, a JSON object (seed-commit)")
-	fl.Int64Var(&o.SeedRef, "seed-commit", -1, "`INDEX` of the seed-commit entry (seed-reveal)")
+	indexVar(fl, &o.SeedRef, "seed-commit", "`INDEX` of the seed-commit entry (seed-reveal)")
 	fl.StringVar(&f.Seed, "seed", "", "the revealed seed, 64 hex (seed-reveal)")
 	fl.StringVar(&o.Replay, "replay", "", "store the replay `FILE` and record its SHA-256 (result)")
 	fl.StringVar(&f.ReplaySHA256, "replay-sha256", "", "SHA-256 of a replay already stored (result)")
@@ -128,17 +136,18 @@ func buildBody(a *app, o *ledgerAppendOptions) (*ledger.Body, error) {
 	case o.TextSet && o.TextFile != "":
 		return nil, usageErrorf("give --text or --text-file, not both")
 	case o.TextSet:
-		b.Text = &o.Text
+		setRevealText(&b, []byte(o.Text))
 	case o.TextFile != "":
 		raw, err := readInput(a, o.TextFile, ledger.MaxBodySize)
 		if err != nil {
 			return nil, err
 		}
-		if utf8.Valid(raw) {
-			s := string(raw)
-			b.Text = &s
-		} else {
-			b.TextBase64 = base64.StdEncoding.EncodeToString(raw)
+		setRevealText(&b, raw)
+	}
+	if b.ActionType != "" {
+		var warning string
+		if b.ActionType, warning = canonicalActionType(b.ActionType); warning != "" {
+			fmt.Fprintf(a.errOut, "warning: %s\n", warning)
 		}
 	}
 	for _, j := range []struct {
@@ -181,9 +190,14 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 		if err != nil {
 			return err
 		}
+		if err := checkResultReplay(a, "--replay "+o.Replay, body.Game, replay); err != nil {
+			return err
+		}
 		if body.ReplaySHA256, err = l.PutReplay(replay); err != nil {
 			return usageErrorf("%v", err)
 		}
+	} else if err := checkStoredReplay(a, l, body, raw); err != nil {
+		return err
 	}
 	ctx := context.Background()
 	var idx int64
@@ -212,4 +226,56 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 	fmt.Fprintf(a.errOut, "appended %s entry %d; prove it with: sealed ledger prove --index %d\n", e.Kind, idx, idx)
 	_, err = fmt.Fprintln(a.out, idx)
 	return err
+}
+
+// checkStoredReplay checks the replay a result entry names by digest
+// (--replay-sha256, or replay_sha256 in a --body): it must be stored in the
+// ledger ("a replay already stored") and be a replay of the entry's game.
+// Entries of other kinds pass.
+func checkStoredReplay(a *app, l *ledger.Ledger, body *ledger.Body, raw []byte) error {
+	if body == nil {
+		b, err := ledger.ParseBody(raw)
+		if err != nil {
+			return nil // the ledger's Append says what is wrong
+		}
+		body = b
+	}
+	if body.Kind != ledger.KindResult || body.ReplaySHA256 == "" {
+		return nil
+	}
+	replay, err := l.Replay(body.ReplaySHA256)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return usageErrorf("replay_sha256 %s names no replay stored in the ledger; expected the SHA-256 of a replay already stored", body.ReplaySHA256).
+			withHint("store the replay with the entry: sealed ledger append --kind result --replay FILE ...")
+	}
+	if err != nil {
+		return usageErrorf("replay_sha256: %v", err)
+	}
+	return checkResultReplay(a, "the stored replay "+body.ReplaySHA256, body.Game, replay)
+}
+
+// checkResultReplay checks, before a result entry is appended, that replay
+// is a replay (verify.CheckReplay reads it) of the declared game: auction
+// replays are sealed.auction.replay.v1, bargain replays
+// negotiation.replay.v1. A replay that re-simulates with differences is
+// still recorded (it is evidence), with a warning on stderr.
+func checkResultReplay(a *app, what, game string, replay []byte) error {
+	rep, err := verify.CheckReplay(replay)
+	if err != nil {
+		return usageErrorf("%s: %v; expected a whole replay of the match", what, err).
+			withHint("'sealed replay check FILE' says what is wrong with a replay")
+	}
+	want := map[string]string{"auction": verify.FormatAuction, "bargain": verify.FormatBargain}[game]
+	if want != "" && rep.Format != want {
+		return usageErrorf("%s is a %s replay, but the entry's game is %s; expected a %s replay", what, rep.Format, game, want)
+	}
+	if !rep.Clean() {
+		seed := "seed commitment ok"
+		if !rep.SeedCommitmentOK {
+			seed = "seed commitment MISMATCH"
+		}
+		fmt.Fprintf(a.errOut, "warning: %s does not re-simulate cleanly (%d differences, %s); it is recorded as evidence: 'sealed replay check' lists the differences\n",
+			what, len(rep.Differences), seed)
+	}
+	return nil
 }

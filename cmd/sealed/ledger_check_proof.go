@@ -100,20 +100,20 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 			return usageErrorf("--checkpoint goes with inclusion proofs")
 		}
 		p, err := ledger.ParseConsistencyProof(data)
-		if err == nil {
-			err = ledger.CheckConsistency(vkey, nil, nil, p)
-			res.Size1, res.Size = p.Size1, p.Size2
+		if err != nil {
+			return badProof(o.Proof, err)
 		}
-		check = err
+		check = ledger.CheckConsistency(vkey, nil, nil, p)
+		res.Size1, res.Size = p.Size1, p.Size2
 	} else {
 		p, err := ledger.ParseInclusionProof(data)
-		if err == nil {
-			var cp *ledger.Checkpoint
-			cp, err = ledger.CheckInclusion(vkey, cpText, p)
-			res.Index, res.Size = &p.Index, p.Size
-			if cp != nil {
-				res.Origin, res.Root = cp.Origin, cp.Root.String()
-			}
+		if err != nil {
+			return badProof(o.Proof, err)
+		}
+		cp, err := ledger.CheckInclusion(vkey, cpText, p)
+		res.Index, res.Size = &p.Index, p.Size
+		if cp != nil {
+			res.Origin, res.Root = cp.Origin, cp.Root.String()
 		}
 		check = err
 	}
@@ -139,4 +139,12 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		_, err = fmt.Fprintf(a.out, "ok: entry %d is in the tree of size %d signed by %s (root %s)\n", *res.Index, res.Size, res.Origin, res.Root)
 	}
 	return err
+}
+
+// badProof reports a proof file that does not parse as a proof (a missing
+// or unknown field, a number out of range): bad input, exit 2, not a proof
+// that fails to verify.
+func badProof(file string, err error) error {
+	return usageErrorf("%s is not a well-formed proof: %v", file, err).
+		withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
 }

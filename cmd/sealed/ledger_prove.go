@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 )
 
@@ -40,7 +42,7 @@ checkpoint. Check it anywhere with 'sealed ledger check-proof'.`,
 			return runF(a, o)
 		},
 	}
-	c.Flags().Int64Var(&o.Index, "index", -1, "the entry's `INDEX`")
+	indexVar(c.Flags(), &o.Index, "index", "the entry's `INDEX`")
 	c.Flags().Int64Var(&o.Size, "size", 0, "prove against the checkpoint of tree size `S` (default: the latest)")
 	return c
 }
@@ -51,6 +53,13 @@ func runLedgerProve(a *app, o *ledgerProveOptions) error {
 		return err
 	}
 	defer l.Close()
+	n, err := l.Size()
+	if err != nil {
+		return err
+	}
+	if o.Index >= n {
+		return usageErrorf("entry %d does not exist: the ledger has %d entries%s", o.Index, n, indexRange(n))
+	}
 	p, err := l.ProveInclusion(o.Index, o.Size)
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -101,4 +110,13 @@ func runLedgerConsistency(a *app, o *ledgerConsistencyOptions) error {
 		return usageErrorf("%v", err)
 	}
 	return a.printJSON(p)
+}
+
+// indexRange writes the valid indexes of a ledger of n entries, " (0..n-1)",
+// or "" when it is empty.
+func indexRange(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (indexes 0..%d)", n-1)
 }

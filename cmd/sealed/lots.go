@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"sort"
@@ -52,23 +53,26 @@ func readStateFile(flag, path string) ([]byte, error) {
 }
 
 // parsePoints parses a --points file: a JSON object from player name to
-// whole points >= 0, e.g. {"alice": 100, "bob": 40}.
+// whole points >= 0, e.g. {"alice": 100, "bob": 40}. A player named twice,
+// points that are not a JSON whole number ("50", 50.5, null) and a blank
+// or padded player name are refused.
 func parsePoints(path string) (map[string]int64, error) {
 	b, err := readStateFile("points", path)
 	if err != nil {
 		return nil, err
 	}
-	var raw map[string]json.Number
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil || raw == nil || dec.More() {
-		return nil, usageErrorf("--points %s is not a JSON object of player names to points; expected e.g. {\"alice\": 100, \"bob\": 40}", path)
+	keys, vals, err := decodeObject(b)
+	if err != nil {
+		return nil, usageErrorf("--points %s: %v; expected a JSON object of player names to points, e.g. {\"alice\": 100, \"bob\": 40}", path, err)
 	}
 	points := map[string]int64{}
-	for _, p := range sortedKeys(raw) {
-		n, err := strconv.ParseInt(raw[p].String(), 10, 64)
-		if err != nil || n < 0 || strings.TrimSpace(p) == "" {
-			return nil, usageErrorf("--points %s: %q has %s points; expected a player name and a whole number of points, 0 or more", path, p, raw[p])
+	for i, p := range keys {
+		if err := checkStatePlayer("points", path, p); err != nil {
+			return nil, err
+		}
+		n, err := strconv.ParseInt(string(vals[i]), 10, 64)
+		if err != nil || n < 0 {
+			return nil, usageErrorf("--points %s: %q has %s points; expected a whole number of points, 0 or more (a JSON number, not a string)", path, p, vals[i])
 		}
 		points[p] = n
 	}
@@ -77,27 +81,86 @@ func parsePoints(path string) (map[string]int64, error) {
 
 // parsePossessions parses a --possessions file: a JSON object from player
 // name to the cards they hold, e.g. {"erin": ["AS", "KS", "QS", "JS", "TS"]}.
+// A player named twice and a card listed twice for one player (each card
+// exists once) are refused.
 func parsePossessions(path string) (map[string][]secret.Card, error) {
 	b, err := readStateFile("possessions", path)
 	if err != nil {
 		return nil, err
 	}
-	var raw map[string][]string
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&raw); err != nil || raw == nil || dec.More() {
-		return nil, usageErrorf("--possessions %s is not a JSON object of player names to lists of cards; expected e.g. {\"erin\": [\"AS\", \"KS\", \"QS\", \"JS\", \"TS\"]}", path)
+	keys, vals, err := decodeObject(b)
+	if err != nil {
+		return nil, usageErrorf("--possessions %s: %v; expected a JSON object of player names to lists of cards, e.g. {\"erin\": [\"AS\", \"KS\", \"QS\", \"JS\", \"TS\"]}", path, err)
 	}
 	out := map[string][]secret.Card{}
-	for _, p := range sortedKeys(raw) {
-		for _, s := range raw[p] {
+	for i, p := range keys {
+		if err := checkStatePlayer("possessions", path, p); err != nil {
+			return nil, err
+		}
+		var cards []string
+		if err := json.Unmarshal(vals[i], &cards); err != nil || cards == nil {
+			return nil, usageErrorf("--possessions %s: %q holds %s; expected a list of cards such as [\"AS\", \"10H\"]", path, p, vals[i])
+		}
+		seen := map[secret.Card]string{}
+		for _, s := range cards {
 			c, err := secret.ParseCard(s)
 			if err != nil {
 				return nil, usageErrorf("--possessions %s: %s's card: %v", path, p, err)
 			}
+			if first, dup := seen[c]; dup {
+				return nil, usageErrorf("--possessions %s: %s holds %q twice (as %q and %q); each card is held once", path, p, c.String(), first, s)
+			}
+			seen[c] = s
 			out[p] = append(out[p], c)
 		}
 	}
 	return out, nil
+}
+
+// checkStatePlayer refuses a blank player name, or one with white space
+// at its start or end, as a key of a --points or --possessions file.
+func checkStatePlayer(flag, path, p string) error {
+	if strings.TrimSpace(p) == "" || strings.TrimSpace(p) != p {
+		return usageErrorf("--%s %s: player name %q; expected a name without white space at its start or end", flag, path, p)
+	}
+	return nil
+}
+
+// decodeObject decodes one JSON object into its keys, in file order, and
+// their raw values; a key given twice (RFC 8259 §4: names SHOULD be unique;
+// encoding/json would silently keep the last), a value that is not an
+// object and trailing data are errors.
+func decodeObject(b []byte) ([]string, []json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, fmt.Errorf("not a JSON object")
+	}
+	var keys []string
+	var vals []json.RawMessage
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, fmt.Errorf("not valid JSON: %v", err)
+		}
+		k := t.(string) // object keys are strings
+		if seen[k] {
+			return nil, nil, fmt.Errorf("player %q is given twice", k)
+		}
+		seen[k] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, fmt.Errorf("not valid JSON: %v", err)
+		}
+		keys, vals = append(keys, k), append(vals, v)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, fmt.Errorf("not valid JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, fmt.Errorf("data after the JSON object")
+	}
+	return keys, vals, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,10 @@ import (
 )
 
 func init() { replaySubcommands = append(replaySubcommands, newReplayCheckCmd) }
+
+// utf8BOM is the UTF-8 byte order mark some editors put at the start of a
+// file; JSON (RFC 8259 §8.1) must not begin with one.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // maxReplaySize bounds a replay file read by `sealed replay check`.
 const maxReplaySize = 64 << 20
@@ -71,7 +76,7 @@ func runReplayCheck(a *app, o *replayCheckOptions) error {
 		case err != nil:
 			unreadable++
 			entry.Error = err.Error()
-			if !a.json {
+			if !a.json && len(o.Files) > 1 {
 				fmt.Fprintf(a.errOut, "sealed: %s: %v\n", f, err)
 			}
 		case rep.Clean():
@@ -95,8 +100,13 @@ func runReplayCheck(a *app, o *replayCheckOptions) error {
 	switch {
 	case unreadable > 0 && a.json:
 		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d replays could not be read", unreadable, len(o.Files))}
+	case unreadable > 0 && len(o.Files) == 1:
+		return usageErrorf("%s: %s", out[0].File, out[0].Error) // its one error line
 	case unreadable > 0:
-		return usageErrorf("%d of %d replays could not be read", unreadable, len(o.Files))
+		// Each unreadable file had its "sealed:" line; the summary is not
+		// another error.
+		fmt.Fprintf(a.errOut, "%d of %d replays could not be read\n", unreadable, len(o.Files))
+		return errSilentUsage
 	case failed > 0:
 		return errSilentFailure
 	}
@@ -140,6 +150,9 @@ func checkReplayFile(a *app, name string) (*verify.Report, error) {
 	}
 	if len(data) > maxReplaySize {
 		return nil, fmt.Errorf("replay is larger than %d MiB", maxReplaySize>>20)
+	}
+	if bytes.HasPrefix(data, utf8BOM) {
+		return nil, fmt.Errorf("replay starts with a UTF-8 byte order mark (bytes EF BB BF); expected JSON without a BOM (save the file as UTF-8 without BOM)")
 	}
 	return verify.CheckReplay(data)
 }

@@ -53,7 +53,7 @@ takes one name for every seat or three names, seat 0 first.
 	f.IntVar(&opts.MaxTurns, "max-turns", bargain.DefaultMaxTurns, "turn limit of each match, even, 2..12")
 	f.StringVar(&opts.Bots, "bots", "greedy,fair,fair", "bots for seats 0,1,2 ("+strings.Join(bargain.BotNames, ", ")+")")
 	f.IntVar(&opts.StopAfter, "stop-after", 0, "simulate a deadline after this many settled matches (0: play all)")
-	f.StringVarP(&opts.Out, "out", "o", "", "write the replay to FILE instead of stdout")
+	f.StringVarP(&opts.Out, "out", "o", "", "write the replay to `FILE` instead of stdout")
 	return c
 }
 

@@ -102,7 +102,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	if !errors.Is(err, errSilentFailure) {
+	if !errors.Is(err, errSilentFailure) && !errors.Is(err, errSilentUsage) {
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		msg = strings.TrimPrefix(msg, "sealed: ")
 		fmt.Fprintf(stderr, "sealed: %s\n", msg)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"unicode/utf8"
 
 	"github.com/sealedhq/sealed/commit"
 	"github.com/spf13/cobra"
@@ -133,6 +134,13 @@ func runSeedCheck(a *app, o *seedCheckOptions) error {
 		text = string(b)
 	}
 	s, err := commit.ParseSeed(text)
+	if err != nil && !utf8.ValidString(text) {
+		// commit's message shows such a byte as U+FFFD; quote what was given.
+		if o.SeedFile != "" {
+			return usageErrorf("--seed-file %s holds bytes that are not UTF-8 text (%.80q); expected 64 hex digits (32 bytes)", o.SeedFile, text)
+		}
+		return usageErrorf("--seed %q is not valid UTF-8; expected 64 hex digits (32 bytes)", text)
+	}
 	if err != nil {
 		return usageErrorf("--seed: %v", err)
 	}
