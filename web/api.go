@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -141,7 +142,9 @@ func (s *Server) apiInclusion(c echo.Context) error {
 // apiConsistency is GET /api/v1/proofs/consistency?size1=A&size2=B: the
 // RFC 6962 consistency proof that the tree of B entries (default the
 // latest checkpoint) extends the tree of A, between their signed
-// checkpoints (ledger.ConsistencyProof).
+// checkpoints (ledger.ConsistencyProof). 400 when a size is malformed or
+// size1 > size2 (checked before any lookup); 404 when either checkpoint is
+// not stored.
 func (s *Server) apiConsistency(c echo.Context) error {
 	if c.QueryParam("size1") == "" {
 		return badRequest("size1 is required: the size of the older checkpoint")
@@ -153,6 +156,9 @@ func (s *Server) apiConsistency(c echo.Context) error {
 	size2, err := optionalSize(c, "size2")
 	if err != nil {
 		return err
+	}
+	if size2 != 0 && size1 > size2 {
+		return badRequest("size1 %d is larger than size2 %d; expected 1 <= size1 <= size2", size1, size2)
 	}
 	cp2, err := s.checkpointOf(size2)
 	if err != nil {
@@ -179,10 +185,14 @@ type appended struct {
 
 // apiAppend is POST /api/v1/entries (bearer token): the body is an entry
 // body (docs/ledger.md, ledger.ParseBody) appended with the server's
-// signer key. 201 with the index; 400 with {"error"} for a bad body; 409
-// with the existing index for a duplicate; 401, 403, 413 and 429 come from
-// the middleware before.
+// signer key. 201 with the index; 415 unless the Content-Type is
+// application/json (charset, if given, utf-8); 400 with {"error"} for a bad
+// body; 409 with the existing index for a duplicate; 401, 403, 413 and 429
+// come from the middleware before.
 func (s *Server) apiAppend(c echo.Context) error {
+	if err := requireJSON(c); err != nil {
+		return err
+	}
 	body, err := readBody(c)
 	if err != nil {
 		return err
@@ -199,6 +209,26 @@ func (s *Server) apiAppend(c echo.Context) error {
 		out.Entry = e
 	}
 	return c.JSON(http.StatusCreated, out)
+}
+
+// requireJSON answers 415 unless the request's Content-Type is
+// application/json (RFC 8259 section 11), with no charset or charset utf-8.
+// curl -d sends application/x-www-form-urlencoded, so the message says
+// which header to add.
+func requireJSON(c echo.Context) error {
+	ct := c.Request().Header.Get(echo.HeaderContentType)
+	mt, params, err := mime.ParseMediaType(ct)
+	if err == nil && mt == echo.MIMEApplicationJSON {
+		if cs, ok := params["charset"]; !ok || strings.EqualFold(cs, "utf-8") {
+			return nil
+		}
+	}
+	if ct == "" {
+		ct = "none"
+	} else {
+		ct = strconv.Quote(ct)
+	}
+	return errorf(http.StatusUnsupportedMediaType, "Content-Type %s: expected application/json (with curl: -H 'Content-Type: application/json')", ct)
 }
 
 // appendError maps an Append error to its answer: every error Append

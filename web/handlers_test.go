@@ -47,7 +47,8 @@ func checkSecurityHeaders(t *testing.T, w *httptest.ResponseRecorder) {
 // and seed 004's calendar worked by hand (see newFixture).
 func TestPagesAndAPI(t *testing.T) {
 	f := newFixture(t)
-	s := f.server(t, nil)
+	// More POSTs than the default burst; TestRateLimit checks the limit.
+	s := f.server(t, func(o *Options) { o.WriteRate, o.WriteBurst = 1e6, 1e6 })
 	bid, near, weak := readVector(t, "bid"), readVector(t, "nearmiss"), readVector(t, "weak")
 	unknown := strings.Repeat("ab", 32)
 	const html, js, jsonCT, text = "text/html", "text/javascript", "application/json", "text/plain"
@@ -155,6 +156,42 @@ func TestPagesAndAPI(t *testing.T) {
 			status: 200, ctype: jsonCT, contains: []string{`"match":false`, `"trailing LF removed"`}},
 		{name: "api verify bad json", method: "POST", target: "/api/v1/verify", body: `{"commitment":`, status: 400, ctype: jsonCT},
 		{name: "api verify no reveal", method: "POST", target: "/api/v1/verify", body: `{"commitment":"` + bid.Commitment + `"}`, status: 400, ctype: jsonCT, contains: []string{"reveal is required"}},
+		// A lone surrogate escape is no Unicode text (RFC 7493 section 2.1);
+		// encoding/json would have hashed U+FFFD, bytes nobody sent.
+		{name: "api verify lone surrogate", method: "POST", target: "/api/v1/verify", body: `{"commitment":"` + bid.Commitment + `","reveal":"\ud800"}`,
+			status: 400, ctype: jsonCT, contains: []string{"surrogate"}},
+		{name: "api verify invalid UTF-8", method: "POST", target: "/api/v1/verify", body: "{\"commitment\":\"" + bid.Commitment + "\",\"reveal\":\"\xff\"}",
+			status: 400, ctype: jsonCT, contains: []string{"UTF-8"}},
+		{name: "api verify duplicate reveal", method: "POST", target: "/api/v1/verify",
+			body:   `{"commitment":"` + bid.Commitment + `","reveal":"I bid 15 on lot 3\nsalt: n5xgmzlwmvqwk2lqmv2xizlsmu","reveal":"x"}`,
+			status: 400, ctype: jsonCT, contains: []string{`duplicate`, `\"reveal\"`}},
+		{name: "api verify surrogate pair", method: "POST", target: "/api/v1/verify",
+			// printf '\xf0\x9f\x98\x80' | sha256sum (U+1F600, sent as the pair \ud83d\ude00)
+			body:   `{"commitment":"f0443a342c5ef54783a111b51ba56c938e474c32324d90c3a60c9c8e3a37e2d9","reveal":"\ud83d\ude00"}`,
+			status: 200, ctype: jsonCT, contains: []string{`"match":true`, `"bytes":4`}},
+		// An empty reveal is an input like any other, as for sealed verify --text "":
+		// it mismatches, and matches only the SHA-256 of no bytes (printf '' | sha256sum).
+		{name: "api verify empty reveal", method: "POST", target: "/api/v1/verify", body: `{"commitment":"` + bid.Commitment + `","reveal":""}`,
+			status: 200, ctype: jsonCT, contains: []string{`"match":false`, `"bytes":0`}},
+		{name: "api verify empty reveal of no bytes", method: "POST", target: "/api/v1/verify",
+			body:   `{"commitment":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","reveal":""}`,
+			status: 200, ctype: jsonCT, contains: []string{`"match":true`, `"bytes":0`}},
+		{name: "api verify null reveal", method: "POST", target: "/api/v1/verify", body: `{"commitment":"` + bid.Commitment + `","reveal":null}`, status: 400, ctype: jsonCT, contains: []string{"reveal is required"}},
+		{name: "api verify unknown member", method: "POST", target: "/api/v1/verify", body: `{"commitment":"` + bid.Commitment + `","reveal":"x","salt":"y"}`, status: 400, ctype: jsonCT},
+		{name: "api verify trailing data", method: "POST", target: "/api/v1/verify", body: `{"commitment":"` + bid.Commitment + `","reveal":"x"} {}`, status: 400, ctype: jsonCT},
+		{name: "verify bogus newlines", method: "POST", target: "/verify",
+			body:   form(url.Values{"hash": {bid.Commitment}, "reveal": {string(bid.Text)}, "newlines": {"bogus"}}),
+			header: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 400, ctype: html,
+			contains: []string{"line breaks &#34;bogus&#34;: expected lf", `name="newlines"`}, absent: []string{"Match"}},
+		{name: "verify newlines lf", method: "POST", target: "/verify",
+			body:   form(url.Values{"hash": {bid.Commitment}, "reveal": {string(bid.Text)}, "newlines": {"lf"}}),
+			header: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 200, ctype: html, contains: []string{"Match: the reveal hashes"}},
+		{name: "verify empty reveal", method: "POST", target: "/verify",
+			body:   form(url.Values{"hash": {bid.Commitment}, "reveal": {""}}),
+			header: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 200, ctype: html,
+			contains: []string{"Mismatch", "0 bytes checked", "The reveal is empty"}},
+		{name: "api consistency size1 above size2", target: "/api/v1/proofs/consistency?size1=1000&size2=999", status: 400, ctype: jsonCT,
+			contains: []string{"size1 1000 is larger than size2 999"}},
 		{name: "api no such route", target: "/api/v1/nope", status: 404, ctype: jsonCT, contains: []string{`"error"`}},
 	}
 	for _, tc := range tests {

@@ -1,12 +1,12 @@
 package web
 
 import (
-	"bytes"
-	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"strings"
 
+	json "github.com/go-json-experiment/json"
 	"github.com/labstack/echo/v4"
 	"github.com/sealedhq/sealed/commit"
 )
@@ -58,13 +58,20 @@ func (s *Server) verifyForm(c echo.Context) error {
 	return c.Render(http.StatusOK, "verify", verifyView{Hash: c.QueryParam("hash")})
 }
 
-// verifyPost is POST /verify (form fields hash, reveal, newlines). It
+// verifyPost is POST /verify (form fields hash, reveal, newlines: "lf",
+// the default, or "crlf"; any other value is a 400 re-showing the form). An
+// empty reveal is checked like any other, as `sealed verify --text ""`
+// does: it matches only the SHA-256 of no bytes. It
 // stores nothing, so it needs no CSRF token. Browsers send a text box's
 // line breaks as CRLF (HTML form submission); unless the form says the
 // reveal really has CRLF, they are turned back into LF, the form `sealed
 // commit` writes, and the page says so.
 func (s *Server) verifyPost(c echo.Context) error {
 	v := verifyView{Hash: c.FormValue("hash"), Reveal: c.FormValue("reveal"), KeepCRLF: c.FormValue("newlines") == "crlf", Checked: true}
+	if nl := c.FormValue("newlines"); nl != "" && nl != "lf" && nl != "crlf" {
+		v.Error = fmt.Sprintf("line breaks %q: expected lf (turn the browser's CRLF into LF) or crlf (keep them)", nl)
+		return c.Render(http.StatusBadRequest, "verify", v)
+	}
 	reveal := v.Reveal
 	if !v.KeepCRLF && strings.Contains(reveal, "\r\n") {
 		reveal = strings.ReplaceAll(reveal, "\r\n", "\n")
@@ -74,8 +81,6 @@ func (s *Server) verifyPost(c echo.Context) error {
 	switch {
 	case err != nil:
 		v.Error = "malformed hash: " + err.Error()
-	case reveal == "":
-		v.Error = "the reveal is empty: paste the exact text you committed to"
 	default:
 		v.Verdict = check(h, []byte(reveal))
 		if _, idx, err := s.judge.lookup(h); err == nil && len(idx) > 0 {
@@ -97,20 +102,20 @@ type verifyRequest struct {
 
 // apiVerify is POST /api/v1/verify: {"commitment": H, "reveal": TEXT} gives
 // the verdict; the bytes are checked exactly as sent (JSON strings keep
-// line breaks as they are).
+// line breaks as they are). The body must be I-JSON (RFC 7493): valid
+// UTF-8, no lone surrogate escape such as "\ud800" (encoding/json would
+// hash it as U+FFFD, bytes nobody sent), no duplicate member names, no
+// unknown member; otherwise 400. An empty reveal is checked like any other
+// (as `sealed verify --text ""` does): it matches only the SHA-256 of no
+// bytes. A missing or null reveal is 400.
 func (s *Server) apiVerify(c echo.Context) error {
 	body, err := readBody(c)
 	if err != nil {
 		return err
 	}
 	var req verifyRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		return badRequest("expected a JSON object {\"commitment\": \"<64 hex>\", \"reveal\": \"<text>\"}: %v", err)
-	}
-	if dec.More() {
-		return badRequest("expected one JSON object, found more after it")
+	if err := json.Unmarshal(body, &req, json.RejectUnknownMembers(true)); err != nil {
+		return badRequest("expected one JSON object {\"commitment\": \"<64 hex>\", \"reveal\": \"<text>\"} (RFC 7493 I-JSON: valid UTF-8, no lone surrogates, no duplicate names): %v", err)
 	}
 	if req.Reveal == nil {
 		return badRequest("reveal is required: the exact text committed to")

@@ -11,7 +11,8 @@ import (
 // 413 as the issue specifies, and a new commitment shows at once.
 func TestWriteAPI(t *testing.T) {
 	f := newFixture(t)
-	s := f.server(t, func(o *Options) { o.BodyLimit = 1024 })
+	// More POSTs than the default burst; TestRateLimit checks the limit.
+	s := f.server(t, func(o *Options) { o.BodyLimit, o.WriteRate, o.WriteBurst = 1024, 1e6, 1e6 })
 	// sha256 of the empty string (`printf '' | sha256sum`), a commitment
 	// nobody in the fixture posted.
 	const c = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -70,6 +71,25 @@ func TestWriteAPI(t *testing.T) {
 			t.Errorf("%s: %d %+v, want 400 with an error", name, code, a)
 		}
 	}
+	// Duplicate member names (RFC 7493 section 2.3) are refused, not
+	// "last wins".
+	if code, a, _ := post(strings.Replace(entry, `"kind":"commit"`, `"kind":"commit","kind":"commit"`, 1), auth...); code != 400 || !strings.Contains(a.Error, "Duplicate key") {
+		t.Errorf("duplicate member: %d %+v, want 400", code, a)
+	}
+	// Only application/json is an entry body (415 otherwise, with a JSON
+	// error): curl -d alone sends application/x-www-form-urlencoded.
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "", "application/json; charset=latin1", "application/jsonx"} {
+		h := []string{"Authorization", "Bearer " + testToken}
+		if ct != "" {
+			h = append(h, "Content-Type", ct)
+		}
+		if code, a, _ := post(strings.Replace(entry, "zoe", "yves", 1), h...); code != 415 || !strings.Contains(a.Error, "expected application/json") {
+			t.Errorf("Content-Type %q: %d %+v, want 415", ct, code, a)
+		}
+	}
+	if code, a, _ := post(strings.Replace(entry, "zoe", "yves", 1), "Authorization", "Bearer "+testToken, "Content-Type", "application/json; charset=UTF-8"); code != 201 {
+		t.Errorf("application/json; charset=UTF-8: %d %+v, want 201", code, a)
+	}
 	big := `{"kind":"commit","player":"` + strings.Repeat("z", 2000) + `"}`
 	if code, a, _ := post(big, auth...); code != 413 || !strings.Contains(a.Error, "1024 bytes") {
 		t.Errorf("oversize: %d %+v, want 413", code, a)
@@ -92,7 +112,7 @@ func TestWriteAPI(t *testing.T) {
 func TestRateLimit(t *testing.T) {
 	f := newFixture(t)
 	s := f.server(t, func(o *Options) { o.WriteRate, o.WriteBurst = 0.001, 2 })
-	auth := []string{"Authorization", "Bearer " + testToken}
+	auth := []string{"Authorization", "Bearer " + testToken, "Content-Type", "application/json"}
 	var codes []int
 	for range 3 {
 		codes = append(codes, do(s, "POST", "/api/v1/entries", `{"kind":"bribe"}`, auth...).Code)
