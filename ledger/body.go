@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -124,27 +125,38 @@ func bodyErr(field, format string, args ...any) error {
 // UTF-8; the error is a *BodyError naming the field. The rules are in
 // docs/ledger.md ("Entries").
 func ParseBody(data []byte) (*Body, error) {
+	b, _, err := parseBody(data)
+	return b, err
+}
+
+// parseBody is ParseBody that also returns canon, the RFC 8785 form of
+// data, which validated it (prepareCanonical builds the leaf from it, so
+// an append canonicalises its input once).
+func parseBody(data []byte) (b *Body, canon []byte, err error) {
 	if len(data) > MaxBodySize {
-		return nil, bodyErr("", "%d bytes, more than the %d allowed", len(data), MaxBodySize)
+		return nil, nil, bodyErr("", "%d bytes, more than the %d allowed", len(data), MaxBodySize)
 	}
 	// RFC 8785 parsing first: refuses duplicate keys, invalid UTF-8 and lone
 	// surrogates, which encoding/json would silently accept or replace.
-	if _, err := jcs.Transform(data); err != nil {
-		return nil, bodyErr("", "not valid JSON for RFC 8785 canonicalisation: %v", err)
+	canon, err = jcs.Transform(data)
+	if err != nil {
+		return nil, nil, bodyErr("", "not valid JSON for RFC 8785 canonicalisation: %v", err)
 	}
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return nil, bodyErr("", "expected a JSON object")
+		return nil, nil, bodyErr("", "expected a JSON object")
 	}
+	// The caller's bytes, not canon, are decoded, so that numbers are read
+	// as posted (an index of 1e2 or 1.0 is refused, as before).
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var b Body
-	if err := dec.Decode(&b); err != nil {
-		return nil, bodyErr("", "%v", err)
+	b = new(Body)
+	if err := dec.Decode(b); err != nil {
+		return nil, nil, bodyErr("", "%v", err)
 	}
 	if err := b.normalise(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &b, nil
+	return b, canon, nil
 }
 
 // fieldSet lists, per kind, the fields it requires and those it allows.
@@ -157,17 +169,21 @@ var kindFields = map[Kind]struct{ required, optional []string }{
 	KindResult:     {[]string{"game", "match_id", "replay_sha256", "summary"}, nil},
 }
 
-// present reports which kind-specific fields of b are set.
-func (b *Body) present() map[string]bool {
-	p := map[string]bool{
-		"player": b.Player != "", "action_type": b.ActionType != "", "channel": b.Channel != "",
-		"commitment": b.Commitment != "", "commit": b.Commit != nil, "text": b.Text != nil,
-		"text_base64": b.TextBase64 != "", "game": b.Game != "", "match_id": b.MatchID != "",
-		"rules_version": b.RulesVersion != "", "config": b.Config != nil,
-		"seed_commit": b.SeedCommit != nil, "seed": b.Seed != "",
-		"replay_sha256": b.ReplaySHA256 != "", "summary": b.Summary != nil,
-	}
-	return p
+// bodyFields are the kind-specific fields, in the order present reports
+// them.
+var bodyFields = [...]string{"player", "action_type", "channel", "commitment", "commit", "text",
+	"text_base64", "game", "match_id", "rules_version", "config", "seed_commit", "seed",
+	"replay_sha256", "summary"}
+
+// present reports which kind-specific fields of b are set, in the order
+// of bodyFields.
+func (b *Body) present() [len(bodyFields)]bool {
+	return [...]bool{b.Player != "", b.ActionType != "", b.Channel != "",
+		b.Commitment != "", b.Commit != nil, b.Text != nil,
+		b.TextBase64 != "", b.Game != "", b.MatchID != "",
+		b.RulesVersion != "", b.Config != nil,
+		b.SeedCommit != nil, b.Seed != "",
+		b.ReplaySHA256 != "", b.Summary != nil}
 }
 
 // normalise validates b in place (see ParseBody).
@@ -179,21 +195,22 @@ func (b *Body) normalise() error {
 	if b.IntegratedAt != "" {
 		return bodyErr("integrated_at", "set by the ledger, not by the caller")
 	}
-	allowed := map[string]bool{}
-	for _, f := range spec.required {
-		allowed[f] = true
-	}
-	for _, f := range spec.optional {
-		allowed[f] = true
-	}
 	p := b.present()
+	isSet := func(f string) bool {
+		for i, n := range bodyFields {
+			if n == f {
+				return p[i]
+			}
+		}
+		return false
+	}
 	for _, f := range spec.required {
-		if !p[f] {
+		if !isSet(f) {
 			return bodyErr(f, "required in a %s entry", b.Kind)
 		}
 	}
-	for f, set := range p {
-		if set && !allowed[f] {
+	for i, f := range bodyFields {
+		if p[i] && !slices.Contains(spec.required, f) && !slices.Contains(spec.optional, f) {
 			return bodyErr(f, "not allowed in a %s entry", b.Kind)
 		}
 	}
@@ -338,8 +355,12 @@ type prepared struct {
 	postedAt int64 // Unix ns, or -1
 }
 
+// integratedKey is the leaf member the sequencer fills in.
+const integratedKey = `"integrated_at":`
+
 // prepare makes the canonical leaf (with a placeholder integration time) and
-// the duplicate key of a validated body.
+// the duplicate key of a validated body: the body with the placeholder,
+// marshalled and canonicalised by jcs.Transform (RFC 8785).
 func prepare(b *Body) (*prepared, error) {
 	c := *b
 	c.IntegratedAt = placeholderTime
@@ -347,14 +368,34 @@ func prepare(b *Body) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &prepared{body: b, postedAt: -1}
-	if p.leaf, err = jcs.Transform(raw); err != nil {
+	leaf, err := jcs.Transform(raw)
+	if err != nil {
 		return nil, bodyErr("", "canonicalising: %v", err)
 	}
+	return finishPrepared(b, leaf, topLevelValue(leaf, "integrated_at"))
+}
+
+// prepareCanonical is prepare for a body that parseBody decoded from
+// input whose RFC 8785 form is canon: the leaf is canon with the
+// normalised members replaced, empty members dropped and integrated_at
+// inserted (leafFromCanonical), which is byte for byte what prepare
+// makes, without a second canonicalisation. Bodies whose keys are not
+// spelled exactly as the fields (encoding/json matches them without
+// regard to case) go through prepare.
+func prepareCanonical(b *Body, canon []byte) (*prepared, error) {
+	leaf, tsOff, ok := leafFromCanonical(b, canon)
+	if !ok {
+		return prepare(b)
+	}
+	return finishPrepared(b, leaf, tsOff)
+}
+
+// finishPrepared checks the placeholder at tsOff (the offset of the value
+// of integrated_at in leaf) and computes the duplicate key and posted_at.
+func finishPrepared(b *Body, leaf []byte, tsOff int) (*prepared, error) {
+	p := &prepared{body: b, leaf: leaf, tsOff: tsOff, postedAt: -1}
 	// The value starts after `"integrated_at":`; the member always has a
 	// successor ("kind" sorts after it), so a comma follows the value.
-	const key = `"integrated_at":`
-	p.tsOff = topLevelValue(p.leaf, "integrated_at")
 	end := p.tsOff + len(placeholderTime) + 2
 	if p.tsOff < 0 || end >= len(p.leaf) || string(p.leaf[p.tsOff:end+1]) != `"`+placeholderTime+`",` {
 		return nil, errors.New("ledger: internal error: integrated_at not found in canonical body")
@@ -362,26 +403,210 @@ func prepare(b *Body) (*prepared, error) {
 	if b.Kind == KindCommit {
 		// Rule: a commit is a duplicate when player, action type and
 		// commitment are the same (docs/ledger.md "Duplicates").
-		h := sha256.New()
-		for _, s := range []string{string(KindCommit), b.Player, b.ActionType, b.Commitment} {
-			h.Write([]byte(s))
-			h.Write([]byte{0})
+		var arr [512]byte
+		buf := arr[:0]
+		for _, s := range [...]string{string(KindCommit), b.Player, b.ActionType, b.Commitment} {
+			buf = append(buf, s...)
+			buf = append(buf, 0)
 		}
-		copy(p.dedup[:], h.Sum(nil))
+		p.dedup = sha256.Sum256(buf)
 	} else {
 		// Any other kind: the canonical body without integrated_at, which
 		// is the canonical leaf with that member cut out.
 		h := sha256.New()
-		h.Write(p.leaf[:p.tsOff-len(key)])
+		h.Write(p.leaf[:p.tsOff-len(integratedKey)])
 		h.Write(p.leaf[end+1:])
-		copy(p.dedup[:], h.Sum(nil))
+		h.Sum(p.dedup[:0])
 	}
 	p.tsOff++ // skip the opening quote
 	if b.PostedAt != "" {
-		t, _ := time.Parse(TimeLayout, b.PostedAt)
+		t, err := time.Parse(TimeLayout, b.PostedAt)
+		if err != nil {
+			return nil, bodyErr("posted_at", "expected a time in the layout %s, got %q", TimeLayout, b.PostedAt)
+		}
 		p.postedAt = t.UnixNano()
 	}
 	return p, nil
+}
+
+// leafFromCanonical builds the leaf of the validated body b from canon,
+// the RFC 8785 form of the JSON object b was decoded from: canon's
+// top-level members in canon's (sorted) order, where members the leaf
+// leaves out (empty strings and nulls, which json.Marshal's omitempty
+// drops, and the caller's empty integrated_at) are dropped, the
+// normalised hex digests and posted_at are replaced by their normalised
+// values (ASCII letters and digits, which RFC 8785 writes as they are),
+// and "integrated_at":placeholderTime is inserted before the first key
+// that sorts after it. The other values are jcs's own output. It returns
+// the offset of the integrated_at value, or ok false if a key of canon is
+// not exactly a field name (then prepare is used).
+func leafFromCanonical(b *Body, canon []byte) (leaf []byte, tsOff int, ok bool) {
+	if len(canon) < 2 || canon[0] != '{' || canon[len(canon)-1] != '}' {
+		return nil, 0, false
+	}
+	leaf = make([]byte, 0, len(canon)+len(integratedKey)+len(placeholderTime)+8)
+	leaf = append(leaf, '{')
+	tsOff = -1
+	member := func(key string) {
+		if len(leaf) > 1 {
+			leaf = append(leaf, ',')
+		}
+		leaf = append(leaf, '"')
+		leaf = append(leaf, key...)
+		leaf = append(leaf, '"', ':')
+	}
+	quoted := func(key, v string) {
+		member(key)
+		leaf = append(leaf, '"')
+		leaf = append(leaf, v...)
+		leaf = append(leaf, '"')
+	}
+	insertTime := func() {
+		member("integrated_at")
+		tsOff = len(leaf)
+		leaf = append(leaf, '"')
+		leaf = append(leaf, placeholderTime...)
+		leaf = append(leaf, '"')
+	}
+	i := 1
+	for i < len(canon)-1 {
+		if canon[i] == ',' {
+			i++
+		}
+		if canon[i] != '"' {
+			return nil, 0, false
+		}
+		k := bytes.IndexByte(canon[i+1:], '"')
+		if k < 0 {
+			return nil, 0, false
+		}
+		key := canon[i+1 : i+1+k]
+		if bytes.IndexByte(key, '\\') >= 0 || i+k+2 >= len(canon) || canon[i+k+2] != ':' {
+			return nil, 0, false
+		}
+		vs := i + k + 3
+		ve := valueEnd(canon, vs)
+		if ve < 0 {
+			return nil, 0, false
+		}
+		raw := canon[vs:ve]
+		i = ve
+		if tsOff < 0 && string(key) > "integrated_at" {
+			insertTime()
+		}
+		var str string // value of a string field, emitted as raw if not empty
+		switch string(key) {
+		case "kind":
+			quoted("kind", string(b.Kind))
+			continue
+		case "integrated_at":
+			if b.IntegratedAt != "" {
+				return nil, 0, false
+			}
+			continue
+		case "posted_at", "commitment", "seed", "replay_sha256":
+			var v string
+			switch string(key) {
+			case "posted_at":
+				v = b.PostedAt
+			case "commitment":
+				v = b.Commitment
+			case "seed":
+				v = b.Seed
+			default:
+				v = b.ReplaySHA256
+			}
+			if v != "" {
+				quoted(string(key), v)
+			}
+			continue
+		case "player":
+			str = b.Player
+		case "action_type":
+			str = b.ActionType
+		case "channel":
+			str = b.Channel
+		case "text_base64":
+			str = b.TextBase64
+		case "game":
+			str = b.Game
+		case "match_id":
+			str = b.MatchID
+		case "rules_version":
+			str = b.RulesVersion
+		case "commit", "seed_commit", "text", "config", "summary":
+			var set bool
+			switch string(key) {
+			case "commit":
+				set = b.Commit != nil
+			case "seed_commit":
+				set = b.SeedCommit != nil
+			case "text":
+				set = b.Text != nil
+			case "config":
+				set = b.Config != nil
+			default:
+				set = b.Summary != nil
+			}
+			if set {
+				member(string(key))
+				leaf = append(leaf, raw...)
+			}
+			continue
+		default:
+			return nil, 0, false
+		}
+		if str != "" {
+			member(string(key))
+			leaf = append(leaf, raw...)
+		}
+	}
+	if tsOff < 0 {
+		insertTime()
+	}
+	leaf = append(leaf, '}')
+	return leaf, tsOff, true
+}
+
+// valueEnd returns the end offset of the JSON value starting at data[i]
+// in canonical JSON (no white space), or -1 if it does not end before
+// the last byte.
+func valueEnd(data []byte, i int) int {
+	depth, inString := 0, false
+	for ; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // topLevelValue returns the offset of the value of key in the top-level

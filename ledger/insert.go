@@ -24,12 +24,19 @@ const insertChunk = 64
 // statement executions instead of one per row.
 type insertCache struct {
 	stmts map[insertTable]map[int]*sql.Stmt
+	size  *sql.Stmt // treeSize's query, run before every batch
+	// Argument buffers reused from batch to batch.
+	entryArgs, hashArgs []any
 }
 
 // prepare prepares the statements for 1..insertChunk rows of each table
 // on db (the writer, before the sequencer starts).
 func (c *insertCache) prepare(db *sql.DB) error {
 	c.stmts = map[insertTable]map[int]*sql.Stmt{}
+	var err error
+	if c.size, err = db.Prepare(treeSizeQuery); err != nil {
+		return err
+	}
 	for _, t := range []insertTable{insertEntries, insertHashes} {
 		c.stmts[t] = map[int]*sql.Stmt{}
 		row := "(" + strings.TrimSuffix(strings.Repeat("?,", t.cols), ",") + ")"

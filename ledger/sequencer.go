@@ -29,11 +29,15 @@ type request struct {
 // ErrReadOnly, ErrClosed; ctx's error if ctx ends first (the entry may
 // then still be appended).
 func (l *Ledger) Append(ctx context.Context, body []byte) (int64, error) {
-	b, err := ParseBody(body)
+	b, canon, err := parseBody(body)
 	if err != nil {
 		return -1, err
 	}
-	return l.append(ctx, b)
+	p, err := prepareCanonical(b, canon)
+	if err != nil {
+		return -1, err
+	}
+	return l.append(ctx, p)
 }
 
 // AppendBody is Append for a Body built in Go; b is validated and
@@ -43,16 +47,16 @@ func (l *Ledger) AppendBody(ctx context.Context, b *Body) (int64, error) {
 	if err := c.normalise(); err != nil {
 		return -1, err
 	}
-	return l.append(ctx, &c)
-}
-
-func (l *Ledger) append(ctx context.Context, b *Body) (int64, error) {
-	if l.w == nil {
-		return -1, ErrReadOnly
-	}
-	p, err := prepare(b)
+	p, err := prepare(&c)
 	if err != nil {
 		return -1, err
+	}
+	return l.append(ctx, p)
+}
+
+func (l *Ledger) append(ctx context.Context, p *prepared) (int64, error) {
+	if l.w == nil {
+		return -1, ErrReadOnly
 	}
 	r := &request{p: p, done: make(chan struct{})}
 	l.mu.RLock()
@@ -178,9 +182,9 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 	defer tx.Rollback()
 	// Another process may have appended since our last batch: reload the
 	// right edge of the tree from the database if so.
-	size, err := treeSize(tx)
-	if err != nil {
-		return err
+	var size int64
+	if err := tx.Stmt(l.inserts.size).QueryRow().Scan(&size); err != nil {
+		return fmt.Errorf("reading tree size: %w", err)
 	}
 	if size != f.size {
 		nf, err := loadFrontier(size, hashReader{tx})
@@ -198,7 +202,13 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 			l.dedup.forget(added)
 		}
 	}()
-	var entryArgs, hashArgs []any
+	entryArgs, hashArgs := l.inserts.entryArgs[:0], l.inserts.hashArgs[:0]
+	defer func() {
+		// Keep the buffers, without the values, for the next batch.
+		clear(entryArgs)
+		clear(hashArgs)
+		l.inserts.entryArgs, l.inserts.hashArgs = entryArgs[:0], hashArgs[:0]
+	}()
 	start := f.size
 	var batchKinds map[int64]Kind
 	for _, r := range batch {

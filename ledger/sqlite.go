@@ -155,10 +155,13 @@ func (r hashReader) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
 	return out, nil
 }
 
+// treeSizeQuery reads the number of entries in the database.
+const treeSizeQuery = `SELECT coalesce(max(idx)+1, 0) FROM entries`
+
 // treeSize is the number of entries in the database.
 func treeSize(q queryer) (int64, error) {
 	var n int64
-	if err := q.QueryRow(`SELECT coalesce(max(idx)+1, 0) FROM entries`).Scan(&n); err != nil {
+	if err := q.QueryRow(treeSizeQuery).Scan(&n); err != nil {
 		return 0, fmt.Errorf("reading tree size: %w", err)
 	}
 	return n, nil

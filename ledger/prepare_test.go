@@ -1,0 +1,82 @@
+package ledger
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// prepareSeeds are bodies an append may carry: the leaf vectors' inputs
+// plus hand-written edge cases of RFC 8785 canonicalisation (escapes,
+// non-ASCII, U+2028, HTML characters, numbers in config), of omitempty
+// (empty strings and nulls), of normalised fields (digest case and prefix,
+// posted_at offsets) and of key spelling (encoding/json matches keys
+// without regard to case).
+func prepareSeeds(t testing.TB) []string {
+	files, _ := filepath.Glob("testdata/leaves/*-*.txt")
+	var seeds []string
+	for _, f := range files {
+		h, _ := readVector(t, f)
+		seeds = append(seeds, h["input"])
+	}
+	return append(seeds,
+		commitBody("ann", hashA),
+		` { "commitment" : "SHA256:`+strings.ToUpper(hashA)+` ", "kind":"commit","player":"a\u00e9\u2028<>&\"\\\/","action_type":"bid","channel":"#x","posted_at":"2025-03-03T10:15:00.5+01:00"}`,
+		`{"kind":"commit","player":"ann","action_type":"bid","channel":"c","commitment":"`+hashA+`","integrated_at":"","posted_at":""}`,
+		`{"kind":"commit","Player":"ann","action_type":"bid","channel":"c","commitment":"`+hashA+`"}`,
+		`{"kind":"commit","player":"ann","PLAYER":"bob","action_type":"bid","channel":"c","commitment":"`+hashA+`"}`,
+		`{"kind":"reveal","commit":3,"player":"p","text":"line\nnext\t\u0001\u007f\ud83d\ude00 e\u0301","text_base64":"","commitment":null,"seed":""}`,
+		`{"kind":"reveal","commit":0,"player":"p","text":""}`,
+		`{"kind":"reveal","commit":9007199254740993,"player":"p","text_base64":"/2hp"}`,
+		`{"kind":"edit","commit":-0,"player":"p","text":null,"posted_at":"2025-01-01T00:00:00Z"}`,
+		`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r1","commitment":"`+hashB+`","config":{"z":[1e2,1.50,-0,{"b":null,"a":true}],"a":"\u00e9","integrated_at":"x","kind":1}}`,
+		`{"kind":"seed-reveal","seed_commit":1,"seed":"  `+strings.ToUpper(hashB)+`"}`,
+		`{"summary":{"winner":"ann","price":"40.5","n":123456789012},"kind":"result","game":"bargain","match_id":"m\u0000x","replay_sha256":"`+hashA+`"}`,
+	)
+}
+
+// checkPrepareSame: for a body parseBody accepts, the leaf, placeholder
+// offset and duplicate key that prepareCanonical builds from the
+// canonical input equal prepare's (jcs.Transform of the marshalled body).
+func checkPrepareSame(t *testing.T, body string) {
+	b, canon, err := parseBody([]byte(body))
+	if err != nil {
+		return
+	}
+	want, err := prepare(b)
+	if err != nil {
+		t.Fatalf("%s: prepare: %v", body, err)
+	}
+	got, err := prepareCanonical(b, canon)
+	if err != nil {
+		t.Fatalf("%s: prepareCanonical: %v", body, err)
+	}
+	if !bytes.Equal(got.leaf, want.leaf) || got.tsOff != want.tsOff || got.dedup != want.dedup || got.postedAt != want.postedAt {
+		t.Errorf("%s:\nleaf %s (offset %d)\nwant %s (offset %d)", body, got.leaf, got.tsOff, want.leaf, want.tsOff)
+	}
+}
+
+// TestPrepareCanonical: the one-canonicalisation path of Append makes the
+// same leaves as canonicalising the marshalled body.
+func TestPrepareCanonical(t *testing.T) {
+	accepted := 0
+	for _, s := range prepareSeeds(t) {
+		if _, _, err := parseBody([]byte(s)); err == nil {
+			accepted++
+		}
+		checkPrepareSame(t, s)
+	}
+	if accepted < 14 {
+		t.Errorf("only %d seed bodies were accepted: the test checks too little", accepted)
+	}
+}
+
+// FuzzPrepareCanonical: as TestPrepareCanonical, on mutated bodies
+// (go test -fuzz FuzzPrepareCanonical ./ledger).
+func FuzzPrepareCanonical(f *testing.F) {
+	for _, s := range prepareSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(checkPrepareSame)
+}
