@@ -33,6 +33,14 @@ func TestBadBodies(t *testing.T) {
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"yesterday"}`, 1), "posted_at", "RFC 3339"},
 		{commitBody("p\\u0007", hashA), "player", "control character"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2999-01-01T00:00:00Z"}`, 1), "posted_at", "outside the range"},
+		// Year 10000 has five digits: not RFC 3339 (§5.6, date-fullyear = 4DIGIT).
+		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"10000-01-01T00:00:00Z"}`, 1), "posted_at", "RFC 3339"},
+		// One nanosecond past the last time an int64 of Unix nanoseconds
+		// holds: python3 -c 'print(2**63-1)' = 9223372036854775807 ns after
+		// 1970 is 2262-04-11T23:47:16.854775807Z (date -u -d @9223372036).
+		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2262-04-11T23:47:16.854775808Z"}`, 1), "posted_at", "outside the range"},
+		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2262-04-11T22:47:16.854775808-01:00"}`, 1), "posted_at", "outside the range"},
+		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"1677-09-21T00:12:43.145224191Z"}`, 1), "posted_at", "outside the range"},
 		{"{\"kind\":\"commit\",\"player\":\"\xff\"}", "", "not valid JSON"}, // invalid UTF-8
 		{`{"kind":"reveal","commit":0,"player":"p"}`, "text", "required"},
 		{`{"kind":"reveal","commit":0,"player":"p","text":"a","text_base64":"/w=="}`, "text", "not both"},
@@ -57,6 +65,11 @@ func TestBadBodies(t *testing.T) {
 		if be.Field != c.field || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: got field %q, %q; want field %q and %q", c.body, be.Field, err, c.field, c.msg)
 		}
+	}
+	// The last representable time is accepted (the append then refuses it
+	// as later than the integration time, TestFarFuture).
+	if _, err := ParseBody([]byte(strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2262-04-11T23:47:16.854775807Z"}`, 1))); err != nil {
+		t.Errorf("posted_at at the int64 limit: %v", err)
 	}
 	if _, err := ParseBody([]byte(`{"kind":"edit","commit":0,"player":"` + strings.Repeat("x", MaxBodySize) + `"}`)); err == nil {
 		t.Error("a body over MaxBodySize was accepted")
@@ -159,5 +172,33 @@ func TestReplays(t *testing.T) {
 	}
 	if _, err := l.Replay(hashB); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing replay: %v", err)
+	}
+}
+
+// TestFarFuture: posted_at far in the future (year 2999, year 10000, the
+// int64 nanosecond limit) is refused with an error naming posted_at,
+// through Append and AppendBody, and takes no index; a ledger clock past
+// 2262 makes appends fail with an error naming the clock, never a wrapped
+// time.
+func TestFarFuture(t *testing.T) {
+	l, _, _ := newTestLedger(t, Options{Clock: fixedClock(t, "2025-03-03T09:15:00Z")})
+	ctx := context.Background()
+	for _, pa := range []string{"2999-01-01T00:00:00Z", "10000-01-01T00:00:00Z", "2262-04-11T23:47:16.854775807Z"} {
+		body := strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"`+pa+`"}`, 1)
+		if _, err := l.Append(ctx, []byte(body)); err == nil || !strings.Contains(err.Error(), "posted_at") {
+			t.Errorf("Append with posted_at %s: %v, want an error naming posted_at", pa, err)
+		}
+		b, _ := ParseBody([]byte(commitBody("p", hashA)))
+		b.PostedAt = pa
+		if _, err := l.AppendBody(ctx, b); err == nil || !strings.Contains(err.Error(), "posted_at") {
+			t.Errorf("AppendBody with posted_at %s: %v, want an error naming posted_at", pa, err)
+		}
+	}
+	if n, _ := l.Size(); n != 0 {
+		t.Errorf("size %d after refused appends, want 0", n)
+	}
+	l2, _, _ := newTestLedger(t, Options{Clock: fixedClock(t, "2999-01-01T00:00:00Z")})
+	if _, err := l2.Append(ctx, []byte(commitBody("p", hashA))); err == nil || !strings.Contains(err.Error(), "ledger clock") {
+		t.Errorf("append with the clock in 2999: %v, want an error naming the ledger clock", err)
 	}
 }
