@@ -222,6 +222,9 @@ func analyse(digest string, data []byte) *replayView {
 		v.CheckErr = err.Error()
 		return v
 	}
+	if rep.Differences == nil {
+		rep.Differences = []verify.Difference{} // docs/web.md: a list, [] when clean, never null
+	}
 	v.Report, v.Clean = rep, rep.Clean()
 	switch rep.Format {
 	case verify.FormatAuction:
