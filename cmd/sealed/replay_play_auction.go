@@ -53,7 +53,7 @@ repeated over the seats: "truthful,shading" at 5 seats is truthful, shading,
 truthful, shading, truthful.
 
 A paid table (--stake) splits the pot after --rake in proportion to positive
-profit, rounded down to --unit (DESIGN.md B3).`,
+profit, rounded down to --unit (docs/design.md, reading B3).`,
 		Example: `  sealed replay play auction --seed "$SEED" > r.json
   sealed replay play auction --seed "$SEED" --players 8 --pricing second --bots random --out r.json
   sealed replay play auction --seed "$SEED" --stake 10 --rake 0.05`,
