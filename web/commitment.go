@@ -36,21 +36,25 @@ type commitmentView struct {
 // actionView is one commit entry with the judge's verdict (secret.Action)
 // and the reveals and edits that name it.
 type actionView struct {
-	Index        int64                `json:"index"` // ledger index of the commit entry
-	Player       string               `json:"player"`
-	ActionType   string               `json:"action_type"`
-	Channel      string               `json:"channel"`
-	IntegratedAt time.Time            `json:"integrated_at"`
-	PostedAt     time.Time            `json:"posted_at,omitzero"`
-	State        secret.State         `json:"state"`
-	Maturation   time.Time            `json:"maturation"`
-	Revelation   time.Time            `json:"revelation"`
-	Failure      *secret.Failure      `json:"failure,omitempty"`
-	Declaration  *secret.Declaration  `json:"declaration,omitempty"`
-	Decisions    []secret.Explanation `json:"decisions"`
-	Flags        []secret.Flag        `json:"flags,omitempty"`
-	Reveals      []revealView         `json:"reveals"`
-	Edits        []editView           `json:"edits"`
+	Index        int64           `json:"index"` // ledger index of the commit entry
+	Player       string          `json:"player"`
+	ActionType   string          `json:"action_type"`
+	Channel      string          `json:"channel"`
+	IntegratedAt time.Time       `json:"integrated_at"`
+	PostedAt     time.Time       `json:"posted_at,omitzero"`
+	State        secret.State    `json:"state"`
+	Maturation   time.Time       `json:"maturation"`
+	Revelation   time.Time       `json:"revelation"`
+	Failure      *secret.Failure `json:"failure,omitempty"`
+	// PhaseHelp, for a failure outside the action's phase
+	// (secret.WrongPhase), names the phase the action type needs and when
+	// it next starts as of judged_at (wrongPhaseHelp).
+	PhaseHelp   string               `json:"phase_help,omitempty"`
+	Declaration *secret.Declaration  `json:"declaration,omitempty"`
+	Decisions   []secret.Explanation `json:"decisions"`
+	Flags       []secret.Flag        `json:"flags,omitempty"`
+	Reveals     []revealView         `json:"reveals"`
+	Edits       []editView           `json:"edits"`
 }
 
 // revealView is one reveal entry: the exact bytes, whether they hash to the
@@ -138,19 +142,19 @@ func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) 
 	if v, ok := jd.views.Load(c); ok {
 		return v.(*commitmentView), nil
 	}
-	v := viewOf(jd, idx, c)
+	v := viewOf(jd, idx, c, s.o.Game)
 	jd.views.Store(c, v)
 	return v, nil
 }
 
-// viewOf builds the view of commitment c from the judgement.
-func viewOf(jd *judgement, idx []int, c commit.Commitment) *commitmentView {
+// viewOf builds the view of commitment c from the judgement, judged under g.
+func viewOf(jd *judgement, idx []int, c commit.Commitment, g secret.Game) *commitmentView {
 	v := &commitmentView{Commitment: c.String(), JudgedAt: jd.at}
 	for _, i := range idx {
 		a := &jd.j.Actions[i]
 		av := actionView{Index: a.Post.Index, Player: a.Post.Player, ActionType: a.Post.ActionType, Channel: a.Post.Channel,
 			IntegratedAt: a.Post.IntegratedAt, PostedAt: a.Post.PostedAt, State: a.State, Maturation: a.Maturation,
-			Revelation: a.Revelation, Failure: a.Failure, Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags,
+			Revelation: a.Revelation, Failure: a.Failure, PhaseHelp: wrongPhaseHelp(g, a, jd.at), Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags,
 			Reveals: []revealView{}, Edits: []editView{}}
 		for _, r := range jd.reveals[a.Post.Index] {
 			res := commit.Verify(c, r.Text)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/rules/secret"
+	"github.com/sealedhq/sealed/web"
 	"github.com/spf13/cobra"
 )
 
@@ -74,6 +75,10 @@ Exit status: 0 everything verifies, 1 a check failed, 2 bad usage.`,
 	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "with --serve, the address to listen on, `HOST:PORT`")
 	return c
 }
+
+// demoGame is the secret-action configuration the demo is judged and
+// served with: seed 004's defaults, phases in UTC.
+var demoGame = secret.Game{}
 
 func runDemo(ctx context.Context, a *app, o *demoOptions) error {
 	path, temp := o.DB, o.DB == ""
@@ -140,10 +145,10 @@ func runDemo(ctx context.Context, a *app, o *demoOptions) error {
 			return err
 		}
 		if !a.json {
-			fmt.Fprintf(a.out, "write API token in %s; post a commitment with:\n  curl -H \"Authorization: Bearer $(cat %s)\" -d '{\"kind\":\"commit\",\"player\":\"you\",\"action_type\":\"bid\",\"channel\":\"#auctions\",\"commitment\":\"<hash from %shash>\"}' %sapi/v1/entries\nCtrl-C stops\n",
-				demo.TokenFile(path), demo.TokenFile(path), url, url)
+			fmt.Fprintf(a.out, "write API token in %s; post a commitment with:\n  curl -H \"Authorization: Bearer $(cat %s)\" -H 'Content-Type: application/json' -d '{\"kind\":\"commit\",\"player\":\"you\",\"action_type\":\"bid\",\"channel\":\"#auctions\",\"commitment\":\"<hash from %shash>\"}' %sapi/v1/entries\n%s\nCtrl-C stops\n",
+				demo.TokenFile(path), demo.TokenFile(path), url, url, web.PhaseNote(demoGame, secret.ActionBid, time.Now()))
 		}
 		return nil
 	}
-	return serveSite(ctx, a, siteOptions{db: path, addr: o.Addr, token: token, keyFile: demo.KeyFile(path), game: secret.Game{}, ready: o.ready}, announce)
+	return serveSite(ctx, a, siteOptions{db: path, addr: o.Addr, token: token, keyFile: demo.KeyFile(path), game: demoGame, ready: o.ready}, announce)
 }

@@ -190,6 +190,13 @@ func TestDemoServe(t *testing.T) {
 		if !strings.Contains(out.String(), "open "+url) || !strings.Contains(out.String(), "verdict: everything verifies") {
 			t.Errorf("summary: %s", out.String())
 		}
+		// The banner's curl sends the JSON content type the write API
+		// requires, and says when a bid counts (seed 004: Auction Phase,
+		// Monday 00:00 to Thursday 00:00, UTC for the demo).
+		if !strings.Contains(out.String(), `-H 'Content-Type: application/json' -d '{"kind":"commit"`) ||
+			!strings.Contains(out.String(), "\nA bid counts only when its commitment is posted in the Auction Phase, Monday 00:00 to Thursday 00:00 UTC. It is the ") {
+			t.Errorf("banner: %s", out.String())
+		}
 		tok, err := os.ReadFile(demo.TokenFile(db))
 		if err != nil {
 			t.Fatal(err)
