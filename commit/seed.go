@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Seed is a game server's 32-byte RNG seed (DESIGN.md "Seed commitment",
+// Seed is a game server's 32-byte RNG seed (docs/design.md "Seed commitment",
 // docs/commitments.md "Seeds"). Its text form is 64 lowercase hex digits;
 // rules/rng keys its stream with the 32 bytes.
 type Seed [32]byte

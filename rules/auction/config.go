@@ -33,7 +33,7 @@ const (
 	// FirstPrice: the winner pays its own bid (the default).
 	FirstPrice Pricing = "first"
 	// SecondPrice (Vickrey): the winner pays the highest bid of any other
-	// seat, 0 if every other seat bid 0 (DESIGN.md B1).
+	// seat, 0 if every other seat bid 0 (docs/design.md B1).
 	SecondPrice Pricing = "second"
 )
 

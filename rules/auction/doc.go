@@ -1,6 +1,6 @@
 // Package auction implements Blind Auction, rules version auction-0.2
-// (../shared/seeds/000_4176825fe06aef2b.txt; the readings B1-B3 of
-// ../shared/DESIGN.md): a sealed-bid auction of items, one at a time, among 3
+// (docs/rules/000_4176825fe06aef2b.txt; the readings B1-B3 of
+// docs/design.md): a sealed-bid auction of items, one at a time, among 3
 // to 8 seats whose private values are drawn from a committed server seed.
 //
 // The package is pure and deterministic. Values derives the values table

@@ -206,7 +206,7 @@ func (m *Match) Apply(a Action) (*ItemResult, error) {
 	return r, nil
 }
 
-// resolve settles the current item (seed 000, "One item" 3-4; DESIGN.md B1
+// resolve settles the current item (seed 000, "One item" 3-4; docs/design.md B1
 // and "Blind Auction draws").
 func (m *Match) resolve() *ItemResult {
 	p := m.cfg.Players

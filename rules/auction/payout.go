@@ -6,7 +6,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 )
 
-// Payout is the split of a paid table's pot (seed 000, "Winning"; DESIGN.md
+// Payout is the split of a paid table's pot (seed 000, "Winning"; docs/design.md
 // B3), in the table's currency, exact. Pot == Rake + the sum of Amounts.
 type Payout struct {
 	Pot     apd.Decimal   // Stake * Players
@@ -50,7 +50,7 @@ func floorToUnit(d, x, unit *apd.Decimal) error {
 // profit is 0 or negative forfeits (gets 0). If no seat made a profit, the
 // seats ranked first share it equally, rounded down. What rounding leaves
 // over goes to the first-ranked seat, the lowest seat among ties, so that
-// Rake plus the Amounts equals Pot exactly (DESIGN.md B3). Amounts carry the
+// Rake plus the Amounts equals Pot exactly (docs/design.md B3). Amounts carry the
 // exponent of the payout unit or of the stake, whichever is finer.
 //
 // It returns an error wrapping ErrConfig for an invalid config, one naming

@@ -13,7 +13,7 @@ type Standing struct {
 
 // Rank returns the final ranking of players (one entry per seat, any order)
 // by total profit, then credits left, both descending; seats equal on both
-// share a rank (competition ranking 1, 1, 3: DESIGN.md B2). The result is
+// share a rank (competition ranking 1, 1, 3: docs/design.md B2). The result is
 // sorted by rank, then seat.
 func Rank(players []PlayerState) []Standing {
 	out := make([]Standing, len(players))

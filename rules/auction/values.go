@@ -6,7 +6,7 @@ import (
 	"github.com/sealedhq/sealed/rules/rng"
 )
 
-// Values derives the private values table from a 32-byte seed (DESIGN.md,
+// Values derives the private values table from a 32-byte seed (docs/design.md,
 // "Blind Auction draws"; docs/rng.md): for item 1..cfg.Items, for seat
 // 0..cfg.Players-1, Range(cfg.ValueMin, cfg.ValueMax) from the stream
 // "auction-0.2/values". values[i][s] is item i+1's value to seat s, in

@@ -1,9 +1,9 @@
 // Package bargain implements the Negotiation Games of seed 002
-// (../shared/seeds/002_3f997448278f2b5a.txt, "Negotiation Games rules"):
+// (docs/rules/002_3f997448278f2b5a.txt, "Negotiation Games rules"):
 // three-seat episodes of one-on-one bargaining matches over books, hats and
 // balls, with each match's pool and both seats' private valuations drawn
 // from a committed seed by the HMAC-SHA256 stream of rules/rng
-// (DESIGN.md, "Bargaining pools"), and the replay format
+// (docs/design.md, "Bargaining pools"), and the replay format
 // negotiation.replay.v1 of the public Negotiation Games engine
 // (github.com/Metta-AI/cogame-negotiation-games, src/negotiation/sim.nim).
 //

@@ -16,7 +16,7 @@ const (
 	// MaxValue is the largest per-item value in a value table V(c).
 	MaxValue = 10
 	// CountDraws is how many count triples are drawn before settling on
-	// FallbackCounts (DESIGN.md, "Bargaining pools").
+	// FallbackCounts (docs/design.md, "Bargaining pools").
 	CountDraws = 32
 	// ValueRedraws is how many times seat B's values are redrawn while some
 	// item type is worthless to both seats.

@@ -17,7 +17,7 @@ type PlayOptions struct {
 // PlayEpisode plays a whole episode with bots[s] in seat s and returns its
 // replay: seed commitment and seed, every event, and the results. seed is
 // 32 bytes (its commitment is the SHA-256 of its 64 lowercase hex
-// characters, DESIGN.md "Seed commitment"). It returns an error for a bad
+// characters, docs/design.md "Seed commitment"). It returns an error for a bad
 // seed, config or option, a nil bot, or a bot that makes an illegal move.
 func PlayEpisode(seed []byte, cfg Config, bots [Seats]Bot, opt PlayOptions) (*Replay, error) {
 	ep, err := NewEpisode(seed, cfg)

@@ -56,7 +56,7 @@ var matchLabels = func() (l [maxMatches]string) {
 }()
 
 // DrawMatch derives match m's plan from a 32-byte seed, drawing from the
-// stream labelled "bargaining/match/<m>" (DESIGN.md, "Bargaining pools";
+// stream labelled "bargaining/match/<m>" (docs/design.md, "Bargaining pools";
 // seed 002, "The pool and the valuations"): counts [Range(1,4) x3] until the
 // total is 5..7, at most 32 tries, else [3,2,2]; A = V[Intn(|V|)], then
 // B = V[Intn(|V|)], B alone redrawn at most 16 times while some item type

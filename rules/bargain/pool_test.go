@@ -40,7 +40,7 @@ func mustSeed(t testing.TB, h string) []byte {
 func vec(v Vector) string { return fmt.Sprintf("%d,%d,%d", v[0], v[1], v[2]) }
 
 // TestDrawMatchVectors checks DrawMatch against pools computed by an
-// independent implementation of DESIGN.md in Python (hmac, hashlib):
+// independent implementation of docs/design.md in Python (hmac, hashlib):
 // testdata/pool_vectors.py; each file records the command that made it.
 // The vectors cover B redrawn 16 times then "the first compatible entry of
 // V" (first-compatible.txt, match 3) and 10 count draws (many-count-draws.txt).

@@ -1,8 +1,8 @@
 // Package lots implements the conclusion of a week's sealed bids on lots and
-// Hands in seed 004 (../shared/seeds/004_1fc38c7a40af5155.txt, rule
+// Hands in seed 004 (docs/rules/004_1fc38c7a40af5155.txt, rule
 // "Auctions", subrules "Bidding", "Submitting a Hand" and "Prizes"), with
 // the readings S6 (bid failures), S7 (priority) and S8 (first- or
-// second-price) of DESIGN.md, documented in docs/secret-actions.md.
+// second-price) of docs/design.md, documented in docs/secret-actions.md.
 //
 // Conclude takes the state at a week's revelation date (players, points,
 // cards in possession, the week's successful bid and Hand actions as

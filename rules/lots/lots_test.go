@@ -9,7 +9,7 @@ import (
 
 // Every expected outcome below was worked by hand from seed 004, rule
 // "Auctions" (subrules "Bidding", "Submitting a Hand", "Prizes") and the
-// readings S6-S8 of DESIGN.md; the working is in the comments.
+// readings S6-S8 of docs/design.md; the working is in the comments.
 
 var monday = time.Date(2026, 3, 23, 0, 0, 0, 0, time.UTC)
 

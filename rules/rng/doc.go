@@ -2,7 +2,7 @@
 // draw in sealed's games: Blind Auction values and tie-breaks, and
 // Negotiation Games pools and valuations.
 //
-// The stream is specified in docs/rng.md (and ../shared/DESIGN.md, "RNG
+// The stream is specified in docs/rng.md (and docs/design.md, "RNG
 // stream"). For a 32-byte seed and a label,
 //
 //	block(k) = HMAC-SHA256(key = seed, msg = label || 0x00 || uint64_be(k))

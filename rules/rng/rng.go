@@ -12,7 +12,7 @@ import (
 // SeedSize is the size of a seed in bytes (256 bits).
 const SeedSize = 32
 
-// Labels of the streams the games draw from (DESIGN.md, "RNG stream").
+// Labels of the streams the games draw from (docs/design.md, "RNG stream").
 const (
 	// LabelAuctionValues is the stream of Blind Auction private values
 	// (seed 000, auction-0.2).

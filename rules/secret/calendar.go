@@ -8,7 +8,7 @@ import (
 )
 
 // Phase is one of the game's two weekly phases (seed 004, amended rule
-// "Phases"; DESIGN.md reading S5). The zero value is NoPhase, which Settings
+// "Phases"; docs/design.md reading S5). The zero value is NoPhase, which Settings
 // use to mean "any phase".
 type Phase int
 
@@ -38,7 +38,7 @@ func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // Calendar is the game's weekly phase calendar in one IANA time zone (seed
 // 004, rule "Phases": the Auction Phase is Monday, Tuesday and Wednesday, the
-// Bartering Phase Thursday to Sunday; DESIGN.md reading S5). Phases start at
+// Bartering Phase Thursday to Sunday; docs/design.md reading S5). Phases start at
 // local midnight. All inputs and outputs are instants (time.Time); the zone
 // is used only to find local midnights and calendar days, so daylight-saving
 // changes are handled by the zone's rules.

@@ -1,11 +1,11 @@
 // Package secret implements the secret-action protocol of seed 004
-// (../shared/seeds/004_1fc38c7a40af5155.txt, rule "Secret Information", with
+// (docs/rules/004_1fc38c7a40af5155.txt, rule "Secret Information", with
 // the amended rule "Phases"): a player posts in the action type's channel the
 // SHA-256 of an unambiguous declaration followed by salt, the action matures
 // at the start of the next phase, the player must reveal the exact text
 // between maturation and revelation date, and the action fails under the
 // rule's conditions. Where the rule is ambiguous the package takes the
-// readings S1-S5 of DESIGN.md; docs/secret-actions.md names each one for a
+// readings S1-S5 of docs/design.md; docs/secret-actions.md names each one for a
 // game's operators.
 //
 // The package is pure: it does no I/O and never reads the clock. "Now" is an

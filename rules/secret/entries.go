@@ -21,7 +21,7 @@ const (
 // Stamp is what every ledger entry carries about its place and time: its
 // ledger index, the ledger's integration time and, optionally, the time the
 // post appeared in the game channel (never later than the integration time;
-// see DESIGN.md, "Ledger").
+// see docs/design.md, "Ledger").
 type Stamp struct {
 	// Index is the entry's ledger index (0-based leaf number).
 	Index int64 `json:"index"`

@@ -1,7 +1,7 @@
 package secret
 
 // Rules of seed 004 that decisions cite, by rule and subrule
-// (../shared/seeds/004_1fc38c7a40af5155.txt).
+// (docs/rules/004_1fc38c7a40af5155.txt).
 const (
 	RulePhases            = `seed 004, rule "Phases"`
 	RuleSecretInformation = `seed 004, rule "Secret Information"`
@@ -18,7 +18,7 @@ const (
 	RulePrizes            = `seed 004, rule "Auctions", subrule "Prizes"`
 )
 
-// Readings of ambiguous rules (DESIGN.md, "Readings of ambiguous rules";
+// Readings of ambiguous rules (docs/design.md, "Readings of ambiguous rules";
 // docs/secret-actions.md names each one).
 const (
 	ReadingNewAttemptFails  = "S1" // the new attempt fails; only outstanding attempts count
@@ -38,7 +38,7 @@ type Explanation struct {
 	// Rule cites seed 004 by rule and subrule, e.g. one of the Rule*
 	// constants.
 	Rule string `json:"rule"`
-	// Reading names the reading of DESIGN.md taken, "S1".."S8", or "".
+	// Reading names the reading of docs/design.md taken, "S1".."S8", or "".
 	Reading string `json:"reading,omitempty"`
 	// Text is the decision in one sentence.
 	Text string `json:"text"`

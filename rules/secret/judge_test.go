@@ -9,7 +9,7 @@ import (
 )
 
 // The judgements below were worked by hand from seed 004, rule "Secret
-// Information", and the readings S1-S5 of DESIGN.md. Reveal texts and their
+// Information", and the readings S1-S5 of docs/design.md. Reveal texts and their
 // commitments (computed with sha256sum) are in testdata/reveals.
 
 type vector struct {
