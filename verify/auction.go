@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -15,12 +14,16 @@ import (
 // CheckAuctionReplay re-simulates a Blind Auction replay (format
 // "sealed.auction.replay.v1", docs/replays.md; rules auction-0.2, seed 000)
 // given as JSON. See CheckAuction for what is checked. It returns an error,
-// never a panic, when data is not a replay it can read: not JSON, a field of
-// the wrong JSON type, or what CheckAuction rejects.
+// never a panic, when data is not a replay it can read: not JSON (RFC 8259,
+// UTF-8 strings), a leading UTF-8 byte order mark, a key given twice in one
+// object, a key the format does not define (keys match exactly, case
+// included), a field of the wrong JSON type, or what CheckAuction rejects
+// (docs/replays.md, "Reading a replay"). The error names the key or field
+// and where it is ("event 9", "config").
 func CheckAuctionReplay(data []byte) (*Report, error) {
 	var r auction.Replay
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("reading auction replay: %v", err)
+	if err := decodeStrict(data, &r, "auction replay"); err != nil {
+		return nil, err
 	}
 	return CheckAuction(&r)
 }
@@ -29,7 +32,9 @@ func CheckAuctionReplay(data []byte) (*Report, error) {
 // revealed seed against the seed commitment (commit.CheckSeed: SHA-256 of
 // the seed's 64 lowercase hex characters, DESIGN.md "Seed commitment"; a
 // commitment is read by commit.ParseCommitment, so any case and a
-// "sha256:" prefix are accepted), re-derives the
+// "sha256:" prefix are accepted; a well-formed commitment that does not
+// match is a difference, with the usual mistakes named by
+// commit.SeedHints), re-derives the
 // values table from the seed, applies every talk, bid and timeout event
 // through rules/auction in turn order, and compares every claimed field:
 // each value_private value, the legality of each action, bids_revealed,
@@ -48,8 +53,10 @@ func CheckAuctionReplay(data []byte) (*Report, error) {
 //
 // It returns an error when the replay cannot be checked at all: a format
 // other than auction.ReplayFormat, a rules_version other than "auction-0.2",
-// an invalid config (wrapping auction.ErrConfig), or a seed that is not 64
-// hex digits (commit.ParseSeed).
+// an invalid config (wrapping auction.ErrConfig), a seed that is not 64
+// hex digits (commit.ParseSeed), or a seed_commitment that is missing or
+// not a SHA-256 hash (commit.ParseCommitment: another algorithm's prefix
+// or length, not hex).
 func CheckAuction(r *auction.Replay) (*Report, error) {
 	if r.Format != auction.ReplayFormat {
 		return nil, fmt.Errorf("replay format is %q, expected %q", r.Format, auction.ReplayFormat)
@@ -64,21 +71,22 @@ func CheckAuction(r *auction.Replay) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay seed: %v", err)
 	}
+	claimed, err := commit.ParseCommitment(r.SeedCommitment)
+	if err != nil {
+		return nil, fmt.Errorf("replay seed_commitment: %v", err)
+	}
 	m, err := auction.NewMatch(seed[:], r.Config)
 	if err != nil {
 		return nil, err
 	}
-	c := &auctionChecker{r: r, m: m, rep: &Report{Format: FormatAuction}}
-	claimed, err := commit.ParseCommitment(r.SeedCommitment)
-	c.rep.SeedCommitmentOK = err == nil && commit.CheckSeed(seed, claimed)
+	c := &auctionChecker{r: r, m: m, rep: &Report{Format: FormatAuction, Differences: []Difference{}}}
+	c.rep.SeedCommitmentOK = commit.CheckSeed(seed, claimed)
 	if !c.rep.SeedCommitmentOK {
 		derived := seed.Commitment().String()
-		if err == nil {
-			for _, h := range commit.SeedHints(seed, claimed) {
-				derived += " (the claim is the SHA-256 of the " + h.Name + ")"
-			}
+		for _, h := range commit.SeedHints(seed, claimed) {
+			derived += " (the claim is the SHA-256 of the " + h.Name + ")"
 		}
-		c.diff(-1, "seed_commitment", truncate(quoteOrNone(r.SeedCommitment), 80), derived)
+		c.diff(-1, "seed_commitment", truncate(r.SeedCommitment, 80), derived)
 	}
 	if c.run() {
 		c.checkResults()
@@ -87,9 +95,13 @@ func CheckAuction(r *auction.Replay) (*Report, error) {
 	return c.rep, nil
 }
 
+// truncate cuts s to at most n bytes, never inside a UTF-8 sequence.
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "..."
 }

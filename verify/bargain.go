@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/rules/bargain"
 )
@@ -22,22 +23,25 @@ type bargainWire struct {
 		MaxTurns  *int     `json:"maxTurns"`
 		ItemNames []string `json:"itemNames"`
 	} `json:"config"`
-	SeedCommitment *string             `json:"seed_commitment"`
-	Seed           *string             `json:"seed"`
-	Events         []bargainEvent      `json:"events"`
-	Results        *bargainResultsWire `json:"results"`
+	SeedCommitment *string `json:"seed_commitment"`
+	Seed           *string `json:"seed"`
+	// PolicyNames is informational and not checked; it is read so that it
+	// is a known key.
+	PolicyNames []string            `json:"policyNames"`
+	Events      []bargainEvent      `json:"events"`
+	Results     *bargainResultsWire `json:"results"`
 }
 
 // bargainResultsWire is a replay's claimed "results" as read.
 type bargainResultsWire struct {
-	Scores        []json.RawMessage `json:"scores"`
-	Points        []int             `json:"points"`
-	Matches       []int             `json:"matches"`
-	Deals         []int             `json:"deals"`
-	Giveaway      []json.RawMessage `json:"giveaway"`
-	MatchesPlayed *int              `json:"matchesPlayed"`
-	MaxMatches    *int              `json:"maxMatches"`
-	Reason        *string           `json:"reason"`
+	Scores        []jsontext.Value `json:"scores"`
+	Points        []int            `json:"points"`
+	Matches       []int            `json:"matches"`
+	Deals         []int            `json:"deals"`
+	Giveaway      []jsontext.Value `json:"giveaway"`
+	MatchesPlayed *int             `json:"matchesPlayed"`
+	MaxMatches    *int             `json:"maxMatches"`
+	Reason        *string          `json:"reason"`
 }
 
 // bargainEvent is one event as read (see bargain.Event for the vocabulary).
@@ -57,8 +61,11 @@ type bargainEvent struct {
 	Worth     []int   `json:"worth"`
 	Payoff    []int   `json:"payoff"`
 	Outcome   *string `json:"outcome"`
-	Text      string  `json:"text"`
-	Notes     string  `json:"notes"`
+	// Scripted says whether a scripted bot acted; informational, not
+	// checked.
+	Scripted *bool  `json:"scripted"`
+	Text     string `json:"text"`
+	Notes    string `json:"notes"`
 }
 
 // absent is how a missing claim is shown in a Difference.
@@ -79,15 +86,19 @@ const absent = "absent"
 // derived value rounded half up to bargain.ScorePlaces places.
 //
 // It returns an error, and no report, only when data cannot be read as such
-// a replay: not JSON, another format, a config outside 3|6 matches and even
-// 2..12 turns, a missing or malformed seed, or an event whose kind or
-// action fields (an offer's take) are unreadable. A malformed or wrong
-// seed_commitment is a difference, with the usual mistakes named
-// (commit.SeedHints).
+// a replay: not JSON (RFC 8259, UTF-8 strings), a leading UTF-8 byte order
+// mark, a key given twice in one object, a key the format does not define
+// (keys match exactly), a field of the wrong JSON type, another format, a
+// config outside 3|6 matches and even 2..12 turns, a missing or malformed
+// seed, a missing seed_commitment or one that is not a SHA-256 hash
+// (commit.ParseCommitment), or an event whose kind or action fields (an
+// offer's take) are unreadable (docs/replays.md, "Reading a replay"). A
+// well-formed seed_commitment that does not match the seed is a
+// difference, with the usual mistakes named (commit.SeedHints).
 func CheckBargainReplay(data []byte) (*Report, error) {
 	var w bargainWire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, bargainReadError(data, err)
+	if err := decodeStrict(data, &w, "bargaining replay"); err != nil {
+		return nil, err
 	}
 	if w.Format != FormatBargain {
 		return nil, fmt.Errorf("replay format is %q; expected %q", w.Format, FormatBargain)
@@ -106,6 +117,10 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bargaining replay seed: %v", err)
 	}
+	claimedCommit, err := commit.ParseCommitment(*w.SeedCommitment)
+	if err != nil {
+		return nil, fmt.Errorf("bargaining replay seed_commitment: %v", err)
+	}
 	ep, err := bargain.NewEpisode(seed[:], cfg)
 	if err != nil {
 		return nil, fmt.Errorf("bargaining replay: %v", err)
@@ -118,14 +133,11 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 	}
 
 	c := &bargainCheck{ep: ep, rep: &Report{Format: FormatBargain, Differences: []Difference{}}}
-	claimedCommit, err := commit.ParseCommitment(*w.SeedCommitment)
-	c.rep.SeedCommitmentOK = err == nil && commit.CheckSeed(seed, claimedCommit)
+	c.rep.SeedCommitmentOK = commit.CheckSeed(seed, claimedCommit)
 	if !c.rep.SeedCommitmentOK {
 		derived := seed.Commitment().String()
-		if err == nil {
-			for _, h := range commit.SeedHints(seed, claimedCommit) {
-				derived += " (the claim is the SHA-256 of the " + h.Name + ")"
-			}
+		for _, h := range commit.SeedHints(seed, claimedCommit) {
+			derived += " (the claim is the SHA-256 of the " + h.Name + ")"
 		}
 		claimed := strconv.Quote(*w.SeedCommitment)
 		if r := []rune(claimed); len(r) > 80 { // cut on a rune, never inside one
@@ -143,23 +155,6 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 	c.results(w.Results)
 	c.rep.Events = len(events)
 	return c.rep, nil
-}
-
-// bargainReadError explains why data did not decode as a replay, naming
-// the event at fault when one is.
-func bargainReadError(data []byte, err error) error {
-	var w struct {
-		Events []json.RawMessage `json:"events"`
-	}
-	if json.Unmarshal(data, &w) == nil {
-		for i, raw := range w.Events {
-			var ev bargainEvent
-			if e := json.Unmarshal(raw, &ev); e != nil {
-				return fmt.Errorf("bargaining replay event %d is not a readable event: %v", i, e)
-			}
-		}
-	}
-	return fmt.Errorf("bargaining replay is not readable JSON: %v", err)
 }
 
 // checkBargainEvent checks the fields the re-simulation acts on: a known
@@ -343,7 +338,7 @@ func (c *bargainCheck) results(claimed *bargainResultsWire) {
 
 // cmpDecimals compares claimed decimals (JSON numbers, or strings holding
 // one) with the derived ones rounded to bargain.ScorePlaces places.
-func (c *bargainCheck) cmpDecimals(field string, claimed []json.RawMessage, derived *[bargain.Seats]apd.Decimal) {
+func (c *bargainCheck) cmpDecimals(field string, claimed []jsontext.Value, derived *[bargain.Seats]apd.Decimal) {
 	want := make([]string, bargain.Seats)
 	for s := range derived {
 		want[s] = bargain.FormatDecimal(&derived[s])
@@ -369,7 +364,7 @@ func (c *bargainCheck) cmpDecimals(field string, claimed []json.RawMessage, deri
 	}
 }
 
-func rawSlices(r []json.RawMessage) [][]byte {
+func rawSlices(r []jsontext.Value) [][]byte {
 	out := make([][]byte, len(r))
 	for i, x := range r {
 		out[i] = x

@@ -237,10 +237,11 @@ func TestBargainSeedCommitment(t *testing.T) {
 		!strings.Contains(d.Derived, "trailing LF") {
 		t.Errorf("LF commitment: %+v", rep.Differences)
 	}
-	// Not hex at all: a difference, not an error.
-	rep = mustCheckBargain(t, tamper(t, readHandworked(t), func(r map[string]any) { r["seed_commitment"] = "xyz" }))
-	if rep.SeedCommitmentOK || len(rep.Differences) != 1 || rep.Differences[0].Claimed != `"xyz"` {
-		t.Errorf("malformed commitment: %+v", rep)
+	// Not hex at all: a malformed replay, an error (docs/replays.md "How
+	// the checker reads a replay"; TestMalformedSeedCommitment has more).
+	if rep, err := CheckBargainReplay(tamper(t, readHandworked(t), func(r map[string]any) { r["seed_commitment"] = "xyz" })); err == nil ||
+		!strings.Contains(err.Error(), "seed_commitment") {
+		t.Errorf("malformed commitment: %v %+v", err, rep)
 	}
 }
 

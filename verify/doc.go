@@ -8,7 +8,10 @@
 // (Blind Auction, seeds/000_4176825fe06aef2b.txt, auction-0.2) or
 // rules/bargain (Negotiation Games, seeds/002_3f997448278f2b5a.txt), and
 // reports each difference from the claim as (event index, field, claimed,
-// derived). Replay formats are specified in docs/replays.md.
+// derived). Replay formats are specified in docs/replays.md. Replays are
+// read strictly (docs/replays.md, "Reading a replay"): one JSON object in
+// UTF-8, no byte order mark, no key given twice, no key the format does not
+// define, decoded with github.com/go-json-experiment/json.
 //
 // For players' secret actions (seeds/004_1fc38c7a40af5155.txt, "Secret
 // Information"): LoadHistory reads a ledger's commit, reveal and edit

@@ -1,14 +1,20 @@
 package verify
 
 import (
+	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sealedhq/sealed/rules/auction"
 )
 
 // FuzzCheckAuctionReplay feeds arbitrary bytes to the auction replay
 // checker: it must return a report or an error, never panic, and a report
-// must account for no more events than the replay has.
+// must account for no more events than the replay has. A replay the
+// strict reader accepts must read the same through encoding/json, the
+// loose reader other code uses (web/, tests): same report.
 func FuzzCheckAuctionReplay(f *testing.F) {
 	example, err := os.ReadFile("testdata/auction_example.json")
 	if err != nil {
@@ -42,6 +48,14 @@ func FuzzCheckAuctionReplay(f *testing.F) {
 		}
 		if rep.Events < 0 || rep.Events > strings.Count(string(data), "{") {
 			t.Fatalf("report counts %d events", rep.Events)
+		}
+		var loose auction.Replay
+		if err := json.Unmarshal(data, &loose); err != nil {
+			t.Fatalf("strict reader accepted what encoding/json refuses: %v", err)
+		}
+		rep2, err := CheckAuction(&loose)
+		if err != nil || !reflect.DeepEqual(rep, rep2) {
+			t.Fatalf("encoding/json reads it differently: %+v / %+v %v", rep, rep2, err)
 		}
 	})
 }

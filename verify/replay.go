@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/sealedhq/sealed/rules/auction"
@@ -18,16 +17,23 @@ const (
 
 // CheckReplay re-simulates a replay of either game, chosen by its "format"
 // field, and returns the report. It returns an error only when data is not a
-// replay it can read (not JSON, unknown format, missing or malformed
-// fields); differences between claim and derivation are in the report.
+// replay it can read (not a JSON object, a leading UTF-8 byte order mark, a
+// duplicate or unknown key, unknown format, missing or malformed fields,
+// a malformed seed or seed commitment: docs/replays.md, "Reading a
+// replay"); differences between claim and derivation are in the report.
 func CheckReplay(data []byte) (*Report, error) {
-	var head struct {
-		Format string `json:"format"`
+	format, err := replayFormat(data)
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("replay is not a JSON object: %v", err)
+	if format != FormatAuction && format != FormatBargain {
+		// About to blame the format: first make sure the replay is
+		// well-formed JSON without a second "format" key.
+		if err := checkSyntax(data); err != nil {
+			return nil, err
+		}
 	}
-	switch head.Format {
+	switch format {
 	case FormatAuction:
 		return CheckAuctionReplay(data)
 	case FormatBargain:
@@ -35,6 +41,6 @@ func CheckReplay(data []byte) (*Report, error) {
 	case "":
 		return nil, fmt.Errorf("replay has no \"format\" field; expected %q or %q", FormatAuction, FormatBargain)
 	default:
-		return nil, fmt.Errorf("unknown replay format %q; expected %q or %q", head.Format, FormatAuction, FormatBargain)
+		return nil, fmt.Errorf("unknown replay format %q; expected %q or %q", format, FormatAuction, FormatBargain)
 	}
 }

@@ -1,5 +1,7 @@
 package verify
 
+import "encoding/json"
+
 // Difference is one place where a replay's claim differs from what the rules
 // derive from its revealed seed and events.
 type Difference struct {
@@ -27,8 +29,20 @@ type Report struct {
 	// Events is the number of events re-simulated.
 	Events int `json:"events"`
 	// Differences lists every difference found, in event order; empty for a
-	// clean replay.
+	// clean replay. In JSON it is always a list, [] when empty (never null).
 	Differences []Difference `json:"differences"`
+}
+
+// MarshalJSON writes the report with its json tags, and "differences" as []
+// when there are none (docs/replays.md: the report's differences are a
+// list).
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report // without the method, so no recursion
+	p := plain(r)
+	if p.Differences == nil {
+		p.Differences = []Difference{}
+	}
+	return json.Marshal(p)
 }
 
 // Clean reports whether the replay's seed matched and nothing differed.

@@ -35,6 +35,8 @@ const (
 // revealed (docs/replays.md, format "sealed.auction.replay.v1"): the config,
 // the seed commitment posted before the match, the revealed seed, every
 // event, and the results the server claims.
+// A replay is read strictly (docs/replays.md, "Reading a replay",
+// verify.CheckReplay): no key twice, no key the format does not define.
 type Replay struct {
 	Format         string `json:"format"`        // ReplayFormat
 	RulesVersion   string `json:"rules_version"` // RulesVersion

@@ -28,6 +28,8 @@ const (
 // Replay is a Negotiation Games replay (docs/replays.md, "Negotiation Games
 // replays"): the config, the seed commitment, the revealed seed, every
 // event, and the results the server claimed.
+// A replay is read strictly (docs/replays.md, "Reading a replay",
+// verify.CheckReplay): no key twice, no key the format does not define.
 type Replay struct {
 	// Format is ReplayFormat.
 	Format string `json:"format"`
