@@ -168,29 +168,6 @@ func fmtTime(t time.Time, loc *time.Location) string {
 	return t.In(loc).Format(time.RFC3339)
 }
 
-// fmtGap writes a gap between posted_at and integration time.
-func fmtGap(d time.Duration) string {
-	d = d.Round(time.Second)
-	if d >= 24*time.Hour {
-		return fmt.Sprintf("%dd %s", d/(24*time.Hour), d%(24*time.Hour))
-	}
-	return d.String()
-}
-
-// gapsRounded returns the explanation's text with each gap it quotes as a
-// raw duration ("488h55m20.701339419s", as rules/secret writes it) in the
-// form the times lines use (fmtGap: "20d 8h55m21s"), so a gap reads one
-// way, to the second.
-func gapsRounded(e secret.Explanation) string {
-	text := e.Text
-	for _, t := range e.Times {
-		if t.Gap != 0 {
-			text = strings.ReplaceAll(text, t.Gap.String(), fmtGap(t.Gap))
-		}
-	}
-	return text
-}
-
 // writeExplanation prints one decision: its text, rule and reading after
 // first, then the instants it compared, each on a line after indent.
 func writeExplanation(w io.Writer, first, indent string, e secret.Explanation, loc *time.Location) {
@@ -198,14 +175,14 @@ func writeExplanation(w io.Writer, first, indent string, e secret.Explanation, l
 	if e.Reading != "" {
 		cite += "; reading " + e.Reading
 	}
-	fmt.Fprintf(w, "%s%s [%s]\n", first, gapsRounded(e), cite)
+	fmt.Fprintf(w, "%s%s [%s]\n", first, e.Text, cite)
 	for _, t := range e.Times {
 		fmt.Fprintf(w, "%s%s %s", indent, t.What, fmtTime(t.At, loc))
 		switch {
 		case t.Index >= 0 && t.Source != "":
 			fmt.Fprintf(w, " (ledger index %d, %s", t.Index, t.Source)
 			if t.Gap != 0 {
-				fmt.Fprintf(w, "; %s before its integration", fmtGap(t.Gap))
+				fmt.Fprintf(w, "; %s before its integration", secret.FormatGap(t.Gap))
 			}
 			fmt.Fprint(w, ")")
 		case t.Index >= 0:

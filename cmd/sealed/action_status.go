@@ -144,7 +144,7 @@ func writeAction(w io.Writer, act secret.Action, loc *time.Location) {
 	fmt.Fprintf(w, "  commitment %s\n", p.Commitment)
 	fmt.Fprintf(w, "  posted %s (%s", fmtTime(act.Posted.At, loc), act.Posted.Source)
 	if act.Posted.Gap != 0 {
-		fmt.Fprintf(w, "; %s before its integration at %s", fmtGap(act.Posted.Gap), fmtTime(p.IntegratedAt, loc))
+		fmt.Fprintf(w, "; %s before its integration at %s", secret.FormatGap(act.Posted.Gap), fmtTime(p.IntegratedAt, loc))
 	}
 	fmt.Fprintln(w, ")")
 	fmt.Fprintf(w, "  matures %s, revelation date %s\n", fmtTime(act.Maturation, loc), fmtTime(act.Revelation, loc))

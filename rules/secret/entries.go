@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/sealedhq/sealed/commit"
@@ -124,4 +125,15 @@ func entryTime(what string, s Stamp, threshold time.Duration) TimeUsed {
 // derivedTime returns the TimeUsed of a derived instant.
 func derivedTime(what string, t time.Time) TimeUsed {
 	return TimeUsed{What: what, Index: -1, At: t}
+}
+
+// FormatGap writes a gap between a post's posted_at and its integration
+// time rounded to the second, with whole days split off: "30m0s",
+// "20d 8h55m21s". Decisions and the CLI quote gaps in this one form.
+func FormatGap(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d >= 24*time.Hour {
+		return fmt.Sprintf("%dd %s", d/(24*time.Hour), d%(24*time.Hour))
+	}
+	return d.String()
 }

@@ -237,7 +237,7 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []*Action
 	}
 	src := fmt.Sprintf("posted at %s (%s)", posted.At.UTC().Format(time.RFC3339), posted.Source)
 	if posted.Gap != 0 {
-		src += fmt.Sprintf("; the ledger integrated it %v later", posted.Gap)
+		src += "; the ledger integrated it " + FormatGap(posted.Gap) + " later"
 	}
 	note(RuleMaturation, ReadingCalendar, fmt.Sprintf("%s; matures %s, revelation date %s",
 		src, a.Maturation.UTC().Format(time.RFC3339), a.Revelation.UTC().Format(time.RFC3339)), posted, mat, rev)
