@@ -93,7 +93,9 @@ func runDemo(ctx context.Context, a *app, o *demoOptions) error {
 	s, err := demo.Build(ctx, demo.Options{Path: path, Now: time.Now(), Force: o.Force})
 	switch {
 	case errors.Is(err, demo.ErrNotDemo):
-		return usageErrorf("%v", err).withHint("choose another --db file; sealed demo only replaces its own demo ledgers, and never one with entries posted to it")
+		return usageErrorf("%v", err).withHint("choose another --db file; sealed demo only replaces its own demo ledgers")
+	case errors.Is(err, demo.ErrPosted):
+		return usageErrorf("%v", err).withHint("its posted entries would be lost: choose another --db file (browse this one with: sealed serve --db %s)", path)
 	case errors.Is(err, demo.ErrExists):
 		return usageErrorf("%v", err).withHint("rebuild it with: sealed demo --db %s --force (refused if entries were posted to it); or browse it with: sealed serve --db %s", path, path)
 	case errors.Is(err, demo.ErrInUse):

@@ -209,8 +209,8 @@ func TestDemoServe(t *testing.T) {
 		}
 		// While it is served, a rebuild is refused even with --force: the
 		// ledger, its entry posted above and the token stay.
-		if _, err := demo.Build(context.Background(), demo.Options{Path: db, Now: time.Now(), Force: true}); !errors.Is(err, demo.ErrNotDemo) {
-			t.Errorf("rebuild with --force over a posted entry: %v, want ErrNotDemo", err)
+		if _, err := demo.Build(context.Background(), demo.Options{Path: db, Now: time.Now(), Force: true}); !errors.Is(err, demo.ErrPosted) {
+			t.Errorf("rebuild with --force over a posted entry: %v, want ErrPosted", err)
 		}
 		if _, err := os.Stat(demo.TokenFile(db)); err != nil {
 			t.Errorf("the token file after the refused rebuild: %v", err)

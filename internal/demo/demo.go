@@ -19,7 +19,8 @@ type Options struct {
 	// KeyFile(Path). An existing file is replaced only when Force is set,
 	// it is a demo ledger (origin Origin) holding no more entries than the
 	// demo records, and it is not being served (see Hold); otherwise Build
-	// returns ErrExists, ErrNotDemo or ErrInUse and leaves it alone.
+	// returns ErrExists, ErrNotDemo, ErrPosted or ErrInUse and leaves it
+	// alone.
 	Path string
 	// Force allows replacing a demo ledger at Path (within the limits
 	// above).
@@ -108,7 +109,7 @@ func (c *clock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t 
 // closes it, then verifies it read-only and returns the Summary. A failed
 // check is listed in Summary.Problems, not returned as an error; errors
 // are for what stopped the demo (a file it may not replace: ErrExists,
-// ErrNotDemo, ErrInUse; I/O).
+// ErrNotDemo, ErrPosted, ErrInUse; I/O).
 func Build(ctx context.Context, o Options) (*Summary, error) {
 	if o.Path == "" {
 		return nil, errors.New("demo: no database path")

@@ -154,8 +154,10 @@ func TestBuildReplacesOnlyDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
-	if _, err := Build(context.Background(), Options{Path: path, Now: now, Force: true}); !errors.Is(err, ErrNotDemo) {
-		t.Errorf("build with Force over a posted entry: %v, want ErrNotDemo", err)
+	for _, force := range []bool{false, true} {
+		if _, err := Build(context.Background(), Options{Path: path, Now: now, Force: force}); !errors.Is(err, ErrPosted) {
+			t.Errorf("build (Force %v) over a posted entry: %v, want ErrPosted", force, err)
+		}
 	}
 	r, err := ledger.Open(path, ledger.Options{ReadOnly: true})
 	if err != nil {

@@ -25,10 +25,14 @@ func KeyFile(path string) string { return path + ".key" }
 func TokenFile(path string) string { return path + ".token" }
 
 // ErrNotDemo is returned (wrapped) by Build when a file exists at the path
-// and is not a demo ledger, or is a demo ledger holding entries beyond the
-// demo's own (entries posted to it through the write API): replacing it
-// would lose them.
+// and is not a demo ledger.
 var ErrNotDemo = errors.New("not a sealed demo ledger")
+
+// ErrPosted is returned (wrapped) by Build, even with Options.Force, when
+// the demo ledger at the path holds entries beyond the demo's own (posted
+// to it since, e.g. through the served write API): replacing it would lose
+// them.
+var ErrPosted = errors.New("entries were posted to the demo ledger")
 
 // ErrExists is returned (wrapped) by Build when a demo ledger exists at the
 // path and Options.Force is not set. A demo ledger may be in use (served,
@@ -53,8 +57,8 @@ func ownSize() int64 {
 // shared-memory files, its key and token) when force is set and it holds
 // nothing but the demo's own entries and is not in use. A path that does
 // not exist is fine. Refused, and left alone: a file that is not a demo
-// ledger, or a demo ledger with more entries than the demo records
-// (ErrNotDemo); any demo ledger without force (ErrExists); a demo ledger
+// ledger (ErrNotDemo); a demo ledger with more entries than the demo
+// records (ErrPosted); any other demo ledger without force (ErrExists); a demo ledger
 // being served (ErrInUse); a key or token file without its ledger
 // (ErrNotDemo).
 func clear(path string, force bool) error {
@@ -83,7 +87,7 @@ func clear(path string, force bool) error {
 	}
 	if own := ownSize(); size > own {
 		return fmt.Errorf("%s is a demo ledger holding %d entries, %d more than the demo records (posted to it since); refusing to replace it: %w",
-			path, size, size-own, ErrNotDemo)
+			path, size, size-own, ErrPosted)
 	}
 	if !force {
 		return fmt.Errorf("%s already exists (a demo ledger of %d entries); refusing to replace it: %w", path, size, ErrExists)
