@@ -99,9 +99,20 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 	}
 
 	// Indexes and stored hash ids must be dense: 0..n-1 and
-	// 0..StoredHashCount(n)-1. The readers below check them as they go
-	// (a missing row is reported where the pass reaches it).
+	// 0..StoredHashCount(n)-1 (they are integer primary keys, so the counts
+	// settle it). The readers below then need not read them.
 	hcount := tlog.StoredHashCount(n)
+	if gap, err := firstGap(ctx, l.r, "entries", "idx", n); err != nil {
+		return nil, err
+	} else if gap >= 0 {
+		return fail(gap, -1, "missing from the entries table")
+	}
+	if gap, err := firstGap(ctx, l.r, "hashes", "id", hcount); err != nil {
+		return nil, err
+	} else if gap >= 0 {
+		level, node := tlog.SplitStoredHashIndex(gap)
+		return fail((node+1)<<level-1, -1, "stored hash %d (level %d, node %d) is missing", gap, level, node)
+	}
 
 	// Entries and stored hashes, in one pass, recomputing the tree. Two
 	// goroutines read the two tables (and hash the leaves) while this one
@@ -181,10 +192,6 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 			}
 			sh := hbuf[0]
 			hbuf = hbuf[1:]
-			if sh.missing {
-				level, node := tlog.SplitStoredHashIndex(want)
-				return fail(i, -1, "stored hash %d (level %d, node %d) is missing", want, level, node)
-			}
 			if sh.bad || sh.hash != h {
 				level, node := tlog.SplitStoredHashIndex(want)
 				return fail(i, -1, "stored hash %d (level %d, node %d) is %s, but the entries give %s",
@@ -231,13 +238,11 @@ type auditLeaf struct {
 	problem  string
 }
 
-// auditHash is one stored hash; bad if it is not 32 bytes, missing if
-// there is no row with its id (the reader stops there).
+// auditHash is one stored hash; bad if it is not 32 bytes.
 type auditHash struct {
-	hash    tlog.Hash
-	bad     bool
-	missing bool
-	raw     string
+	hash tlog.Hash
+	bad  bool
+	raw  string
 }
 
 // String is the stored hash in base64.
@@ -257,11 +262,8 @@ func (l *Ledger) readLeaves(ctx context.Context, n int64, out chan<- []auditLeaf
 	defer close(out)
 	lr := leafReader{db: l.r}
 	for a := int64(0); a < n; a += auditBatch {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		b := min(a+auditBatch, n)
-		batch, err := lr.read(a, b)
+		batch, err := lr.read(ctx, a, b)
 		if err != nil {
 			return err
 		}
@@ -303,24 +305,19 @@ func (r *leafReader) check(body, leafHash []byte, integrated int64) auditLeaf {
 	return e
 }
 
-// read reads entries [a, b) row by row; a missing index ends the batch
-// with that problem. The query is not cancellable (go-sqlite3 then steps
-// rows without watching a context); readLeaves checks ctx between chunks.
-func (r *leafReader) read(a, b int64) ([]auditLeaf, error) {
-	rows, err := r.db.QueryContext(context.Background(), `SELECT idx, body, leaf_hash, integrated_at FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx`, a, b)
+// read reads entries [a, b) row by row.
+func (r *leafReader) read(ctx context.Context, a, b int64) ([]auditLeaf, error) {
+	rows, err := r.db.QueryContext(ctx, `SELECT body, leaf_hash, integrated_at FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx`, a, b)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var idx, integrated int64
+	var integrated int64
 	var body, leafHash sql.RawBytes
 	batch := make([]auditLeaf, 0, b-a)
 	for rows.Next() {
-		if err := rows.Scan(&idx, &body, &leafHash, &integrated); err != nil {
+		if err := rows.Scan(&body, &leafHash, &integrated); err != nil {
 			return nil, err
-		}
-		if want := a + int64(len(batch)); idx != want {
-			return append(batch, auditLeaf{problem: "missing from the entries table"}), nil
 		}
 		e := r.check(body, leafHash, integrated)
 		batch = append(batch, e)
@@ -328,13 +325,7 @@ func (r *leafReader) read(a, b int64) ([]auditLeaf, error) {
 			break
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if int64(len(batch)) < b-a && (len(batch) == 0 || batch[len(batch)-1].problem == "") {
-		batch = append(batch, auditLeaf{problem: "missing from the entries table"})
-	}
-	return batch, nil
+	return batch, rows.Err()
 }
 
 // readHashes reads stored hashes [0, count) in order, in chunks of
@@ -342,10 +333,7 @@ func (r *leafReader) read(a, b int64) ([]auditLeaf, error) {
 func (l *Ledger) readHashes(ctx context.Context, count int64, out chan<- []auditHash) error {
 	defer close(out)
 	for a := int64(0); a < count; a += auditBatch {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		batch, err := l.readHashChunk(a, min(a+auditBatch, count))
+		batch, err := l.readHashChunk(ctx, a, min(a+auditBatch, count))
 		if err != nil {
 			return err
 		}
@@ -358,23 +346,18 @@ func (l *Ledger) readHashes(ctx context.Context, count int64, out chan<- []audit
 	return nil
 }
 
-// readHashChunk reads stored hashes [a, b) row by row; a missing id ends
-// the batch with a missing marker. Not cancellable, as leafReader.read.
-func (l *Ledger) readHashChunk(a, b int64) ([]auditHash, error) {
-	rows, err := l.r.QueryContext(context.Background(), `SELECT id, hash FROM hashes WHERE id >= ? AND id < ? ORDER BY id`, a, b)
+// readHashChunk reads stored hashes [a, b) row by row.
+func (l *Ledger) readHashChunk(ctx context.Context, a, b int64) ([]auditHash, error) {
+	rows, err := l.r.QueryContext(ctx, `SELECT hash FROM hashes WHERE id >= ? AND id < ? ORDER BY id`, a, b)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var id int64
 	var raw sql.RawBytes
 	batch := make([]auditHash, 0, b-a)
 	for rows.Next() {
-		if err := rows.Scan(&id, &raw); err != nil {
+		if err := rows.Scan(&raw); err != nil {
 			return nil, err
-		}
-		if id != a+int64(len(batch)) {
-			break
 		}
 		var h auditHash
 		if len(raw) == tlog.HashSize {
@@ -384,13 +367,7 @@ func (l *Ledger) readHashChunk(a, b int64) ([]auditHash, error) {
 		}
 		batch = append(batch, h)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if int64(len(batch)) < b-a {
-		batch = append(batch, auditHash{missing: true})
-	}
-	return batch, nil
+	return batch, rows.Err()
 }
 
 // timeNeedle caches the `"integrated_at":"..."` member of the last time
@@ -410,4 +387,21 @@ func leafHasTime(body []byte, ns int64, c *timeNeedle) bool {
 		c.needle = []byte(`"integrated_at":"` + time.Unix(0, ns).UTC().Format(TimeLayout) + `"`)
 	}
 	return bytes.Contains(body, c.needle)
+}
+
+// firstGap returns the smallest i in [0, n) with no row whose integer
+// primary key col is i, or -1 if there is none.
+func firstGap(ctx context.Context, q *sql.DB, table, col string, n int64) (int64, error) {
+	var count int64
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE `+col+` >= 0 AND `+col+` < ?`, n).Scan(&count); err != nil {
+		return 0, err
+	}
+	if count == n {
+		return -1, nil
+	}
+	var gap int64
+	err := q.QueryRowContext(ctx, `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM `+table+` WHERE `+col+` = 0) THEN 0
+		ELSE (SELECT min(a.`+col+`) + 1 FROM `+table+` a WHERE a.`+col+` >= 0 AND a.`+col+` + 1 < ?
+			AND NOT EXISTS (SELECT 1 FROM `+table+` b WHERE b.`+col+` = a.`+col+` + 1)) END`, n).Scan(&gap)
+	return gap, err
 }
