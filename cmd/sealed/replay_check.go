@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -11,10 +10,6 @@ import (
 )
 
 func init() { replaySubcommands = append(replaySubcommands, newReplayCheckCmd) }
-
-// utf8BOM is the UTF-8 byte order mark some editors put at the start of a
-// file; JSON (RFC 8259 §8.1) must not begin with one.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // maxReplaySize bounds a replay file read by `sealed replay check`.
 const maxReplaySize = 64 << 20
@@ -150,9 +145,6 @@ func checkReplayFile(a *app, name string) (*verify.Report, error) {
 	}
 	if len(data) > maxReplaySize {
 		return nil, fmt.Errorf("replay is larger than %d MiB", maxReplaySize>>20)
-	}
-	if bytes.HasPrefix(data, utf8BOM) {
-		return nil, fmt.Errorf("replay starts with a UTF-8 byte order mark (bytes EF BB BF); expected JSON without a BOM (save the file as UTF-8 without BOM)")
 	}
 	return verify.CheckReplay(data)
 }
