@@ -195,6 +195,22 @@ func (b *Body) normalise() error {
 	if b.IntegratedAt != "" {
 		return bodyErr("integrated_at", "set by the ledger, not by the caller")
 	}
+	// A Body built in Go (AppendBody) may hold strings that are not UTF-8,
+	// which encoding/json would silently turn into U+FFFD: refuse them, as
+	// ParseBody refuses such JSON.
+	for _, f := range []struct{ name, v string }{
+		{"posted_at", b.PostedAt}, {"player", b.Player}, {"action_type", b.ActionType},
+		{"channel", b.Channel}, {"commitment", b.Commitment}, {"text_base64", b.TextBase64},
+		{"game", b.Game}, {"match_id", b.MatchID}, {"rules_version", b.RulesVersion},
+		{"seed", b.Seed}, {"replay_sha256", b.ReplaySHA256},
+	} {
+		if !utf8.ValidString(f.v) {
+			return bodyErr(f.name, "%q is not valid UTF-8; expected text", f.v)
+		}
+	}
+	if b.Text != nil && !utf8.ValidString(*b.Text) {
+		return bodyErr("text", "the revealed bytes are not valid UTF-8: put them in text_base64")
+	}
 	p := b.present()
 	isSet := func(f string) bool {
 		for i, n := range bodyFields {

@@ -24,7 +24,7 @@ const insertChunk = 64
 // statement executions instead of one per row.
 type insertCache struct {
 	stmts map[insertTable]map[int]*sql.Stmt
-	size  *sql.Stmt // treeSize's query, run before every batch
+	tail  *sql.Stmt // tailQuery, run before every batch
 	// Argument buffers reused from batch to batch.
 	entryArgs, hashArgs []any
 }
@@ -34,7 +34,7 @@ type insertCache struct {
 func (c *insertCache) prepare(db *sql.DB) error {
 	c.stmts = map[insertTable]map[int]*sql.Stmt{}
 	var err error
-	if c.size, err = db.Prepare(treeSizeQuery); err != nil {
+	if c.tail, err = db.Prepare(tailQuery); err != nil {
 		return err
 	}
 	for _, t := range []insertTable{insertEntries, insertHashes} {

@@ -2,7 +2,9 @@ package ledger
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"math"
 	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
@@ -168,13 +170,9 @@ func (l *Ledger) writeBatch(f *frontier, batch []*request) {
 }
 
 func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
-	now := l.clock()
-	ts, err := formatTime(now)
-	if err != nil {
-		return fmt.Errorf("ledger clock: %w", err)
-	}
-	nowNS := now.UnixNano()
 	committed := false
+	// BEGIN IMMEDIATE: from here on this process holds the write lock, so
+	// no other process appends until the commit.
 	tx, err := l.w.Begin()
 	if err != nil {
 		return err
@@ -182,8 +180,11 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 	defer tx.Rollback()
 	// Another process may have appended since our last batch: reload the
 	// right edge of the tree from the database if so.
-	var size int64
-	if err := tx.Stmt(l.inserts.size).QueryRow().Scan(&size); err != nil {
+	var size, lastNS int64
+	switch err := tx.Stmt(l.inserts.tail).QueryRow().Scan(&size, &lastNS); {
+	case err == sql.ErrNoRows:
+		size, lastNS = 0, math.MinInt64
+	case err != nil:
 		return fmt.Errorf("reading tree size: %w", err)
 	}
 	if size != f.size {
@@ -193,6 +194,22 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 		}
 		*f = *nf
 	}
+	// The integration time is read under the write lock, and never goes
+	// back: if the clock is behind the newest entry (another process's
+	// clock, or this one stepped back), the batch takes the newest entry's
+	// time, so the log's times are non-decreasing (docs/ledger.md).
+	now := l.clock()
+	if _, err := formatTime(now); err != nil { // outside Unix nanoseconds
+		return fmt.Errorf("ledger clock: %w", err)
+	}
+	if now.UnixNano() < lastNS {
+		now = time.Unix(0, lastNS)
+	}
+	ts, err := formatTime(now)
+	if err != nil {
+		return fmt.Errorf("ledger clock: %w", err)
+	}
+	nowNS := now.UnixNano()
 	if err := l.dedup.catchUp(tx, size); err != nil {
 		return err
 	}

@@ -158,6 +158,10 @@ func (r hashReader) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
 // treeSizeQuery reads the number of entries in the database.
 const treeSizeQuery = `SELECT coalesce(max(idx)+1, 0) FROM entries`
 
+// tailQuery reads the tree size and the newest entry's integration time
+// (Unix ns); no row when the ledger is empty.
+const tailQuery = `SELECT idx+1, integrated_at FROM entries ORDER BY idx DESC LIMIT 1`
+
 // treeSize is the number of entries in the database.
 func treeSize(q queryer) (int64, error) {
 	var n int64
