@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
@@ -75,11 +76,12 @@ func CheckAuction(r *auction.Replay) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay seed_commitment: %v", err)
 	}
-	m, err := auction.NewMatch(seed[:], r.Config)
-	if err != nil {
+	c := checkers.Get().(*auctionChecker)
+	defer c.release()
+	if err := c.m.Reset(seed[:], r.Config); err != nil {
 		return nil, err
 	}
-	c := &auctionChecker{r: r, m: m, rep: &Report{Format: FormatAuction, Differences: []Difference{}}}
+	c.r, c.rep, c.i = r, &Report{Format: FormatAuction, Differences: []Difference{}}, 0
 	c.rep.SeedCommitmentOK = commit.CheckSeed(seed, claimed)
 	if !c.rep.SeedCommitmentOK {
 		derived := seed.Commitment().String()
@@ -93,6 +95,18 @@ func CheckAuction(r *auction.Replay) (*Report, error) {
 	}
 	c.rep.Events = c.i
 	return c.rep, nil
+}
+
+// checkers holds auctionCheckers between calls of CheckAuction, so that
+// re-simulating many replays reuses each Match's storage (values table,
+// results) and ranking buffer instead of allocating them per replay.
+var checkers = sync.Pool{New: func() any { return new(auctionChecker) }}
+
+// release drops the checker's references to the caller's replay and
+// report and returns it to checkers.
+func (c *auctionChecker) release() {
+	c.r, c.rep = nil, nil
+	checkers.Put(c)
 }
 
 // truncate cuts s to at most n bytes, never inside a UTF-8 sequence.
@@ -115,9 +129,11 @@ func quoteOrNone(s string) string {
 
 type auctionChecker struct {
 	r   *auction.Replay
-	m   *auction.Match
+	m   auction.Match // started afresh by Reset for each replay
 	rep *Report
 	i   int // index of the next event
+	// ranking is the storage of the derived final ranking.
+	ranking [auction.MaxPlayers]auction.Standing
 	// bidEvent[s] is the index of seat s's bid_placed or timeout event for
 	// the current item, named when bids_revealed differs from it.
 	bidEvent [auction.MaxPlayers]int
@@ -127,20 +143,32 @@ func (c *auctionChecker) diff(ev int, field, claimed, derived string) {
 	c.rep.Differences = append(c.rep.Differences, Difference{Event: ev, Field: field, Claimed: claimed, Derived: derived})
 }
 
-// next returns the next event if its type is a or b, and advances. If the
-// events ran out or the type is another, it reports the difference and
-// returns nil: re-simulation cannot go on.
-func (c *auctionChecker) next(a, b string) *auction.Event {
+// peek returns the next event, or nil when the events ran out.
+func (c *auctionChecker) peek() *auction.Event {
 	if c.i < len(c.r.Events) {
-		if e := &c.r.Events[c.i]; e.Type == a || (b != "" && e.Type == b) {
-			c.i++
-			return e
-		}
+		return &c.r.Events[c.i]
 	}
-	want := a
-	if b != "" {
-		want = a + " or " + b
+	return nil
+}
+
+// next returns the next event if its type is t, and advances. If the
+// events ran out or the type is another, it reports the difference and
+// returns nil: re-simulation cannot go on. It is small enough to be
+// inlined, so that the type is compared with a constant in place.
+func (c *auctionChecker) next(t string) *auction.Event {
+	if i := c.i; i < len(c.r.Events) && c.r.Events[i].Type == t {
+		c.i = i + 1
+		return &c.r.Events[i]
 	}
+	return c.wrongType(t)
+}
+
+// wrongType reports that the next event is not of the type want (the
+// events ran out, or the type is another) and returns nil. It is kept out
+// of line so that next stays small enough to inline.
+//
+//go:noinline
+func (c *auctionChecker) wrongType(want string) *auction.Event {
 	claimed := "(end of events)"
 	if c.i < len(c.r.Events) {
 		claimed = quoteOrNone(c.r.Events[c.i].Type)
@@ -151,20 +179,37 @@ func (c *auctionChecker) next(a, b string) *auction.Event {
 
 func (c *auctionChecker) cmpInt(field string, claimed, derived int) {
 	if claimed != derived {
-		c.diff(c.i-1, field, strconv.Itoa(claimed), strconv.Itoa(derived))
+		c.intDiff(field, claimed, derived)
 	}
+}
+
+// intDiff reports a claimed integer that differs from the derived one. It
+// is kept out of line so that cmpInt, and the common case of cmpOpt, inline.
+//
+//go:noinline
+func (c *auctionChecker) intDiff(field string, claimed, derived int) {
+	c.diff(c.i-1, field, strconv.Itoa(claimed), strconv.Itoa(derived))
 }
 
 // cmpOpt compares an optional claimed integer with a derived one; ok says
 // whether the rules give a value at all.
 func (c *auctionChecker) cmpOpt(field string, claimed *int, derived int, ok bool) {
+	if ok && claimed != nil && *claimed == derived || !ok && claimed == nil {
+		return
+	}
+	c.optDiff(field, claimed, derived, ok)
+}
+
+// optDiff reports the difference cmpOpt found.
+//
+//go:noinline
+func (c *auctionChecker) optDiff(field string, claimed *int, derived int, ok bool) {
 	switch {
-	case claimed == nil && !ok:
 	case claimed == nil:
 		c.diff(c.i-1, field, "none", strconv.Itoa(derived))
 	case !ok:
 		c.diff(c.i-1, field, strconv.Itoa(*claimed), "none")
-	case *claimed != derived:
+	default:
 		c.diff(c.i-1, field, strconv.Itoa(*claimed), strconv.Itoa(derived))
 	}
 }
@@ -176,39 +221,47 @@ func (c *auctionChecker) cmpBool(field string, claimed, derived bool) {
 }
 
 // run re-simulates the events; it reports whether it reached the end.
+// Every turn applies exactly one action (a refused one is played as a
+// timeout), so an item has TalkRounds*Players talk turns and then Players
+// bid turns, in seat order.
 func (c *auctionChecker) run() bool {
 	cfg := c.m.Config()
 	for item := 1; item <= cfg.Items; item++ {
-		e := c.next(auction.EventItemUp, "")
+		e := c.next(auction.EventItemUp)
 		if e == nil {
 			return false
 		}
 		c.cmpInt("item", e.Item, item)
 		for s := 0; s < cfg.Players; s++ {
-			if e = c.next(auction.EventValuePrivate, ""); e == nil {
+			// The hottest event with the turns: its type is compared
+			// with the constant in place (next is not inlined).
+			if e = c.peek(); e == nil || e.Type != auction.EventValuePrivate {
+				c.wrongType(auction.EventValuePrivate)
 				return false
 			}
+			c.i++
 			c.cmpInt("item", e.Item, item)
 			c.cmpOpt("seat", e.Seat, s, true)
 			c.cmpOpt("value", e.Value, c.m.Value(item, s), true)
 		}
-		for c.m.Turn().Phase == auction.PhaseTalk {
-			if !c.turn(item, auction.EventAction) {
-				return false
+		for range cfg.TalkRounds {
+			for s := 0; s < cfg.Players; s++ {
+				if !c.turn(item, s, false) {
+					return false
+				}
 			}
 		}
-		if e = c.next(auction.EventBiddingOpen, ""); e == nil {
+		if e = c.next(auction.EventBiddingOpen); e == nil {
 			return false
 		}
 		c.cmpInt("item", e.Item, item)
-		n := len(c.m.Results())
-		for len(c.m.Results()) == n {
-			if !c.turn(item, auction.EventBidPlaced) {
+		for s := 0; s < cfg.Players; s++ {
+			if !c.turn(item, s, true) {
 				return false
 			}
 		}
-		res := &c.m.Results()[n]
-		if e = c.next(auction.EventBidsRevealed, ""); e == nil {
+		res := &c.m.Results()[item-1]
+		if e = c.next(auction.EventBidsRevealed); e == nil {
 			return false
 		}
 		c.cmpInt("item", e.Item, item)
@@ -224,7 +277,7 @@ func (c *auctionChecker) run() bool {
 					fmt.Sprintf("%d (from event %d)", res.Bids[s], c.bidEvent[s]))
 			}
 		}
-		if e = c.next(auction.EventItemResult, ""); e == nil {
+		if e = c.next(auction.EventItemResult); e == nil {
 			return false
 		}
 		c.cmpInt("item", e.Item, item)
@@ -234,13 +287,13 @@ func (c *auctionChecker) run() bool {
 		c.cmpOpt("value", e.Value, res.Value, res.Sold)
 		c.cmpOpt("profit", e.Profit, res.Profit, res.Sold)
 		c.cmpBool("tie_break", e.TieBreak, res.TieBreak)
-		if e = c.next(auction.EventProfitUpdate, ""); e == nil {
+		if e = c.next(auction.EventProfitUpdate); e == nil {
 			return false
 		}
 		c.cmpInt("item", e.Item, item)
 		c.cmpPlayers(e.Players)
 	}
-	e := c.next(auction.EventAuctionEnd, "")
+	e := c.next(auction.EventAuctionEnd)
 	if e == nil {
 		return false
 	}
@@ -251,14 +304,29 @@ func (c *auctionChecker) run() bool {
 	return true
 }
 
-// turn re-simulates one talk turn (kind auction.EventAction) or bid turn
-// (auction.EventBidPlaced), either of which may be a timeout instead.
-func (c *auctionChecker) turn(item int, kind string) bool {
-	seat := c.m.Seat()
-	e := c.next(kind, auction.EventTimeout)
+// turn re-simulates seat's talk turn (bid false: an action event) or bid
+// turn (bid true: a bid_placed event), either of which may be a timeout
+// instead. Event types are compared with constants in place.
+func (c *auctionChecker) turn(item, seat int, bid bool) bool {
+	e := c.peek()
+	if e != nil {
+		switch {
+		case e.Type == auction.EventTimeout:
+		case bid && e.Type == auction.EventBidPlaced:
+		case !bid && e.Type == auction.EventAction:
+		default:
+			e = nil
+		}
+	}
 	if e == nil {
+		want := auction.EventAction + " or " + auction.EventTimeout
+		if bid {
+			want = auction.EventBidPlaced + " or " + auction.EventTimeout
+		}
+		c.wrongType(want)
 		return false
 	}
+	c.i++
 	if e.Item != item {
 		c.cmpInt("item", e.Item, item)
 	}
@@ -266,12 +334,25 @@ func (c *auctionChecker) turn(item int, kind string) bool {
 		c.cmpOpt("seat", e.Seat, seat, true)
 	}
 	a := auction.Action{Kind: auction.Timeout, Seat: seat}
-	switch e.Type {
-	case auction.EventTimeout:
-		if phase := phaseOf(kind); e.Phase != phase {
+	switch {
+	case e.Type == auction.EventTimeout:
+		phase := string(auction.PhaseTalk)
+		if bid {
+			phase = string(auction.PhaseBid)
+		}
+		if e.Phase != phase {
 			c.diff(c.i-1, "phase", quoteOrNone(e.Phase), phase)
 		}
-	case auction.EventAction:
+	case bid: // bid_placed
+		if e.Amount == nil {
+			c.missingAmount(seat)
+			break
+		}
+		a.Kind, a.Amount = auction.Bid, *e.Amount
+		if e.Message != nil {
+			a.Message = *e.Message
+		}
+	default: // action
 		switch e.Action {
 		case "say":
 			a.Kind = auction.Say
@@ -283,30 +364,14 @@ func (c *auctionChecker) turn(item int, kind string) bool {
 		default:
 			c.diff(c.i-1, "action", quoteOrNone(e.Action), "say or pass (played as a timeout)")
 		}
-	case auction.EventBidPlaced:
-		if e.Amount == nil {
-			c.missingAmount(seat)
-			break
-		}
-		a.Kind, a.Amount = auction.Bid, *e.Amount
-		if e.Message != nil {
-			a.Message = *e.Message
-		}
 	}
-	if kind == auction.EventBidPlaced {
+	if bid {
 		c.bidEvent[seat] = c.i - 1
 	}
 	if _, err := c.m.Apply(a); err != nil {
 		c.refused(a, err)
 	}
 	return true
-}
-
-func phaseOf(kind string) string {
-	if kind == auction.EventBidPlaced {
-		return string(auction.PhaseBid)
-	}
-	return string(auction.PhaseTalk)
 }
 
 func (c *auctionChecker) missingAmount(seat int) {
@@ -358,7 +423,7 @@ func (c *auctionChecker) cmpPlayers(claimed []auction.PlayerState) {
 // for a paid table, the payouts.
 func (c *auctionChecker) checkResults() {
 	res := &c.r.Results
-	ranking := c.m.Ranking()
+	ranking := c.m.AppendRanking(c.ranking[:0])
 	if len(res.Ranking) != len(ranking) {
 		c.diff(-1, "results.ranking", fmt.Sprintf("%d entries", len(res.Ranking)), fmt.Sprintf("%d entries", len(ranking)))
 	}

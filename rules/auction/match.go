@@ -41,11 +41,12 @@ type ItemResult struct {
 
 // Match is the Blind Auction state machine for one table. It applies
 // actions in turn order and resolves each item when its last bid is in.
-// Create it with NewMatch; it is not safe for concurrent use.
+// Create it with NewMatch, or start a new match in an existing one with
+// Reset; it is not safe for concurrent use.
 type Match struct {
 	cfg      Config
-	seed     [rng.SeedSize]byte
-	values   []int // item-major, see deriveValues
+	src      rng.Source // the seed's HMAC key: the values and tie-break streams share one key setup
+	values   []int      // item-major, see deriveValues
 	tiebreak *rng.Stream
 	item     int  // current item, 1-based; Items+1 when over
 	bidding  bool // in the bid phase (else the talk phase)
@@ -63,17 +64,37 @@ type Match struct {
 // an error wrapping ErrConfig for a bad config, or one naming the seed
 // length for a seed that is not 32 bytes.
 func NewMatch(seed []byte, cfg Config) (*Match, error) {
-	values, err := deriveValues(seed, &cfg)
-	if err != nil {
+	m := new(Match)
+	if err := m.Reset(seed, cfg); err != nil {
 		return nil, err
 	}
-	m := &Match{cfg: cfg, values: values, results: make([]ItemResult, 0, cfg.Items)}
-	copy(m.seed[:], seed)
+	return m, nil
+}
+
+// Reset starts a new match in m, exactly as NewMatch(seed, cfg) would, but
+// reuses m's storage for the values table and the results, so that a
+// caller re-simulating many matches (verify.CheckAuction) allocates only
+// the seed's HMAC state per match. Slices returned earlier by m.Results are
+// overwritten. It returns the errors of NewMatch, and then leaves m
+// unchanged.
+func (m *Match) Reset(seed []byte, cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	src, err := rng.NewSource(seed)
+	if err != nil {
+		return seedSizeError(seed)
+	}
+	*m = Match{cfg: cfg, src: *src, values: m.values, results: m.results[:0]}
+	m.values = deriveValues(m.values, &m.src, &m.cfg)
+	if cap(m.results) < cfg.Items {
+		m.results = make([]ItemResult, 0, cfg.Items)
+	}
 	for s := 0; s < cfg.Players; s++ {
 		m.credits[s] = cfg.StartingCredits
 	}
 	m.startItem(1)
-	return m, nil
+	return nil
 }
 
 // startItem moves to item's first turn: talk round 1 for seat 0, or seat
@@ -92,10 +113,26 @@ func (m *Match) Config() Config { return m.cfg }
 // Value returns item's (1-based) private value to seat. It panics if item
 // or seat is out of range (a programming error).
 func (m *Match) Value(item, seat int) int {
-	if item < 1 || item > m.cfg.Items || seat < 0 || seat >= m.cfg.Players {
-		panic(fmt.Sprintf("auction: Value(%d, %d) out of range", item, seat))
+	if uint(item-1) >= uint(m.cfg.Items) || uint(seat) >= uint(m.cfg.Players) {
+		panic(rangeError{"Value", [2]int{item, seat}, 2})
 	}
 	return m.values[(item-1)*m.cfg.Players+seat]
+}
+
+// rangeError is the panic value of Value and Player for arguments out of
+// range (a programming error); a panic value rather than a call keeps
+// them small enough to inline.
+type rangeError struct {
+	method string
+	args   [2]int
+	n      int // how many of args the method takes
+}
+
+func (e rangeError) Error() string {
+	if e.n == 1 {
+		return fmt.Sprintf("auction: %s(%d) out of range", e.method, e.args[0])
+	}
+	return fmt.Sprintf("auction: %s(%d, %d) out of range", e.method, e.args[0], e.args[1])
 }
 
 // Over reports whether every item is resolved.
@@ -123,8 +160,8 @@ func (m *Match) Seat() int {
 
 // Player returns seat's public standing. It panics if seat is out of range.
 func (m *Match) Player(seat int) PlayerState {
-	if seat < 0 || seat >= m.cfg.Players {
-		panic(fmt.Sprintf("auction: Player(%d) out of range", seat))
+	if uint(seat) >= uint(m.cfg.Players) {
+		panic(rangeError{"Player", [2]int{seat}, 1})
 	}
 	return PlayerState{Seat: seat, Credits: m.credits[seat], Profit: m.profit[seat], ItemsWon: m.won[seat]}
 }
@@ -228,7 +265,7 @@ func (m *Match) resolve() *ItemResult {
 		w := tied[0]
 		if ties > 1 {
 			if m.tiebreak == nil {
-				m.tiebreak, _ = rng.New(m.seed[:], rng.LabelAuctionTiebreak) // the seed is 32 bytes
+				m.tiebreak = m.src.Stream(rng.LabelAuctionTiebreak) // the values stream is done with the shared key
 			}
 			w = tied[m.tiebreak.Intn(uint64(ties))]
 			r.TieBreak = true

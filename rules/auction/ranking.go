@@ -16,10 +16,16 @@ type Standing struct {
 // share a rank (competition ranking 1, 1, 3: docs/design.md B2). The result is
 // sorted by rank, then seat.
 func Rank(players []PlayerState) []Standing {
-	out := make([]Standing, len(players))
-	for i, p := range players {
-		out[i] = Standing{Seat: p.Seat, Score: p.Profit, Credits: p.Credits}
+	return appendRank(make([]Standing, 0, len(players)), players)
+}
+
+// appendRank appends Rank(players) to dst and returns the extended slice.
+func appendRank(dst []Standing, players []PlayerState) []Standing {
+	n := len(dst)
+	for _, p := range players {
+		dst = append(dst, Standing{Seat: p.Seat, Score: p.Profit, Credits: p.Credits})
 	}
+	out := dst[n:]
 	better := func(a, b *Standing) bool {
 		if a.Score != b.Score {
 			return a.Score > b.Score
@@ -42,16 +48,23 @@ func Rank(players []PlayerState) []Standing {
 			out[i].Rank = i + 1
 		}
 	}
-	return out
+	return dst
 }
 
 // Ranking returns the match's final ranking (Rank over every seat). It may
 // be called before the match is over, giving the standings so far.
 func (m *Match) Ranking() []Standing {
+	return m.AppendRanking(make([]Standing, 0, m.cfg.Players))
+}
+
+// AppendRanking appends the match's ranking (Ranking, one entry per seat)
+// to dst and returns the extended slice, so that a caller with room in dst
+// (verify.CheckAuction) allocates nothing.
+func (m *Match) AppendRanking(dst []Standing) []Standing {
 	var buf [MaxPlayers]PlayerState
 	ps := buf[:m.cfg.Players]
 	for s := range ps {
 		ps[s] = m.Player(s)
 	}
-	return Rank(ps)
+	return appendRank(dst, ps)
 }

@@ -2,6 +2,7 @@ package auction
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sealedhq/sealed/rules/rng"
 )
@@ -13,10 +14,14 @@ import (
 // ValueMin..ValueMax. It returns an error if the seed is not 32 bytes or cfg
 // is invalid (wrapping ErrConfig).
 func Values(seed []byte, cfg Config) ([][]int, error) {
-	flat, err := deriveValues(seed, &cfg)
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	src, err := rng.NewSource(seed)
+	if err != nil {
+		return nil, seedSizeError(seed)
+	}
+	flat := deriveValues(nil, src, &cfg)
 	rows := make([][]int, cfg.Items)
 	for i := range rows {
 		rows[i] = flat[i*cfg.Players : (i+1)*cfg.Players : (i+1)*cfg.Players]
@@ -24,19 +29,19 @@ func Values(seed []byte, cfg Config) ([][]int, error) {
 	return rows, nil
 }
 
-// deriveValues returns the values table flattened item-major: index
-// (item-1)*Players + seat.
-func deriveValues(seed []byte, cfg *Config) ([]int, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
+// seedSizeError is the error for a seed that is not rng.SeedSize bytes.
+func seedSizeError(seed []byte) error {
+	return fmt.Errorf("seed is %d bytes, expected %d (64 hex characters)", len(seed), rng.SeedSize)
+}
+
+// deriveValues fills the values table of the validated cfg into dst's
+// storage (growing it if needed) and returns it, flattened item-major:
+// index (item-1)*Players + seat.
+func deriveValues(dst []int, src *rng.Source, cfg *Config) []int {
+	s := src.Stream(rng.LabelAuctionValues)
+	dst = slices.Grow(dst[:0], cfg.Items*cfg.Players)[:cfg.Items*cfg.Players]
+	for i := range dst {
+		dst[i] = s.Range(cfg.ValueMin, cfg.ValueMax)
 	}
-	s, err := rng.New(seed, rng.LabelAuctionValues)
-	if err != nil {
-		return nil, fmt.Errorf("seed is %d bytes, expected %d (64 hex characters)", len(seed), rng.SeedSize)
-	}
-	flat := make([]int, cfg.Items*cfg.Players)
-	for i := range flat {
-		flat[i] = s.Range(cfg.ValueMin, cfg.ValueMax)
-	}
-	return flat, nil
+	return dst
 }
