@@ -143,7 +143,9 @@ func (c *auctionChecker) diff(ev int, field, claimed, derived string) {
 	c.rep.Differences = append(c.rep.Differences, Difference{Event: ev, Field: field, Claimed: claimed, Derived: derived})
 }
 
-// peek returns the next event, or nil when the events ran out.
+// peek returns the next event, or nil when the events ran out. Callers
+// check its type against the constant they expect (in place, so the
+// compiler compares without a call), then advance c.i or report wrongType.
 func (c *auctionChecker) peek() *auction.Event {
 	if c.i < len(c.r.Events) {
 		return &c.r.Events[c.i]
@@ -151,21 +153,10 @@ func (c *auctionChecker) peek() *auction.Event {
 	return nil
 }
 
-// next returns the next event if its type is t, and advances. If the
-// events ran out or the type is another, it reports the difference and
-// returns nil: re-simulation cannot go on. It is small enough to be
-// inlined, so that the type is compared with a constant in place.
-func (c *auctionChecker) next(t string) *auction.Event {
-	if i := c.i; i < len(c.r.Events) && c.r.Events[i].Type == t {
-		c.i = i + 1
-		return &c.r.Events[i]
-	}
-	return c.wrongType(t)
-}
-
 // wrongType reports that the next event is not of the type want (the
-// events ran out, or the type is another) and returns nil. It is kept out
-// of line so that next stays small enough to inline.
+// events ran out, or the type is another) and returns nil: re-simulation
+// cannot go on. Callers compare the type with a constant in place, which
+// the compiler does without a call; wrongType is kept out of line.
 //
 //go:noinline
 func (c *auctionChecker) wrongType(want string) *auction.Event {
@@ -200,6 +191,14 @@ func (c *auctionChecker) cmpOpt(field string, claimed *int, derived int, ok bool
 	c.optDiff(field, claimed, derived, ok)
 }
 
+// cmpReq is cmpOpt for a field the rules always give (ok true), small
+// enough to inline.
+func (c *auctionChecker) cmpReq(field string, claimed *int, derived int) {
+	if claimed == nil || *claimed != derived {
+		c.optDiff(field, claimed, derived, true)
+	}
+}
+
 // optDiff reports the difference cmpOpt found.
 //
 //go:noinline
@@ -227,22 +226,22 @@ func (c *auctionChecker) cmpBool(field string, claimed, derived bool) {
 func (c *auctionChecker) run() bool {
 	cfg := c.m.Config()
 	for item := 1; item <= cfg.Items; item++ {
-		e := c.next(auction.EventItemUp)
-		if e == nil {
+		e := c.peek()
+		if e == nil || e.Type != auction.EventItemUp { // a constant compared in place, without a call
+			c.wrongType(auction.EventItemUp)
 			return false
 		}
+		c.i++
 		c.cmpInt("item", e.Item, item)
 		for s := 0; s < cfg.Players; s++ {
-			// The hottest event with the turns: its type is compared
-			// with the constant in place (next is not inlined).
 			if e = c.peek(); e == nil || e.Type != auction.EventValuePrivate {
 				c.wrongType(auction.EventValuePrivate)
 				return false
 			}
 			c.i++
 			c.cmpInt("item", e.Item, item)
-			c.cmpOpt("seat", e.Seat, s, true)
-			c.cmpOpt("value", e.Value, c.m.Value(item, s), true)
+			c.cmpReq("seat", e.Seat, s)
+			c.cmpReq("value", e.Value, c.m.Value(item, s))
 		}
 		for range cfg.TalkRounds {
 			for s := 0; s < cfg.Players; s++ {
@@ -251,9 +250,11 @@ func (c *auctionChecker) run() bool {
 				}
 			}
 		}
-		if e = c.next(auction.EventBiddingOpen); e == nil {
+		if e = c.peek(); e == nil || e.Type != auction.EventBiddingOpen {
+			c.wrongType(auction.EventBiddingOpen)
 			return false
 		}
+		c.i++
 		c.cmpInt("item", e.Item, item)
 		for s := 0; s < cfg.Players; s++ {
 			if !c.turn(item, s, true) {
@@ -261,9 +262,11 @@ func (c *auctionChecker) run() bool {
 			}
 		}
 		res := &c.m.Results()[item-1]
-		if e = c.next(auction.EventBidsRevealed); e == nil {
+		if e = c.peek(); e == nil || e.Type != auction.EventBidsRevealed {
+			c.wrongType(auction.EventBidsRevealed)
 			return false
 		}
+		c.i++
 		c.cmpInt("item", e.Item, item)
 		if len(e.Bids) != cfg.Players {
 			c.diff(c.i-1, "bids", fmt.Sprintf("%d bids", len(e.Bids)), fmt.Sprintf("%d bids", cfg.Players))
@@ -277,9 +280,11 @@ func (c *auctionChecker) run() bool {
 					fmt.Sprintf("%d (from event %d)", res.Bids[s], c.bidEvent[s]))
 			}
 		}
-		if e = c.next(auction.EventItemResult); e == nil {
+		if e = c.peek(); e == nil || e.Type != auction.EventItemResult {
+			c.wrongType(auction.EventItemResult)
 			return false
 		}
+		c.i++
 		c.cmpInt("item", e.Item, item)
 		c.cmpBool("unsold", e.Unsold, !res.Sold)
 		c.cmpOpt("winner", e.Winner, res.Winner, res.Sold)
@@ -287,16 +292,20 @@ func (c *auctionChecker) run() bool {
 		c.cmpOpt("value", e.Value, res.Value, res.Sold)
 		c.cmpOpt("profit", e.Profit, res.Profit, res.Sold)
 		c.cmpBool("tie_break", e.TieBreak, res.TieBreak)
-		if e = c.next(auction.EventProfitUpdate); e == nil {
+		if e = c.peek(); e == nil || e.Type != auction.EventProfitUpdate {
+			c.wrongType(auction.EventProfitUpdate)
 			return false
 		}
+		c.i++
 		c.cmpInt("item", e.Item, item)
 		c.cmpPlayers(e.Players)
 	}
-	e := c.next(auction.EventAuctionEnd)
-	if e == nil {
+	e := c.peek()
+	if e == nil || e.Type != auction.EventAuctionEnd {
+		c.wrongType(auction.EventAuctionEnd)
 		return false
 	}
+	c.i++
 	c.cmpPlayers(e.Players)
 	if c.i < len(c.r.Events) {
 		c.diff(c.i, "type", quoteOrNone(c.r.Events[c.i].Type), "(end of events)")
@@ -327,21 +336,16 @@ func (c *auctionChecker) turn(item, seat int, bid bool) bool {
 		return false
 	}
 	c.i++
-	if e.Item != item {
-		c.cmpInt("item", e.Item, item)
-	}
-	if e.Seat == nil || *e.Seat != seat {
-		c.cmpOpt("seat", e.Seat, seat, true)
-	}
+	c.cmpInt("item", e.Item, item)
+	c.cmpReq("seat", e.Seat, seat)
 	a := auction.Action{Kind: auction.Timeout, Seat: seat}
 	switch {
 	case e.Type == auction.EventTimeout:
-		phase := string(auction.PhaseTalk)
-		if bid {
-			phase = string(auction.PhaseBid)
-		}
-		if e.Phase != phase {
-			c.diff(c.i-1, "phase", quoteOrNone(e.Phase), phase)
+		switch {
+		case bid && e.Phase != string(auction.PhaseBid):
+			c.diff(c.i-1, "phase", quoteOrNone(e.Phase), string(auction.PhaseBid))
+		case !bid && e.Phase != string(auction.PhaseTalk):
+			c.diff(c.i-1, "phase", quoteOrNone(e.Phase), string(auction.PhaseTalk))
 		}
 	case bid: // bid_placed
 		if e.Amount == nil {

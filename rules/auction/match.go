@@ -247,7 +247,8 @@ func (m *Match) Apply(a Action) (*ItemResult, error) {
 // and "Blind Auction draws").
 func (m *Match) resolve() *ItemResult {
 	p := m.cfg.Players
-	r := ItemResult{Item: m.item, Bids: m.bids, Winner: -1}
+	m.results = append(m.results, ItemResult{Item: m.item, Bids: m.bids, Winner: -1})
+	r := &m.results[len(m.results)-1]
 	top, ties := 0, 0
 	var tied [MaxPlayers]int
 	for s := 0; s < p; s++ {
@@ -286,6 +287,5 @@ func (m *Match) resolve() *ItemResult {
 		m.profit[w] += r.Profit
 		m.won[w]++
 	}
-	m.results = append(m.results, r)
-	return &m.results[len(m.results)-1]
+	return r
 }
