@@ -3,10 +3,8 @@ package ledger
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"fmt"
-	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -98,32 +96,35 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 		}
 	}
 
-	// Indexes and stored hash ids must be dense: 0..n-1 and
-	// 0..StoredHashCount(n)-1 (they are integer primary keys, so the counts
-	// settle it). The readers below then need not read them.
+	// Entries and stored hashes, in one pass, recomputing the tree. One
+	// goroutine reads the entries, one recomputes and checks their leaf
+	// hashes, one reads the stored hashes, and this one recomputes the
+	// stored hashes and compares, so the audit uses both cores. The
+	// readers fetch a chunk as one aggregated blob (few rows through the
+	// driver) and fall back to reading it row by row to name a problem;
+	// indexes and stored hash ids are checked to be dense chunk by chunk
+	// (a missing stored hash is named by the entry whose append wrote it).
 	hcount := tlog.StoredHashCount(n)
-	if gap, err := firstGap(ctx, l.r, "entries", "idx", n); err != nil {
+	fast, err := l.auditFastPath(ctx)
+	if err != nil {
 		return nil, err
-	} else if gap >= 0 {
-		return fail(gap, -1, "missing from the entries table")
 	}
-	if gap, err := firstGap(ctx, l.r, "hashes", "id", hcount); err != nil {
-		return nil, err
-	} else if gap >= 0 {
-		level, node := tlog.SplitStoredHashIndex(gap)
-		return fail((node+1)<<level-1, -1, "stored hash %d (level %d, node %d) is missing", gap, level, node)
-	}
-
-	// Entries and stored hashes, in one pass, recomputing the tree. Two
-	// goroutines read the two tables (and hash the leaves) while this one
-	// recomputes the stored hashes, so the audit uses two cores.
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	leaves := make(chan []auditLeaf, 4)
-	hashes := make(chan []auditHash, 4)
-	errc := make(chan error, 2)
-	go func() { errc <- l.readLeaves(actx, n, leaves) }()
-	go func() { errc <- l.readHashes(actx, hcount, hashes) }()
+	var raw []chan entryChunk
+	leaves := make(chan leafBatch, 2)
+	hashes := make(chan hashChunk, 4)
+	efree := make(chan *entryBlobs, 2*auditEntryReaders) // entry blobs back to the entries readers
+	lfree := make(chan []tlog.Hash, 4)                   // leaf hash slices back to the leaf checker
+	hfree := make(chan []byte, 6)                        // stored hash blobs back to the hashes reader
+	errc := make(chan error, auditEntryReaders+2)
+	for k := range auditEntryReaders {
+		ch := make(chan entryChunk, 1)
+		raw = append(raw, ch)
+		go func() { errc <- l.readEntryChunks(actx, n, fast, int64(k), auditEntryReaders, ch, efree) }()
+	}
+	go func() { errc <- l.checkLeafChunks(actx, raw, leaves, efree, lfree) }()
+	go func() { errc <- l.readHashChunks(actx, hcount, fast, hashes, hfree) }()
 	f := &frontier{}
 	ci := 0
 	checkRoots := func() (bool, error) {
@@ -147,53 +148,84 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 	// readErr reports why a producer stopped early.
 	readErr := func() error {
 		cancel()
-		for range 2 {
+		for range auditEntryReaders + 2 {
 			if err := <-errc; err != nil && err != context.Canceled {
 				return err
 			}
 		}
 		return ctx.Err()
 	}
-	var lbuf []auditLeaf
-	var hbuf []auditHash
+	var lb leafBatch // the current batch of leaf hashes
+	var lpos int     // the next leaf of lb
+	var hc hashChunk // the current chunk of stored hashes
+	var hpos int64   // the next hash of hc
 	for i := int64(0); i < n; i++ {
-		if len(lbuf) == 0 {
+		if lpos == len(lb.hashes) {
+			if lb.problem != "" {
+				return fail(i, -1, "%s", lb.problem)
+			}
 			if progress != nil {
 				progress(i, n)
 			}
+			if lb.hashes != nil {
+				select {
+				case lfree <- lb.hashes:
+				default:
+				}
+			}
 			var ok bool
-			if lbuf, ok = <-leaves; !ok {
+			if lb, ok = <-leaves; !ok {
 				if err := readErr(); err != nil {
 					return nil, err
 				}
 				return fail(i, -1, "missing: the entries end before the tree size %d", n)
 			}
+			lpos = 0
+			if len(lb.hashes) == 0 && lb.problem != "" {
+				return fail(i, -1, "%s", lb.problem)
+			}
 		}
-		e := lbuf[0]
-		lbuf = lbuf[1:]
-		if e.problem != "" {
-			return fail(i, -1, "%s", e.problem)
-		}
-		hs, err := tlog.StoredHashesForRecordHash(i, e.leafHash, f)
+		hs, err := tlog.StoredHashesForRecordHash(i, lb.hashes[lpos], f)
 		if err != nil {
 			return nil, err
 		}
+		lpos++
 		base := tlog.StoredHashIndex(0, i)
 		for k, h := range hs {
 			want := base + int64(k)
-			if len(hbuf) == 0 {
+			if hpos == hc.len() {
+				if hc.fast != nil {
+					select {
+					case hfree <- hc.fast:
+					default:
+					}
+				}
 				var ok bool
-				if hbuf, ok = <-hashes; !ok {
+				if hc, ok = <-hashes; !ok {
 					if err := readErr(); err != nil {
 						return nil, err
 					}
 					return fail(i, -1, "stored hash %d is missing", want)
 				}
+				hpos = 0
 			}
-			sh := hbuf[0]
-			hbuf = hbuf[1:]
-			if sh.bad || sh.hash != h {
+			if hc.fast != nil {
+				if bytes.Equal(hc.fast[hpos*tlog.HashSize:(hpos+1)*tlog.HashSize], h[:]) {
+					hpos++
+					continue
+				}
+				// Read the chunk again row by row: that reading decides.
+				if hc, err = l.readHashRows(ctx, hc.first, hc.first+hc.len()); err != nil {
+					return nil, err
+				}
+			}
+			sh := hc.rows[hpos]
+			hpos++
+			if sh.missing || sh.bad || sh.hash != h {
 				level, node := tlog.SplitStoredHashIndex(want)
+				if sh.missing {
+					return fail(i, -1, "stored hash %d (level %d, node %d) is missing", want, level, node)
+				}
 				return fail(i, -1, "stored hash %d (level %d, node %d) is %s, but the entries give %s",
 					want, level, node, sh.String(), h)
 			}
@@ -226,182 +258,4 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 		}
 	}
 	return rep, nil
-}
-
-// auditBatch is how many rows a reader goroutine sends at once.
-const auditBatch = 4096
-
-// auditLeaf is one entry as the leaf reader found it: its recomputed leaf
-// hash, or what was wrong with it.
-type auditLeaf struct {
-	leafHash tlog.Hash
-	problem  string
-}
-
-// auditHash is one stored hash; bad if it is not 32 bytes.
-type auditHash struct {
-	hash tlog.Hash
-	bad  bool
-	raw  string
-}
-
-// String is the stored hash in base64.
-func (h auditHash) String() string {
-	if h.bad {
-		return base64.StdEncoding.EncodeToString([]byte(h.raw))
-	}
-	return h.hash.String()
-}
-
-// readLeaves reads entries [0, n) in order, in chunks of auditBatch (one
-// range query each),
-// recomputes each leaf hash, checks it against the stored leaf hash and
-// the body's integrated_at against the stored time (never going back),
-// and sends one batch per chunk; it closes out when done.
-func (l *Ledger) readLeaves(ctx context.Context, n int64, out chan<- []auditLeaf) error {
-	defer close(out)
-	lr := leafReader{db: l.r}
-	for a := int64(0); a < n; a += auditBatch {
-		b := min(a+auditBatch, n)
-		batch, err := lr.read(ctx, a, b)
-		if err != nil {
-			return err
-		}
-		select {
-		case out <- batch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		if len(batch) > 0 && batch[len(batch)-1].problem != "" {
-			return nil
-		}
-	}
-	return nil
-}
-
-// leafReader checks leaves chunk by chunk; prev is the last integration
-// time seen.
-type leafReader struct {
-	db    *sql.DB
-	prev  int64
-	cache timeNeedle
-}
-
-// check checks one entry's body, stored leaf hash and time.
-func (r *leafReader) check(body, leafHash []byte, integrated int64) auditLeaf {
-	e := auditLeaf{leafHash: tlog.RecordHash(body)}
-	switch {
-	case !bytes.Equal(e.leafHash[:], leafHash):
-		e.problem = fmt.Sprintf("stored leaf hash %s, but the body hashes to %s (the body or its leaf hash was altered)",
-			base64.StdEncoding.EncodeToString(leafHash), e.leafHash)
-	case !leafHasTime(body, integrated, &r.cache):
-		e.problem = fmt.Sprintf("integrated_at in the body differs from the stored integration time %s",
-			time.Unix(0, integrated).UTC().Format(TimeLayout))
-	case integrated < r.prev:
-		e.problem = fmt.Sprintf("integration time %s is earlier than the previous entry's",
-			time.Unix(0, integrated).UTC().Format(TimeLayout))
-	}
-	r.prev = integrated
-	return e
-}
-
-// read reads entries [a, b) row by row.
-func (r *leafReader) read(ctx context.Context, a, b int64) ([]auditLeaf, error) {
-	rows, err := r.db.QueryContext(ctx, `SELECT body, leaf_hash, integrated_at FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx`, a, b)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var integrated int64
-	var body, leafHash sql.RawBytes
-	batch := make([]auditLeaf, 0, b-a)
-	for rows.Next() {
-		if err := rows.Scan(&body, &leafHash, &integrated); err != nil {
-			return nil, err
-		}
-		e := r.check(body, leafHash, integrated)
-		batch = append(batch, e)
-		if e.problem != "" {
-			break
-		}
-	}
-	return batch, rows.Err()
-}
-
-// readHashes reads stored hashes [0, count) in order, in chunks of
-// auditBatch, and sends one batch per chunk; it closes out when done.
-func (l *Ledger) readHashes(ctx context.Context, count int64, out chan<- []auditHash) error {
-	defer close(out)
-	for a := int64(0); a < count; a += auditBatch {
-		batch, err := l.readHashChunk(ctx, a, min(a+auditBatch, count))
-		if err != nil {
-			return err
-		}
-		select {
-		case out <- batch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	return nil
-}
-
-// readHashChunk reads stored hashes [a, b) row by row.
-func (l *Ledger) readHashChunk(ctx context.Context, a, b int64) ([]auditHash, error) {
-	rows, err := l.r.QueryContext(ctx, `SELECT hash FROM hashes WHERE id >= ? AND id < ? ORDER BY id`, a, b)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var raw sql.RawBytes
-	batch := make([]auditHash, 0, b-a)
-	for rows.Next() {
-		if err := rows.Scan(&raw); err != nil {
-			return nil, err
-		}
-		var h auditHash
-		if len(raw) == tlog.HashSize {
-			h.hash = tlog.Hash(raw)
-		} else {
-			h.bad, h.raw = true, string(raw)
-		}
-		batch = append(batch, h)
-	}
-	return batch, rows.Err()
-}
-
-// timeNeedle caches the `"integrated_at":"..."` member of the last time
-// seen: the entries of a batch share one time.
-type timeNeedle struct {
-	ns     int64
-	needle []byte
-}
-
-// leafHasTime reports whether the canonical leaf holds the member
-// "integrated_at" with the time ns (TimeLayout). The leaf hash is checked
-// before, so the body is one the ledger wrote, with that member at the top
-// level.
-func leafHasTime(body []byte, ns int64, c *timeNeedle) bool {
-	if c.needle == nil || c.ns != ns {
-		c.ns = ns
-		c.needle = []byte(`"integrated_at":"` + time.Unix(0, ns).UTC().Format(TimeLayout) + `"`)
-	}
-	return bytes.Contains(body, c.needle)
-}
-
-// firstGap returns the smallest i in [0, n) with no row whose integer
-// primary key col is i, or -1 if there is none.
-func firstGap(ctx context.Context, q *sql.DB, table, col string, n int64) (int64, error) {
-	var count int64
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE `+col+` >= 0 AND `+col+` < ?`, n).Scan(&count); err != nil {
-		return 0, err
-	}
-	if count == n {
-		return -1, nil
-	}
-	var gap int64
-	err := q.QueryRowContext(ctx, `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM `+table+` WHERE `+col+` = 0) THEN 0
-		ELSE (SELECT min(a.`+col+`) + 1 FROM `+table+` a WHERE a.`+col+` >= 0 AND a.`+col+` + 1 < ?
-			AND NOT EXISTS (SELECT 1 FROM `+table+` b WHERE b.`+col+` = a.`+col+` + 1)) END`, n).Scan(&gap)
-	return gap, err
 }

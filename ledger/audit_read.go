@@ -1,0 +1,470 @@
+package ledger
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// The audit's readers. Each chunk of entries or stored hashes is first
+// read as a few aggregated blobs (one row through the driver instead of
+// thousands); a chunk whose blobs do not check out in every respect is
+// read again row by row, and that reading alone decides what is reported,
+// so the fast path can only accept, never name a problem. The aggregates
+// concatenate the rows of a subquery ordered by the primary key, and
+// their counts and lengths must show every row of the range present
+// before the blobs are used.
+
+const (
+	// auditEntryChunk is how many entries one read covers (about 1 MB).
+	auditEntryChunk = 4096
+	// auditHashChunk is how many stored hashes one read covers (256 KB).
+	auditHashChunk = 8192
+	// auditEntryReaders is how many goroutines (and connections) read
+	// entry chunks, taking turns: the entries are the widest rows.
+	auditEntryReaders = 2
+)
+
+// entryChunkQuery reads entries [?, ?) in index order as: the row count,
+// the count of non-null integration times, the shortest leaf hash, the
+// bodies concatenated, the leaf hashes concatenated, the body lengths and
+// the integration times as comma-separated decimals. length() of a blob
+// is its size in bytes, and of anything else at most the size of the
+// text group_concat writes for it, so when the lengths add up to the
+// concatenation every row's length is exact; a null body, leaf hash or
+// time drops out of its aggregate and the counts no longer match.
+const entryChunkQuery = `SELECT count(*), count(integrated_at), coalesce(min(length(leaf_hash)), 0),
+	CAST(group_concat(body, '') AS BLOB), CAST(group_concat(leaf_hash, '') AS BLOB),
+	CAST(group_concat(length(body), ',') AS BLOB), CAST(group_concat(integrated_at, ',') AS BLOB)
+	FROM (SELECT body, leaf_hash, integrated_at FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
+
+// entryRowsQuery reads entries [?, ?) row by row.
+const entryRowsQuery = `SELECT idx, body, leaf_hash, integrated_at FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx`
+
+// hashChunkQuery reads stored hashes [?, ?) in id order as: the row
+// count, the shortest hash and the hashes concatenated (a count of rows
+// whose shortest is 32 bytes and whose concatenation is 32 bytes each has
+// every hash 32 bytes long).
+const hashChunkQuery = `SELECT count(*), coalesce(min(length(hash)), 0), CAST(group_concat(hash, '') AS BLOB)
+	FROM (SELECT hash FROM hashes WHERE id >= ? AND id < ? ORDER BY id)`
+
+// hashRowsQuery reads stored hashes [?, ?) row by row.
+const hashRowsQuery = `SELECT id, hash FROM hashes WHERE id >= ? AND id < ? ORDER BY id`
+
+// auditFastPath reports whether the aggregated reads may be used: SQLite
+// keeps blob bytes unchanged through group_concat only in a UTF-8
+// database (the ledger creates UTF-8 ones).
+func (l *Ledger) auditFastPath(ctx context.Context) (bool, error) {
+	var enc string
+	if err := l.r.QueryRowContext(ctx, `PRAGMA encoding`).Scan(&enc); err != nil {
+		return false, err
+	}
+	return strings.EqualFold(enc, "UTF-8"), nil
+}
+
+// entryBlobs holds the aggregates of one entry chunk (entryChunkQuery).
+type entryBlobs struct {
+	count, times, minLeaf             int64
+	bodies, leaves, lengths, instants []byte
+}
+
+// read runs entryChunkQuery over [a, b), copying the blobs into e's
+// buffers.
+func (e *entryBlobs) read(ctx context.Context, db *sql.DB, a, b int64) error {
+	rows, err := db.QueryContext(ctx, entryChunkQuery, a, b)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("audit: no row from the entry chunk query")
+	}
+	var bodies, leaves, lengths, instants sql.RawBytes
+	if err := rows.Scan(&e.count, &e.times, &e.minLeaf, &bodies, &leaves, &lengths, &instants); err != nil {
+		return err
+	}
+	e.bodies = append(e.bodies[:0], bodies...)
+	e.leaves = append(e.leaves[:0], leaves...)
+	e.lengths = append(e.lengths[:0], lengths...)
+	e.instants = append(e.instants[:0], instants...)
+	return rows.Close()
+}
+
+// entryChunk is entries [first, end) as read by an entries reader: blobs
+// holds their aggregates, nil if the fast path is off.
+type entryChunk struct {
+	first, end int64
+	blobs      *entryBlobs
+}
+
+// readEntryChunks reads the entry chunks k, k+stride, k+2*stride, ... of
+// [0, n) and sends them to out (closed when done); blobs come back
+// through free for reuse.
+func (l *Ledger) readEntryChunks(ctx context.Context, n int64, fast bool, k, stride int64, out chan<- entryChunk, free <-chan *entryBlobs) error {
+	defer close(out)
+	for a := k * auditEntryChunk; a < n; a += stride * auditEntryChunk {
+		c := entryChunk{first: a, end: min(a+auditEntryChunk, n)}
+		if fast {
+			select {
+			case c.blobs = <-free:
+			default:
+				c.blobs = new(entryBlobs)
+			}
+			if err := c.blobs.read(ctx, l.r, c.first, c.end); err != nil {
+				return err
+			}
+		}
+		select {
+		case out <- c:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// leafBatch is the recomputed leaf hashes of consecutive entries from a
+// chunk's first, and, if problem is set, what is wrong with the entry
+// right after them (the audit stops there).
+type leafBatch struct {
+	hashes  []tlog.Hash
+	problem string
+}
+
+// leafChecker recomputes and checks leaves in index order; prev is the
+// last integration time seen.
+type leafChecker struct {
+	db    *sql.DB
+	prev  int64
+	cache timeNeedle
+}
+
+// checkLeafChunks checks the chunks from ins (taking them in turn, chunk
+// k from ins[k % len(ins)]), in order, and sends one batch per chunk to
+// out (closed when done), stopping after a problem. Entry blobs go back
+// to efree, and leaf hash slices come from lfree.
+func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, out chan<- leafBatch, efree chan<- *entryBlobs, lfree <-chan []tlog.Hash) error {
+	defer close(out)
+	lc := leafChecker{db: l.r}
+	for k := 0; ; k++ {
+		c, ok := <-ins[k%len(ins)]
+		if !ok {
+			break
+		}
+		var hashes []tlog.Hash
+		select {
+		case hashes = <-lfree:
+		default:
+		}
+		if cap(hashes) < int(c.end-c.first) {
+			hashes = make([]tlog.Hash, c.end-c.first)
+		}
+		hashes = hashes[:c.end-c.first]
+		batch := leafBatch{hashes: hashes}
+		ok = c.blobs != nil && lc.checkBlobs(c.blobs, hashes)
+		if c.blobs != nil {
+			select {
+			case efree <- c.blobs:
+			default:
+			}
+		}
+		if !ok {
+			var err error
+			if batch, err = lc.checkRows(ctx, c.first, c.end, hashes); err != nil {
+				return err
+			}
+		}
+		select {
+		case out <- batch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if batch.problem != "" {
+			return nil
+		}
+	}
+	return ctx.Err()
+}
+
+// checkBlobs checks the aggregates of a chunk of len(hashes) entries and
+// fills hashes with the recomputed leaf hashes. It returns false, leaving
+// the checker as it was, if anything does not check out (a count, a
+// length, a leaf hash, a time): the chunk is then read again row by row.
+func (c *leafChecker) checkBlobs(e *entryBlobs, hashes []tlog.Hash) bool {
+	n := int64(len(hashes))
+	if e.count != n || e.times != n || e.minLeaf != tlog.HashSize || int64(len(e.leaves)) != n*tlog.HashSize {
+		return false
+	}
+	prev := c.prev
+	bodies, lengths, instants := e.bodies, e.lengths, e.instants
+	for i := range hashes {
+		last := i == len(hashes)-1
+		var bodyLen, integrated int64
+		var ok bool
+		if bodyLen, lengths, ok = cutInt(lengths, last); !ok || bodyLen < 0 || bodyLen > int64(len(bodies)) {
+			return false
+		}
+		if integrated, instants, ok = cutInt(instants, last); !ok {
+			return false
+		}
+		body := bodies[:bodyLen]
+		bodies = bodies[bodyLen:]
+		h := tlog.RecordHash(body)
+		if !bytes.Equal(h[:], e.leaves[i*tlog.HashSize:(i+1)*tlog.HashSize]) ||
+			integrated < prev || !leafHasTime(body, integrated, &c.cache) {
+			return false
+		}
+		prev = integrated
+		hashes[i] = h
+	}
+	if len(bodies) != 0 {
+		return false
+	}
+	c.prev = prev
+	return true
+}
+
+// cutInt parses a decimal integer at the start of p, as SQLite writes an
+// integer as text, followed by the separator ',' (or by nothing if last),
+// and returns it and the rest after the separator.
+func cutInt(p []byte, last bool) (int64, []byte, bool) {
+	i, neg := 0, false
+	if len(p) > 0 && p[0] == '-' {
+		i, neg = 1, true
+	}
+	start := i
+	var v int64
+	for ; i < len(p) && p[i] >= '0' && p[i] <= '9'; i++ {
+		d := int64(p[i] - '0')
+		if v > (math.MaxInt64-d)/10 {
+			return 0, nil, false // out of range: left to the row-by-row reading
+		}
+		v = v*10 + d
+	}
+	if i == start {
+		return 0, nil, false
+	}
+	if neg {
+		v = -v
+	}
+	if last {
+		return v, nil, i == len(p)
+	}
+	if i >= len(p) || p[i] != ',' {
+		return 0, nil, false
+	}
+	return v, p[i+1:], true
+}
+
+// checkRows reads entries [a, b) row by row and checks them: every index
+// present, each stored leaf hash equal to the one recomputed from the
+// body, the body's integrated_at equal to the stored integration time,
+// which never goes back. It returns the leaf hashes up to the first
+// problem, and the problem.
+func (c *leafChecker) checkRows(ctx context.Context, a, b int64, hashes []tlog.Hash) (leafBatch, error) {
+	rows, err := c.db.QueryContext(ctx, entryRowsQuery, a, b)
+	if err != nil {
+		return leafBatch{}, err
+	}
+	defer rows.Close()
+	var idx, integrated int64
+	var body, leafHash sql.RawBytes
+	batch := leafBatch{hashes: hashes[:0]}
+	want := a
+	for rows.Next() {
+		if err := rows.Scan(&idx, &body, &leafHash, &integrated); err != nil {
+			return leafBatch{}, err
+		}
+		if idx != want {
+			batch.problem = "missing from the entries table"
+			return batch, nil
+		}
+		h, problem := c.check(body, leafHash, integrated)
+		if problem != "" {
+			batch.problem = problem
+			return batch, nil
+		}
+		batch.hashes = append(batch.hashes, h)
+		want++
+	}
+	if err := rows.Err(); err != nil {
+		return leafBatch{}, err
+	}
+	if want < b {
+		batch.problem = "missing from the entries table"
+	}
+	return batch, nil
+}
+
+// check checks one entry's body, stored leaf hash and time, and returns
+// its leaf hash or what is wrong with it.
+func (c *leafChecker) check(body, leafHash []byte, integrated int64) (tlog.Hash, string) {
+	h := tlog.RecordHash(body)
+	switch {
+	case !bytes.Equal(h[:], leafHash):
+		return h, fmt.Sprintf("stored leaf hash %s, but the body hashes to %s (the body or its leaf hash was altered)",
+			base64.StdEncoding.EncodeToString(leafHash), h)
+	case !leafHasTime(body, integrated, &c.cache):
+		return h, fmt.Sprintf("integrated_at in the body differs from the stored integration time %s",
+			time.Unix(0, integrated).UTC().Format(TimeLayout))
+	case integrated < c.prev:
+		return h, fmt.Sprintf("integration time %s is earlier than the previous entry's",
+			time.Unix(0, integrated).UTC().Format(TimeLayout))
+	}
+	c.prev = integrated
+	return h, ""
+}
+
+// hashChunk is stored hashes [first, first+len) as read: fast holds them
+// concatenated (32 bytes each) if the aggregate checked out, else rows
+// holds one element per id.
+type hashChunk struct {
+	first int64
+	fast  []byte
+	rows  []auditHash
+}
+
+// len is the number of stored hashes in the chunk.
+func (c *hashChunk) len() int64 {
+	if c.fast != nil {
+		return int64(len(c.fast) / tlog.HashSize)
+	}
+	return int64(len(c.rows))
+}
+
+// auditHash is one stored hash as read row by row: missing if there is no
+// row for its id, bad if it is not 32 bytes (raw holds it then).
+type auditHash struct {
+	hash    tlog.Hash
+	missing bool
+	bad     bool
+	raw     string
+}
+
+// String is the stored hash in base64.
+func (h auditHash) String() string {
+	if h.bad {
+		return base64.StdEncoding.EncodeToString([]byte(h.raw))
+	}
+	return h.hash.String()
+}
+
+// readHashChunks reads stored hashes [0, count) chunk by chunk and sends
+// them to out (closed when done); blobs come back through free for reuse.
+func (l *Ledger) readHashChunks(ctx context.Context, count int64, fast bool, out chan<- hashChunk, free <-chan []byte) error {
+	defer close(out)
+	for a := int64(0); a < count; a += auditHashChunk {
+		b := min(a+auditHashChunk, count)
+		var c hashChunk
+		ok := false
+		if fast {
+			var buf []byte
+			select {
+			case buf = <-free:
+			default:
+			}
+			n, shortest, blob, err := readHashBlob(ctx, l.r, a, b, buf)
+			if err != nil {
+				return err
+			}
+			if ok = n == b-a && shortest == tlog.HashSize && int64(len(blob)) == n*tlog.HashSize; ok {
+				c = hashChunk{first: a, fast: blob}
+			}
+		}
+		if !ok {
+			var err error
+			if c, err = l.readHashRows(ctx, a, b); err != nil {
+				return err
+			}
+		}
+		select {
+		case out <- c:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// readHashBlob runs hashChunkQuery over [a, b) and returns the row count,
+// the shortest hash's length and the concatenation appended to buf[:0].
+func readHashBlob(ctx context.Context, db *sql.DB, a, b int64, buf []byte) (count, shortest int64, blob []byte, err error) {
+	rows, err := db.QueryContext(ctx, hashChunkQuery, a, b)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return 0, 0, nil, err
+		}
+		return 0, 0, nil, fmt.Errorf("audit: no row from the hash chunk query")
+	}
+	var raw sql.RawBytes
+	if err := rows.Scan(&count, &shortest, &raw); err != nil {
+		return 0, 0, nil, err
+	}
+	blob = append(buf[:0], raw...)
+	return count, shortest, blob, rows.Close()
+}
+
+// readHashRows reads stored hashes [a, b) row by row, one element per id
+// (missing where there is no row).
+func (l *Ledger) readHashRows(ctx context.Context, a, b int64) (hashChunk, error) {
+	rows, err := l.r.QueryContext(ctx, hashRowsQuery, a, b)
+	if err != nil {
+		return hashChunk{}, err
+	}
+	defer rows.Close()
+	c := hashChunk{first: a, rows: make([]auditHash, b-a)}
+	for i := range c.rows {
+		c.rows[i].missing = true
+	}
+	var id int64
+	var raw sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&id, &raw); err != nil {
+			return hashChunk{}, err
+		}
+		if id < a || id >= b {
+			continue
+		}
+		h := &c.rows[id-a]
+		h.missing = false
+		if len(raw) == tlog.HashSize {
+			h.hash = tlog.Hash(raw)
+		} else {
+			h.bad, h.raw = true, string(raw)
+		}
+	}
+	return c, rows.Err()
+}
+
+// timeNeedle caches the `"integrated_at":"..."` member of the last time
+// seen: the entries of a batch share one time.
+type timeNeedle struct {
+	ns     int64
+	needle []byte
+}
+
+// leafHasTime reports whether the canonical leaf holds the member
+// "integrated_at" with the time ns (TimeLayout). The leaf hash is checked
+// before, so the body is one the ledger wrote, with that member at the top
+// level.
+func leafHasTime(body []byte, ns int64, c *timeNeedle) bool {
+	if c.needle == nil || c.ns != ns {
+		c.ns = ns
+		c.needle = []byte(`"integrated_at":"` + time.Unix(0, ns).UTC().Format(TimeLayout) + `"`)
+	}
+	return bytes.Contains(body, c.needle)
+}
