@@ -360,11 +360,12 @@ func TestCopiedCommitment(t *testing.T) {
 // bob's post, with another salt, is searched and not found.
 func TestSaltReuseRecovered(t *testing.T) {
 	tl := newTestLedger(t)
+	// In time order: the ledger's integration times never go back.
 	p1 := tl.post("2026-03-16T09:00:00Z", "alice", "bid", "week1")
-	tl.reveal("2026-03-20T09:00:00Z", "alice", p1, "week1")
-	p2 := tl.post("2026-03-23T09:00:00Z", "alice", "bid", "week2")
 	pb := tl.post("2026-03-16T10:00:00Z", "bob", "bid", "bob")
+	tl.reveal("2026-03-20T09:00:00Z", "alice", p1, "week1")
 	tl.reveal("2026-03-20T10:00:00Z", "bob", pb, "bob")
+	p2 := tl.post("2026-03-23T09:00:00Z", "alice", "bid", "week2")
 	pb2 := tl.post("2026-03-23T10:00:00Z", "bob", "bid", "bob-again")
 
 	h, j, err := JudgeActions(tl.l, secret.Game{}, instant(t, "2026-03-24T12:00:00Z"))
