@@ -96,14 +96,15 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 		}
 	}
 
-	// Entries and stored hashes, in one pass, recomputing the tree. One
-	// goroutine reads the entries, one recomputes and checks their leaf
-	// hashes, one reads the stored hashes, and this one recomputes the
-	// stored hashes and compares, so the audit uses both cores. The
-	// readers fetch a chunk as one aggregated blob (few rows through the
-	// driver) and fall back to reading it row by row to name a problem;
-	// indexes and stored hash ids are checked to be dense chunk by chunk
-	// (a missing stored hash is named by the entry whose append wrote it).
+	// Entries and stored hashes, in one pass, recomputing the tree. Two
+	// goroutines take turns reading entry chunks, one recomputes and
+	// checks their leaf hashes, one reads the stored hashes, and this one
+	// recomputes the stored hashes and compares, so the audit uses both
+	// cores. The readers fetch a chunk as a few aggregates (few rows
+	// through the driver) and it is read again row by row to name a
+	// problem; indexes and stored hash ids are checked to be dense chunk
+	// by chunk (a missing stored hash is named by the entry whose append
+	// wrote it).
 	hcount := tlog.StoredHashCount(n)
 	fast, err := l.auditFastPath(ctx)
 	if err != nil {
