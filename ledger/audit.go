@@ -56,6 +56,14 @@ type storedCheckpoint struct {
 // failures to read. progress, if not nil, is called now and then with
 // entries done and the total.
 func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*AuditReport, error) {
+	// The largest checkpoint is read before the tree size: a checkpoint is
+	// stored only after the entries it covers, so with another process
+	// appending meanwhile the tree read next is still at least that large.
+	// A smaller tree means entries were deleted from the end of the log.
+	var maxCP int64
+	if err := l.r.QueryRowContext(ctx, `SELECT coalesce(max(size), 0) FROM checkpoints`).Scan(&maxCP); err != nil {
+		return nil, err
+	}
 	n, err := treeSize(l.r)
 	if err != nil {
 		return nil, err
@@ -65,6 +73,13 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 		rep.OK = false
 		rep.Problem = &AuditProblem{Index: index, Checkpoint: cp, What: fmt.Sprintf(format, args...)}
 		return rep, nil
+	}
+	if maxCP > n {
+		var cpSize int64
+		if err := l.r.QueryRowContext(ctx, `SELECT min(size) FROM checkpoints WHERE size > ?`, n).Scan(&cpSize); err != nil {
+			return nil, err
+		}
+		return fail(n, cpSize, "missing: the log has %d entries, but a checkpoint was signed for %d (entries %d..%d were removed from the end)", n, cpSize, n, maxCP-1)
 	}
 	// Checkpoints first: signature, origin, size and root fields.
 	var cps []storedCheckpoint
