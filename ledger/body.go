@@ -304,15 +304,25 @@ func (b *Body) normalise() error {
 	return nil
 }
 
-// checkName validates a short text field: at most maxNameLen bytes, no
-// control characters (empty means absent and is checked elsewhere).
+// checkName validates a short text field (a player, action type, channel,
+// game, match id, rules version): at most maxNameLen bytes, no leading or
+// trailing white space, no control characters (Unicode Cc) and no format
+// characters (Cf: zero-width spaces and joiners, bidirectional overrides,
+// a BOM), so two names that look the same are the same name. Empty means
+// absent and is checked elsewhere.
 func checkName(field, v string) error {
 	if len(v) > maxNameLen {
 		return bodyErr(field, "%d bytes, more than the %d allowed", len(v), maxNameLen)
 	}
+	if strings.TrimSpace(v) != v {
+		return bodyErr(field, "%q has leading or trailing white space; expected %q", v, strings.TrimSpace(v))
+	}
 	for _, r := range v {
-		if unicode.IsControl(r) {
+		switch {
+		case unicode.IsControl(r):
 			return bodyErr(field, "contains control character %U", r)
+		case unicode.Is(unicode.Cf, r):
+			return bodyErr(field, "contains invisible format character %U (a name must look like what it is)", r)
 		}
 	}
 	return nil

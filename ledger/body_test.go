@@ -32,6 +32,11 @@ func TestBadBodies(t *testing.T) {
 		{strings.Replace(commitBody("p", hashA), `}`, `,"integrated_at":"2025-01-01T00:00:00Z"}`, 1), "integrated_at", "set by the ledger"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"yesterday"}`, 1), "posted_at", "RFC 3339"},
 		{commitBody("p\\u0007", hashA), "player", "control character"},
+		{commitBody("ab ", hashA), "player", "leading or trailing white space"},
+		{commitBody(" ab", hashA), "player", "leading or trailing white space"},
+		{commitBody("ann\\u200b", hashA), "player", "format character U+200B"}, // zero-width space
+		{commitBody("ann\\u202e", hashA), "player", "format character U+202E"}, // right-to-left override
+		{strings.Replace(commitBody("p", hashA), `"#auctions"`, `"#auctions\ufeff"`, 1), "channel", "format character U+FEFF"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2999-01-01T00:00:00Z"}`, 1), "posted_at", "outside the range"},
 		// Year 10000 has five digits: not RFC 3339 (§5.6, date-fullyear = 4DIGIT).
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"10000-01-01T00:00:00Z"}`, 1), "posted_at", "RFC 3339"},
