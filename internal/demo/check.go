@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
@@ -55,6 +56,9 @@ func check(ctx context.Context, o Options, week secret.Week, rec *recorded, s *S
 			if got.Failure != nil {
 				ac.Reason = got.Failure.Reason
 			}
+		}
+		if ac.State == secret.Failed {
+			ac.RevealNotes = revealNotes(h, got.Post.Commitment, n)
 		}
 		if ac.State != a.want || ac.Reason != a.wantReason {
 			problem("action %s (entry %d): judged %s %q, the script intends %s %q", a.key, n, ac.State, ac.Reason, a.want, a.wantReason)
@@ -150,4 +154,31 @@ func checkMatch(l *ledger.Ledger, mc *MatchCheck) error {
 	mc.Clean = rep.Clean()
 	mc.Differences = len(rep.Differences)
 	return nil
+}
+
+// revealNotes says why each reveal of the commit entry post did not count
+// when it does not hash to c: its index and the near misses commit.Verify
+// names (docs/commitments.md, "Near misses"). Reveals that match are left
+// out: the judge's reason already covers them.
+func revealNotes(h secret.History, c commit.Commitment, post int64) []string {
+	var notes []string
+	for _, r := range h.Reveals {
+		if r.Commit != post {
+			continue
+		}
+		res := commit.Verify(c, r.Text)
+		if res.Match {
+			continue
+		}
+		note := fmt.Sprintf("reveal entry %d does not hash to the commitment", r.Index)
+		if len(res.Hints) > 0 {
+			names := make([]string, len(res.Hints))
+			for i, hint := range res.Hints {
+				names[i] = hint.Name
+			}
+			note += "; it would with " + strings.Join(names, " or ") + " (only the exact bytes count)"
+		}
+		notes = append(notes, note)
+	}
+	return notes
 }

@@ -93,6 +93,11 @@ type ActionCheck struct {
 	Reason     secret.Reason `json:"reason,omitempty"`
 	Want       secret.State  `json:"want"`
 	WantReason secret.Reason `json:"want_reason,omitempty"`
+	// RevealNotes say, for an action that failed although reveals of it
+	// were posted, why each did not count: the reveal entry's index, and
+	// the near misses commit.Verify found (e.g. "reveal entry 18 does not
+	// hash to the commitment; it would with the trailing LF removed").
+	RevealNotes []string `json:"reveal_notes,omitempty"`
 }
 
 // clock is the ledger's injected clock: the demo sets the integration time

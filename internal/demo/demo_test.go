@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,6 +105,29 @@ func TestBuild(t *testing.T) {
 	b, _ := es[18].Body()
 	if b.Player != "frank" || b.Text == nil || (*b.Text)[len(*b.Text)-1] != '\n' {
 		t.Errorf("entry 18: %+v, want frank's reveal with a trailing newline", b)
+	}
+
+	// The summary says why frank failed although he revealed: his reveal
+	// (entry 18, week.go) has a trailing LF his commitment was not made
+	// over, so it matches only with that LF removed.
+	var text strings.Builder
+	if err := s.WriteText(&text, ""); err != nil {
+		t.Fatal(err)
+	}
+	line := ""
+	for l := range strings.Lines(text.String()) {
+		if strings.HasPrefix(l, "  entry") && strings.Contains(l, " frank ") {
+			line = l
+		}
+	}
+	const why = "failed: not revealed by the revelation date; reveal entry 18 does not hash to the commitment; it would with trailing LF removed"
+	if !strings.Contains(line, why) {
+		t.Errorf("frank's summary line %q does not say %q", line, why)
+	}
+	for _, a := range s.Actions {
+		if a.Player == "dan" && len(a.RevealNotes) != 0 {
+			t.Errorf("dan never revealed, yet: %v", a.RevealNotes)
+		}
 	}
 }
 

@@ -49,6 +49,9 @@ func (s *Summary) WriteText(w io.Writer, url string) error {
 		if a.Reason != "" {
 			state += ": " + string(a.Reason)
 		}
+		for _, n := range a.RevealNotes {
+			state += "; " + n
+		}
 		fmt.Fprintf(&b, "  entry %2d  %-6s %-4s %s\n", a.Index, a.Player, a.ActionType, state)
 	}
 	if s.Lots != nil && s.Lots.Outcome != nil {
