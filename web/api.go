@@ -244,7 +244,7 @@ func appendError(err error) error {
 		idx := de.Index
 		return &httpError{code: http.StatusConflict, msg: de.Error(), index: &idx}
 	case errors.As(err, &be):
-		return badRequest("bad entry: %v", be)
+		return badRequest("bad entry: %s", entryBodyMessage(be))
 	case errors.Is(err, ledger.ErrReadOnly):
 		return errorf(http.StatusForbidden, "the write API is disabled: the ledger is open read-only")
 	case errors.Is(err, ledger.ErrClosed), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

@@ -115,7 +115,7 @@ func (s *Server) apiVerify(c echo.Context) error {
 	}
 	var req verifyRequest
 	if err := json.Unmarshal(body, &req, json.RejectUnknownMembers(true)); err != nil {
-		return badRequest("expected one JSON object {\"commitment\": \"<64 hex>\", \"reveal\": \"<text>\"} (RFC 7493 I-JSON: valid UTF-8, no lone surrogates, no duplicate names): %v", err)
+		return badRequest("%s", verifyBodyMessage(err))
 	}
 	if req.Reveal == nil {
 		return badRequest("reveal is required: the exact text committed to")

@@ -1,0 +1,48 @@
+package web
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestAPIErrorWording: a malformed entry or verify body is answered in the
+// API's terms (field names and JSON types as sent), with one "bad entry"
+// prefix and no Go type names (docs/web.md, "Errors").
+func TestAPIErrorWording(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, func(o *Options) { o.WriteRate, o.WriteBurst = 1e6, 1e6 })
+	auth := []string{"Authorization", "Bearer " + testToken, "Content-Type", "application/json"}
+	const c = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" // printf '' | sha256sum
+	for _, tc := range []struct {
+		name, target, body, want string
+	}{
+		{"fractional index", "/api/v1/entries", `{"kind":"reveal","commit":1.5,"player":"zoe","text":"x"}`,
+			"bad entry: commit: expected a whole number, got 1.5"},
+		{"string index", "/api/v1/entries", `{"kind":"reveal","commit":"6","player":"zoe","text":"x"}`,
+			"bad entry: commit: expected a whole number, got a string"},
+		{"number for a name", "/api/v1/entries", `{"kind":"commit","player":7,"action_type":"bid","channel":"#auctions","commitment":"` + c + `"}`,
+			"bad entry: player: expected a string, got a number"},
+		{"unknown entry field", "/api/v1/entries", `{"kind":"commit","colour":"red","player":"zoe","action_type":"bid","channel":"#auctions","commitment":"` + c + `"}`,
+			`bad entry: unknown field "colour"`},
+		{"verify unknown member", "/api/v1/verify", `{"commitment":"` + c + `","reveal":"","x":1}`,
+			`unknown field "x"; expected commitment and reveal`},
+		{"verify number reveal", "/api/v1/verify", `{"commitment":"` + c + `","reveal":5}`,
+			`reveal: expected a string, got a number`},
+	} {
+		w := do(s, "POST", tc.target, tc.body, auth...)
+		var a struct{ Error string }
+		if err := json.Unmarshal(w.Body.Bytes(), &a); err != nil || w.Code != 400 {
+			t.Errorf("%s: %d %s, want 400 with an error", tc.name, w.Code, w.Body.String())
+			continue
+		}
+		if a.Error != tc.want {
+			t.Errorf("%s: error %q, want %q", tc.name, a.Error, tc.want)
+		}
+		for _, leak := range []string{"Go ", "struct", "int64", "web.", "bad entry: bad entry"} {
+			if strings.Contains(a.Error, leak) {
+				t.Errorf("%s: error %q names %q", tc.name, a.Error, leak)
+			}
+		}
+	}
+}
