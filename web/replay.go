@@ -77,11 +77,15 @@ type bargainMatch struct {
 }
 
 type bargainMove struct {
-	Kind  string // offer or accept
-	Turn  int
-	Seat  int
-	Take  [3]int
-	Worth [2]int // offer: the actor's and the other's worth; accept: the payoff
+	Kind string // offer or accept
+	Turn int
+	Seat int
+	Take [3]int // what the moving seat takes (offer: asks for; accept: gets)
+	// Worth is in the match's seat order (bargainMatch.Seats), on every
+	// row: what the split is worth to seats[0] and to seats[1]. The
+	// replay's offer events give [mover, other] and its accept events the
+	// payoff in seat order; bargainOf puts both in seat order.
+	Worth [2]int
 	Text  string // what the seat wrote, escaped
 }
 
@@ -324,9 +328,12 @@ func bargainOf(r *bargainJSON) *bargainView {
 			cur = &v.Matches[len(v.Matches)-1]
 		case "offer", "accept":
 			if cur != nil {
-				w := e.Worth
-				if e.Kind == "accept" {
-					w = e.Payoff
+				w := e.Payoff // accept: the payoff, in seat order
+				if e.Kind == "offer" {
+					w = e.Worth // [mover, other]
+					if e.Seat == cur.Seats[1] && e.Seat != cur.Seats[0] {
+						w = [2]int{e.Worth[1], e.Worth[0]}
+					}
 				}
 				cur.Offers = append(cur.Offers, bargainMove{Kind: e.Kind, Turn: e.Turn, Seat: e.Seat, Take: e.Take, Worth: w, Text: e.Text})
 			}
