@@ -313,7 +313,8 @@ type LotsOptions struct {
 // action that took part.
 type LotsConclusion struct {
 	// Week is the week concluded; At the conclusion instant, the latest
-	// revelation date of the week's bid and Hand actions (the default
+	// revelation date of the week's bid and Hand actions that were taken
+	// (secret.Action.Taken: not in the wrong channel or phase; the default
 	// revelation date of a bid posted at the week's start when there are
 	// none).
 	Week string    `json:"week"`
@@ -321,8 +322,8 @@ type LotsConclusion struct {
 	// Actions are the bid and Hand actions posted in the week, as judged
 	// at LotsOptions.Now (their states are those at At, since each was
 	// decided by its revelation date; judging later also lists reveals that
-	// came too late): the revealed ones reach the conclusion, the others
-	// say why they failed.
+	// came too late; the instant each decision names as "at" is At): the
+	// revealed ones reach the conclusion, the others say why they failed.
 	Actions []secret.Action `json:"actions"`
 	// Outcome is the conclusion (rules/lots): Hands placed first, then
 	// each bid and lot, and the points and possessions after.
@@ -337,7 +338,8 @@ var ErrWeekNotOver = errors.New("the week has not concluded yet")
 // history h (seed 004, rule "Auctions", subrules "Bidding", "Submitting a
 // Hand" and "Prizes", with readings S1-S8; docs/secret-actions.md). It
 // judges h at the week's conclusion instant (the latest revelation date of
-// the bid and Hand actions posted in the week), takes the revealed ones
+// the bid and Hand actions posted and taken in the week; one in the wrong
+// channel or phase was never taken and does not count), takes the revealed ones
 // (lots.FromJudgement) and concludes them with lots.Conclude.
 //
 // Errors: a Game that does not validate; ErrWeekNotOver (wrapped, naming
@@ -358,7 +360,9 @@ func ConcludeLots(h secret.History, o LotsOptions) (*LotsConclusion, error) {
 		return nil, err
 	}
 	for _, a := range all.Actions {
-		if inWeek(cal, a, o.Week) && a.Revelation.After(at) {
+		// An action never taken (wrong channel or phase) has no revelation
+		// date and does not move the conclusion.
+		if inWeek(cal, a, o.Week) && a.Taken() && a.Revelation.After(at) {
 			at = a.Revelation
 		}
 	}
@@ -379,6 +383,7 @@ func ConcludeLots(h secret.History, o LotsOptions) (*LotsConclusion, error) {
 	c := &LotsConclusion{Week: o.Week.String(), At: at, Actions: []secret.Action{}}
 	for _, a := range shown.Actions {
 		if inWeek(cal, a, o.Week) {
+			judgedAt(&a, at)
 			c.Actions = append(c.Actions, a)
 		}
 	}
@@ -391,6 +396,25 @@ func ConcludeLots(h secret.History, o LotsOptions) (*LotsConclusion, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// judgedAt sets the instant each of a's decisions was judged at (the
+// derived "at" time) to the conclusion instant: the states shown are those
+// at the conclusion, whatever the instant ConcludeLots ran.
+func judgedAt(a *secret.Action, at time.Time) {
+	set := func(ts []secret.TimeUsed) {
+		for i := range ts {
+			if ts[i].What == "at" && ts[i].Index < 0 {
+				ts[i].At = at
+			}
+		}
+	}
+	for i := range a.Decisions {
+		set(a.Decisions[i].Times)
+	}
+	if a.Failure != nil {
+		set(a.Failure.Why.Times)
+	}
 }
 
 // inWeek reports whether a is a bid or Hand action posted in week w.

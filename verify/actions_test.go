@@ -587,3 +587,81 @@ func TestConcludeWeek(t *testing.T) {
 		t.Fatalf("concluding early: %v, want ErrWeekNotOver", err)
 	}
 }
+
+// TestConclusionIgnoresActionsNeverTaken: week 2026-W13 (UTC) concludes at
+// Sunday 2026-03-29 00:00, the revelation date of its Auction Phase bids
+// (reading S5), even with a bid posted at exactly Thursday 03-26 00:00
+// (the Bartering Phase: never taken) and one posted in #game-actions on
+// Sunday 03-29 (wrong channel: never taken). Taken, they would have
+// matured Monday 03-30 and had the revelation date Thursday 04-02, and the
+// week could not be concluded on 03-29. Worked by hand from seed 004, rules
+// "Phases", "Secret Information" and "Auctions".
+//
+// Judged later (Now 2026-04-10), dan's unrevealed bid fails, and the
+// instant the failure names as "at" is the conclusion, not Now.
+func TestConclusionIgnoresActionsNeverTaken(t *testing.T) {
+	tl := newTestLedger(t)
+	a := tl.post("2026-03-23T09:00:00Z", "alice", "bid", "alice")
+	tl.post("2026-03-24T12:30:00Z", "dan", "bid", "dan")
+	tl.post("2026-03-26T00:00:00Z", "bob", "bid", "bob")
+	tl.reveal("2026-03-27T09:00:00Z", "alice", a, "alice")
+	c, _ := vector(t, "carol")
+	tl.must("2026-03-29T10:00:00Z", ledger.Body{Kind: ledger.KindCommit, Player: "carol", ActionType: "bid", Channel: "#game-actions", Commitment: c})
+	h, err := LoadHistory(tl.l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := LotsOptions{
+		Week:   secret.Week{Year: 2026, Number: 13},
+		Now:    instant(t, "2026-03-29T00:00:00Z"),
+		Points: map[string]int64{"alice": 50, "bob": 40, "carol": 30, "dan": 20},
+	}
+	got, err := ConcludeLots(h, o)
+	if err != nil {
+		t.Fatalf("concluding at 2026-03-29T00:00Z: %v", err)
+	}
+	if !got.At.Equal(instant(t, "2026-03-29T00:00:00Z")) {
+		t.Fatalf("concluded at %s, want 2026-03-29T00:00:00Z", got.At.UTC().Format(time.RFC3339))
+	}
+	// alice's bid of 15 on lot 1 and 5 on lot 2 (testdata/actions/alice).
+	if w := got.Outcome.Points["alice"]; w != 30 {
+		t.Errorf("alice's points after = %d, want 50 - 15 - 5 = 30", w)
+	}
+
+	o.Now = instant(t, "2026-04-10T00:00:00Z")
+	got, err = ConcludeLots(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.At.Equal(instant(t, "2026-03-29T00:00:00Z")) {
+		t.Fatalf("concluded at %s, want 2026-03-29T00:00:00Z", got.At.UTC().Format(time.RFC3339))
+	}
+	reasons := map[string]secret.Reason{}
+	for _, act := range got.Actions {
+		if act.Failure == nil {
+			continue
+		}
+		reasons[act.Post.Player] = act.Failure.Reason
+		if act.Post.Player != "dan" {
+			continue
+		}
+		var judged []time.Time
+		for _, tu := range act.Failure.Why.Times {
+			if tu.What == "at" {
+				judged = append(judged, tu.At)
+			}
+		}
+		if len(judged) != 1 || !judged[0].Equal(got.At) {
+			t.Errorf("dan's failure is judged at %v, want the conclusion 2026-03-29T00:00:00Z", judged)
+		}
+	}
+	want := map[string]secret.Reason{"dan": secret.NotRevealed, "bob": secret.WrongPhase, "carol": secret.WrongChannel}
+	if len(reasons) != len(want) {
+		t.Fatalf("failures %v, want %v", reasons, want)
+	}
+	for p, r := range want {
+		if reasons[p] != r {
+			t.Errorf("%s's action: %q, want %q", p, reasons[p], r)
+		}
+	}
+}

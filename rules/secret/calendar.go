@@ -103,6 +103,24 @@ func (c Calendar) NextPhaseStart(t time.Time) time.Time {
 	return end
 }
 
+// NextStart returns the start of the first phase p that begins strictly
+// after t: for Auction, the next Monday 00:00 local (the one after this
+// week's when t is in the Auction Phase). It tells a player who posted
+// outside an action's phase when they can post again (seed 004, rule
+// "Phases"; reading S5). p must be Auction or Bartering; for NoPhase it
+// returns t.
+func (c Calendar) NextStart(p Phase, t time.Time) time.Time {
+	if p != Auction && p != Bartering {
+		return t
+	}
+	ph, _, end := c.PhaseAt(t)
+	if ph != p {
+		return end
+	}
+	_, _, end = c.PhaseAt(end) // the other phase, then p again
+	return end
+}
+
 // AddDays returns the instant n calendar days after t at the same local wall
 // time in the calendar's zone (so 71, 72 or 73 hours for n = 3 across a
 // one-hour DST change). It implements the default revelation offset of

@@ -95,9 +95,11 @@ type Action struct {
 	Posted TimeUsed `json:"posted"`
 	// Settings are the action type's settings used.
 	Settings Settings `json:"settings"`
-	// Maturation and Revelation are the action's dates.
-	Maturation time.Time `json:"maturation"`
-	Revelation time.Time `json:"revelation"`
+	// Maturation and Revelation are the action's dates; both are the zero
+	// time (and absent from the JSON) for an action that was never taken
+	// (Failure.Reason WrongChannel or WrongPhase; see Taken).
+	Maturation time.Time `json:"maturation,omitzero"`
+	Revelation time.Time `json:"revelation,omitzero"`
 	State      State     `json:"state"`
 	// Failure is set when State is Failed.
 	Failure *Failure `json:"failure,omitempty"`
@@ -197,9 +199,11 @@ func byStamp(a, b Stamp) int {
 	return cmp.Or(ta.Compare(tb), cmp.Compare(a.Index, b.Index))
 }
 
-// attempt reports whether an earlier action counts as an attempt at all:
-// one posted in the wrong channel or phase was never taken.
-func (a *Action) attempt() bool {
+// Taken reports whether the action was taken at all: one posted in the
+// wrong channel (WrongChannel) or outside its phase (WrongPhase) was never
+// taken, has no maturation or revelation date, is no attempt for reading
+// S1 and does not move a week's conclusion.
+func (a *Action) Taken() bool {
 	return a.Failure == nil || (a.Failure.Reason != WrongChannel && a.Failure.Reason != WrongPhase)
 }
 
@@ -207,7 +211,7 @@ func (a *Action) attempt() bool {
 // attempt not failed at or before t, not revealed at or before t, and whose
 // revelation date is after t.
 func (a *Action) outstandingAt(t time.Time) bool {
-	if !a.attempt() || (a.Failure != nil && !a.Failure.At.After(t)) || !t.Before(a.Revelation) {
+	if !a.Taken() || (a.Failure != nil && !a.Failure.At.After(t)) || !t.Before(a.Revelation) {
 		return false
 	}
 	if a.State == Revealed {
@@ -224,9 +228,6 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []*Action
 	s := g.SettingsFor(p.ActionType)
 	posted := entryTime("post", p.Stamp, thr)
 	a := Action{Post: p, Posted: posted, Settings: s}
-	a.Maturation = g.MaturationDate(p.ActionType, posted.At)
-	a.Revelation = g.RevelationDate(p.ActionType, a.Maturation)
-	mat, rev := derivedTime("maturation date", a.Maturation), derivedTime("revelation date", a.Revelation)
 	note := func(rule, reading, text string, times ...TimeUsed) {
 		a.Decisions = append(a.Decisions, Explanation{Rule: rule, Reading: reading, Text: text, Times: times})
 	}
@@ -239,18 +240,25 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []*Action
 	if posted.Gap != 0 {
 		src += "; the ledger integrated it " + FormatGap(posted.Gap) + " later"
 	}
+
+	// Not taken at all: wrong channel or phase. Such an action has no
+	// maturation or revelation date, and its edits and reveals are moot.
+	if r, text := g.NotTaken(p.ActionType, p.Channel, posted.At); r != "" {
+		rule, reading := RuleChannel, ""
+		if r == WrongPhase {
+			rule, reading = RulePhases, ReadingCalendar
+		}
+		note(rule, reading, src+"; never taken, so it has no maturation or revelation date", posted)
+		fail(r, posted.At, rule, reading, text, posted)
+		return a
+	}
+
+	a.Maturation = g.MaturationDate(p.ActionType, posted.At)
+	a.Revelation = g.RevelationDate(p.ActionType, a.Maturation)
+	mat, rev := derivedTime("maturation date", a.Maturation), derivedTime("revelation date", a.Revelation)
 	note(RuleMaturation, ReadingCalendar, fmt.Sprintf("%s; matures %s, revelation date %s",
 		src, a.Maturation.UTC().Format(time.RFC3339), a.Revelation.UTC().Format(time.RFC3339)), posted, mat, rev)
 
-	// Not taken at all: wrong channel or phase.
-	if p.Channel != s.Channel {
-		fail(WrongChannel, posted.At, RuleChannel, "", fmt.Sprintf("a %s action must be posted in %s, not %q", p.ActionType, s.Channel, p.Channel), posted)
-		return a
-	}
-	if ph, _, _ := g.Calendar.PhaseAt(posted.At); s.Phase != NoPhase && ph != s.Phase {
-		fail(WrongPhase, posted.At, RulePhases, ReadingCalendar, fmt.Sprintf("a %s action may be taken only in the %s phase; it was posted in the %s phase", p.ActionType, s.Phase, ph), posted)
-		return a
-	}
 	// S1: the new attempt fails while one of the same player and type is
 	// outstanding.
 	for _, q := range earlier {
@@ -280,6 +288,23 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []*Action
 	var uncounted []string // reveals that did not count, for the failure text
 	for _, ev := range evs {
 		t := entryTime("edit", ev.st, thr)
+		if ev.rev != nil {
+			t.What = "reveal"
+		}
+		// An edit or reveal stamped before the post it names cannot have
+		// happened (a mistyped posted_at): it is ignored, with a warning.
+		if t.At.Before(posted.At) {
+			rule := RuleEdited
+			if ev.rev != nil {
+				rule = RuleReveal
+			}
+			note(rule, "", fmt.Sprintf("warning: %s at ledger index %d is timed %s, before the post it names (%s): it cannot have happened before the post, so it is ignored",
+				t.What, ev.st.Index, t.At.UTC().Format(time.RFC3339), posted.At.UTC().Format(time.RFC3339)), t, posted)
+			if ev.rev != nil {
+				uncounted = append(uncounted, a.Decisions[len(a.Decisions)-1].Text)
+			}
+			continue
+		}
 		if ev.edit != nil {
 			switch {
 			case a.State == Failed || a.State == Revealed:
@@ -292,7 +317,6 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []*Action
 			continue
 		}
 		r := ev.rev
-		t.What = "reveal"
 		res := commit.Verify(p.Commitment, r.Text)
 		switch {
 		case a.State == Failed || a.State == Revealed:

@@ -175,3 +175,21 @@ func (g Game) MaturationDate(actionType string, posted time.Time) time.Time {
 func (g Game) RevelationDate(actionType string, matured time.Time) time.Time {
 	return g.Calendar.AddDays(matured, g.SettingsFor(actionType).RevelationDays)
 }
+
+// NotTaken reports whether an action of actionType posted in channel at the
+// instant posted was never taken, and why: WrongChannel when channel is
+// not the type's channel (seed 004, rule "Secret Information": "posting in
+// the relevant channel"), WrongPhase when the type may be taken only in
+// one phase and posted is in the other (bids and Hands "during an Auction
+// Phase"; reading S5 for the calendar). It returns "" and "" when the
+// action is taken. The text is the one the judge's failure gives.
+func (g Game) NotTaken(actionType, channel string, posted time.Time) (Reason, string) {
+	s := g.SettingsFor(actionType)
+	if channel != s.Channel {
+		return WrongChannel, fmt.Sprintf("a %s action must be posted in %s, not %q", actionType, s.Channel, channel)
+	}
+	if ph, _, _ := g.Calendar.PhaseAt(posted); s.Phase != NoPhase && ph != s.Phase {
+		return WrongPhase, fmt.Sprintf("a %s action may be taken only in the %s phase; it was posted in the %s phase", actionType, s.Phase, ph)
+	}
+	return "", ""
+}
