@@ -251,8 +251,9 @@ func runVerifyList(a *app, list string) error {
 	out.Files = []listEntry{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var lines sumListParser
 	for sc.Scan() {
-		hash, path, ok := parseSumLine(sc.Text())
+		hash, path, ok := lines.parse(sc.Text())
 		if !ok {
 			if t := strings.TrimSpace(sc.Text()); t != "" && !strings.HasPrefix(t, "#") {
 				out.Improper++
@@ -265,13 +266,14 @@ func runVerifyList(a *app, list string) error {
 			continue
 		}
 		e := listEntry{Path: path, Commitment: c.String()}
+		shown := checkedName(path)
 		in, err := readRevealFile(path)
 		if err != nil {
 			e.Status, e.Error = "unreadable", err.Error()
 			out.Unreadable++
-			fmt.Fprintf(a.errOut, "sealed: %s: %s\n", path, e.Error)
+			fmt.Fprintf(a.errOut, "sealed: %s: %s\n", shown, e.Error)
 			if !a.json {
-				fmt.Fprintf(a.out, "%s: FAILED open or read\n", path)
+				fmt.Fprintf(a.out, "%s: FAILED open or read\n", shown)
 			}
 			out.Files = append(out.Files, e)
 			continue
@@ -287,11 +289,11 @@ func runVerifyList(a *app, list string) error {
 		}
 		if !a.json {
 			if res.Match {
-				fmt.Fprintf(a.out, "%s: OK\n", path)
+				fmt.Fprintf(a.out, "%s: OK\n", shown)
 			} else {
-				fmt.Fprintf(a.out, "%s: FAILED\n", path)
+				fmt.Fprintf(a.out, "%s: FAILED\n", shown)
 				for _, h := range res.Hints {
-					fmt.Fprintf(a.out, "%s: near miss: it matches with %s\n", path, h.Name)
+					fmt.Fprintf(a.out, "%s: near miss: it matches with %s\n", shown, h.Name)
 				}
 			}
 		}
@@ -344,12 +346,41 @@ func readRevealFile(path string) (revealInput, error) {
 	return in, nil
 }
 
-// parseSumLine splits one line of a sha256sum list: "<hex>  <path>" or
-// "<hex> *<path>" (binary mode), or the tagged "SHA256 (<path>) = <hex>".
-// A line starting with a backslash has "\\" and "\n" escapes in its path,
-// as GNU sha256sum writes for names holding those characters.
-func parseSumLine(line string) (hash, path string, ok bool) {
+// checkedName is a file name as GNU sha256sum -c prints it on a result
+// line (coreutils 9.1, md5sum.c digest_check): a name holding a newline
+// gets a leading backslash on the line and "\\" for each backslash and
+// "\n" for each newline, so one file is always one line; any other name is
+// printed as is. Checked with coreutils 9.1:
+//
+//	printf x > "$(printf 'n\nb\\s')"; sha256sum n*s | sha256sum -c  ->  \n\nb\\s: OK
+//	printf x > 'b\c'; sha256sum 'b\c' | sha256sum -c                ->  b\c: OK
+func checkedName(path string) string {
+	if !strings.Contains(path, "\n") {
+		return path
+	}
+	return `\` + strings.NewReplacer(`\`, `\\`, "\n", `\n`).Replace(path)
+}
+
+// sumListParser splits the lines of one sha256sum list as GNU coreutils
+// 9.1 does (md5sum.c split_3). Leading blanks are skipped. After the 64
+// hex digits comes one blank (space or tab); then either a space or "*"
+// (text or binary mode, "HEX  PATH", "HEX *PATH") or directly the path
+// ("HEX PATH", the BSD-reversed form). The first line of the list fixes
+// which of the two a list uses, so a later line is read the same way: in a
+// list begun with "HEX PATH" the line "HEX  PATH" names " PATH", and in a
+// list begun with "HEX  PATH" a line "HEX PATH" is improperly formatted.
+type sumListParser struct {
+	reversed int // 0 not yet known, 1 "HEX  PATH" list, 2 "HEX PATH" list
+}
+
+// parse splits one line: "<hex>  <path>", "<hex> *<path>", "<hex> <path>"
+// (see sumListParser), or the tagged "SHA256 (<path>) = <hex>". A line
+// starting with a backslash has "\\", "\n" and "\r" escapes in its path, as
+// GNU sha256sum writes for names holding those characters. The hash is
+// not checked here (commit.ParseCommitment does).
+func (p *sumListParser) parse(line string) (hash, path string, ok bool) {
 	line = strings.TrimSuffix(line, "\r")
+	line = strings.TrimLeft(line, " \t")
 	escaped := strings.HasPrefix(line, "\\")
 	if escaped {
 		line = line[1:]
@@ -361,10 +392,19 @@ func parseSumLine(line string) (hash, path string, ok bool) {
 		}
 		hash, path = rest[i+4:], rest[:i]
 	} else {
-		if len(line) < 67 || line[64] != ' ' || (line[65] != ' ' && line[65] != '*') {
+		if len(line) < 65 || (line[64] != ' ' && line[64] != '\t') {
 			return "", "", false
 		}
-		hash, path = line[:64], line[66:]
+		hash, path = line[:64], line[65:]
+		if len(path) <= 1 || (path[0] != ' ' && path[0] != '*') {
+			if p.reversed == 1 {
+				return "", "", false
+			}
+			p.reversed = 2
+		} else if p.reversed != 2 {
+			p.reversed = 1
+			path = path[1:]
+		}
 	}
 	if escaped {
 		path = strings.NewReplacer(`\\`, `\`, `\n`, "\n", `\r`, "\r").Replace(path)

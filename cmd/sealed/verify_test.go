@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -34,13 +35,76 @@ func TestParseSumLine(t *testing.T) {
 		{h + "  two  spaces.txt\r", h, "two  spaces.txt", true},
 		{"SHA256 (a (1).txt) = " + h, h, "a (1).txt", true},
 		{`\` + h + `  a\\b\nc`, h, "a\\b\nc", true},
-		{h + " hello.txt", "", "", false},
-		{h + "  ", "", "", false},
+		// One blank between hash and name, and leading blanks: GNU
+		// coreutils 9.1 accepts them (printf '%s a.txt\n' "$h" |
+		// sha256sum -c - prints "a.txt: OK"; so does a tab, and so do
+		// leading spaces before the hash or its backslash).
+		{h + " hello.txt", h, "hello.txt", true},
+		{h + "\thello.txt", h, "hello.txt", true},
+		{"   " + h + "  hello.txt", h, "hello.txt", true},
+		// "HEX  " and "HEX *": GNU reads the one character left as the
+		// name (sha256sum -c says "' ': No such file or directory").
+		{h + "  ", h, " ", true},
+		{h + " *", h, "*", true},
+		{h + " ", h, "", false},
+		{h + "hello.txt", "", "", false},
 		{"", "", "", false},
 	} {
-		hash, path, ok := parseSumLine(tc.line)
+		var p sumListParser
+		hash, path, ok := p.parse(tc.line)
 		if hash != tc.hash || path != tc.path || ok != tc.ok {
-			t.Errorf("parseSumLine(%q) = %q, %q, %v; want %q, %q, %v", tc.line, hash, path, ok, tc.hash, tc.path, tc.ok)
+			t.Errorf("parse(%q) = %q, %q, %v; want %q, %q, %v", tc.line, hash, path, ok, tc.hash, tc.path, tc.ok)
+		}
+	}
+}
+
+// TestParseSumListForm checks the first line fixes the list's form, as
+// GNU coreutils 9.1 does:
+//
+//	printf '%s a.txt\n%s  a.txt\n' $h $h | sha256sum -c -
+//	    a.txt: OK /  a.txt: FAILED (the second line names " a.txt")
+//	printf '%s  a.txt\n%s a.txt\n' $h $h | sha256sum -c -
+//	    a.txt: OK, and "1 line is improperly formatted"
+//	printf '%s a.txt\n%s *a.txt\n' $h $h | sha256sum -c -
+//	    a.txt: OK, '*a.txt': No such file or directory
+func TestParseSumListForm(t *testing.T) {
+	h := strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		lines []string
+		want  []string // the names; "!" for an improper line
+	}{
+		{[]string{h + " a.txt", h + "  a.txt"}, []string{"a.txt", " a.txt"}},
+		{[]string{h + "  a.txt", h + " a.txt"}, []string{"a.txt", "!"}},
+		{[]string{h + " a.txt", h + " *a.txt"}, []string{"a.txt", "*a.txt"}},
+		{[]string{h + " *a.txt", h + "\ta.txt"}, []string{"a.txt", "!"}},
+	} {
+		var p sumListParser
+		for i, line := range tc.lines {
+			_, path, ok := p.parse(line)
+			if !ok {
+				path = "!"
+			}
+			if path != tc.want[i] {
+				t.Errorf("%q: line %d names %q; want %q", tc.lines, i+1, path, tc.want[i])
+			}
+		}
+	}
+}
+
+// TestCheckedName checks the names printed on -c result lines against
+// GNU coreutils 9.1 (sha256sum NAME | sha256sum -c): only a name with a
+// newline is escaped, then its backslashes too, and the line gets a
+// leading backslash; a carriage return alone is printed as is.
+func TestCheckedName(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"a.txt", "a.txt"},
+		{`b\c`, `b\c`},          // b\c: OK
+		{"r\rx", "r\rx"},        // r^Mx: OK (cat -A)
+		{"n\nb\\s", `\n\nb\\s`}, // \n\nb\\s: OK
+		{"q\n\rz", "\\q\\n\rz"}, // \q\n^Mz: OK (cat -A)
+	} {
+		if got := checkedName(tc.name); got != tc.want {
+			t.Errorf("checkedName(%q) = %q; want %q", tc.name, got, tc.want)
 		}
 	}
 }
@@ -60,5 +124,30 @@ func TestVerifyLargeReveal(t *testing.T) {
 	code, stdout, _ = runSealed(t, big+"\n", "verify", "--hash", "5256ec18f11624025905d057d6befb03d77b243511ac5f77ed5e0221ce6d84b5")
 	if code != 1 || !strings.Contains(stdout, "near misses not searched") {
 		t.Fatalf("exit %d, stdout %q", code, stdout)
+	}
+}
+
+// TestVerifyListEscapesNames checks a -c result line for a file whose
+// name holds a newline is one escaped line, not a forged "OK" line, as GNU
+// coreutils 9.1 prints it:
+//
+//	printf x > "$(printf 'report.pdf: OK\nother')"
+//	printf '\\%064d  report.pdf: OK\\nother\n' 0 | sha256sum -c -
+//	\report.pdf: OK\nother: FAILED
+func TestVerifyListEscapesNames(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("report.pdf: OK\nother", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list := `\` + strings.Repeat("0", 64) + `  report.pdf: OK\nother` + "\n"
+	code, stdout, stderr := runSealed(t, list, "verify", "-c", "-")
+	if code != 1 || stdout != `\report.pdf: OK\nother: FAILED`+"\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and GNU's line", code, stdout, stderr)
+	}
+	// A missing file with such a name: one line on stdout and on stderr.
+	list = `\` + strings.Repeat("0", 64) + `  gone: OK\nx` + "\n"
+	code, stdout, stderr = runSealed(t, list, "verify", "-c", "-")
+	if code != 1 || stdout != `\gone: OK\nx: FAILED open or read`+"\n" || !strings.HasPrefix(stderr, `sealed: \gone: OK\nx: no such file or directory`+"\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
