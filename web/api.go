@@ -62,8 +62,16 @@ func (s *Server) apiEntries(c echo.Context) error {
 	return c.JSON(http.StatusOK, entriesPage{Size: size, Entries: es})
 }
 
+// entryJSON is the answer of GET /api/v1/entries/{n}: the entry, and for a
+// seed-reveal entry the verdict on its seed (seed_check).
+type entryJSON struct {
+	*ledger.Entry
+	SeedCheck *seedCheck `json:"seed_check,omitempty"`
+}
+
 // apiEntry is GET /api/v1/entries/{n}: the entry (ledger.Entry: index,
-// kind, leaf as JSON, leaf hash, times).
+// kind, leaf as JSON, leaf hash, times) and, for a seed-reveal entry,
+// seed_check: whether its seed matches the seed commitment it names.
 func (s *Server) apiEntry(c echo.Context) error {
 	n, err := parseIndex("entry", c.Param("index"))
 	if err != nil {
@@ -73,7 +81,7 @@ func (s *Server) apiEntry(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, e)
+	return c.JSON(http.StatusOK, entryJSON{Entry: e, SeedCheck: s.seedCheckOf(e)})
 }
 
 // checkpointOf returns the stored checkpoint of size (0: the latest); 404

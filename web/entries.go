@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -206,8 +207,67 @@ func (s *Server) ledgerPage(c echo.Context) error {
 // field is one field of an entry body, for display.
 type field struct{ Name, Value string }
 
+// seedCheck is the verdict on a seed-reveal entry: whether its seed hashes
+// to the commitment of the seed-commit entry it names (commit.CheckSeed:
+// SHA-256 over the 64 lowercase hex characters, docs/commitments.md
+// "Seeds"), and on a mismatch the usual mistakes that would have matched
+// (commit.SeedHints). It is shown on /entry/{n} and is the seed_check of
+// GET /api/v1/entries/{n}.
+type seedCheck struct {
+	SeedCommit int64    `json:"seed_commit"`          // index of the seed-commit entry named
+	Commitment string   `json:"commitment,omitempty"` // its seed commitment
+	Match      bool     `json:"match"`
+	Hints      []string `json:"hints"` // near misses, on a mismatch
+	// Problem says why no check could be made (the named entry is missing
+	// or not a seed-commit entry, or a value does not parse); Match is
+	// false then.
+	Problem string `json:"problem,omitempty"`
+}
+
+// seedCheckOf checks a seed-reveal entry's seed against the commitment of
+// the seed-commit entry it names; nil for other kinds.
+func (s *Server) seedCheckOf(e *ledger.Entry) *seedCheck {
+	if e.Kind != ledger.KindSeedReveal {
+		return nil
+	}
+	b, err := e.Body()
+	if err != nil || b.SeedCommit == nil {
+		return &seedCheck{SeedCommit: -1, Hints: []string{}, Problem: "the entry does not name a seed-commit entry"}
+	}
+	sc := &seedCheck{SeedCommit: *b.SeedCommit, Hints: []string{}}
+	ce, err := s.o.Reader.Entry(*b.SeedCommit)
+	if err != nil {
+		sc.Problem = fmt.Sprintf("entry %d cannot be read: %v", *b.SeedCommit, err)
+		return sc
+	}
+	cb, err := ce.Body()
+	if err != nil || ce.Kind != ledger.KindSeedCommit {
+		sc.Problem = fmt.Sprintf("entry %d is a %s entry, not a seed-commit entry", ce.Index, ce.Kind)
+		return sc
+	}
+	sc.Commitment = cb.Commitment
+	c, err := commit.ParseCommitment(cb.Commitment)
+	if err != nil {
+		sc.Problem = fmt.Sprintf("the seed commitment of entry %d does not parse: %v", ce.Index, err)
+		return sc
+	}
+	seed, err := commit.ParseSeed(b.Seed)
+	if err != nil {
+		sc.Problem = fmt.Sprintf("the revealed seed does not parse: %v", err)
+		return sc
+	}
+	sc.Match = commit.CheckSeed(seed, c)
+	if !sc.Match {
+		for _, h := range commit.SeedHints(seed, c) {
+			sc.Hints = append(sc.Hints, h.Name)
+		}
+	}
+	return sc
+}
+
 // entryView is the /entry/{n} page.
 type entryView struct {
+	Seed     *seedCheck // seed-reveal entries only
 	Row      entryRow
 	Fields   []field
 	Leaf     string // indented
@@ -229,7 +289,7 @@ func (s *Server) entryPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := entryView{Row: rowOf(e), LeafHash: e.LeafHash}
+	v := entryView{Row: rowOf(e), LeafHash: e.LeafHash, Seed: s.seedCheckOf(e)}
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, e.Leaf, "", "  ") == nil {
 		v.Leaf = pretty.String()
