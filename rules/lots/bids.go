@@ -23,7 +23,7 @@ func concludeLots(in Input, players map[string]bool, out *Outcome) ([]BidResult,
 	var results []BidResult
 	type current struct {
 		result int // index in results of the bid that stands
-		amount int64
+		amount amount
 		since  time.Time
 		index  int64
 	}
@@ -64,7 +64,7 @@ func concludeLots(in Input, players map[string]bool, out *Outcome) ([]BidResult,
 				prev := &results[c.result]
 				prev.Status, prev.Why = Replaced, secret.Explanation{Rule: secret.RuleBidding, Reading: secret.ReadingPriority, Text: fmt.Sprintf(
 					"replaced by the bid of %s posted at ledger index %d", b.Amount, a.Index)}
-				if amount > c.amount {
+				if amount.greater(c.amount) {
 					c.since, c.index = a.Posted, a.Index
 				}
 				c.result, c.amount = len(results)-1, amount
@@ -73,21 +73,30 @@ func concludeLots(in Input, players map[string]bool, out *Outcome) ([]BidResult,
 	}
 
 	// S6: a player whose otherwise successful bids sum past their points
-	// loses all of them.
+	// loses all of them. A bid past 2^63-1 is past any player's points.
 	for player, bids := range standing {
-		points, sum, over := out.Points[player], int64(0), false
+		points, sum, over, huge := out.Points[player], int64(0), false, -1
 		for _, c := range bids {
-			if c.amount > points-sum {
+			if c.amount.big != nil {
+				if over = true; huge < 0 || c.result < huge {
+					huge = c.result // the first in order of post, for a stable text
+				}
+				continue
+			}
+			if c.amount.n > points-sum {
 				over = true
 			}
-			sum += min(c.amount, points-sum) // saturates at points; no overflow
+			sum += min(c.amount.n, points-sum) // saturates at points; no overflow
 		}
 		if !over {
 			continue
 		}
+		text := fmt.Sprintf("%s's otherwise successful bids add up to more than their %d points: all their bids fail", player, points)
+		if huge >= 0 {
+			text += fmt.Sprintf(" (a bid of %s is more than any player's points)", results[huge].Amount)
+		}
 		for _, c := range bids {
-			fail(&results[c.result], secret.ReadingBidFailures, secret.RuleBidding, fmt.Sprintf(
-				"%s's otherwise successful bids add up to more than their %d points: all their bids fail", player, points))
+			fail(&results[c.result], secret.ReadingBidFailures, secret.RuleBidding, text)
 		}
 		delete(standing, player)
 	}
@@ -113,7 +122,7 @@ func concludeLots(in Input, players map[string]bool, out *Outcome) ([]BidResult,
 		var rs []int
 		for player, bids := range standing {
 			if c := bids[lot]; c != nil {
-				lr.Priority = append(lr.Priority, Standing{Player: player, Amount: c.amount, Since: c.since, Index: c.index})
+				lr.Priority = append(lr.Priority, Standing{Player: player, Amount: c.amount.n, Since: c.since, Index: c.index})
 				rs = append(rs, c.result)
 			}
 		}

@@ -3,6 +3,7 @@ package lots
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -188,13 +189,15 @@ type Outcome struct {
 //  2. Bids: a bid that is not a whole number > 0 fails; bids of one action
 //     on the same lot all fail; a bid on an inactive lot fails; the bids of
 //     a bidder who ceased to be a player are withdrawn; if a player's
-//     remaining bids sum past their points, all their bids fail (S6).
+//     remaining bids sum past their points, all their bids fail (S6); a
+//     bid past 2^63-1 is past any player's points.
 //  3. Lots, in order: priority by higher bid, then earlier post that
 //     started or last raised the bid, then lower ledger index (S7); the lot
 //     goes to the first in priority, who loses the price (S8).
 //
 // It returns an error for input no game state could be: negative points or
-// prizes, a lot listed twice, an unknown pricing. Input is not modified.
+// prizes, points that could pass 2^63-1 with the largest prize, a lot
+// listed twice, an unknown pricing. Input is not modified.
 func Conclude(in Input) (*Outcome, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
@@ -236,9 +239,19 @@ func (in Input) validate() error {
 			return fmt.Errorf("points of %q are %d: want a whole number >= 0", p, n)
 		}
 	}
+	maxPrize := int64(0)
 	for i, n := range in.Prizes {
 		if n < 0 {
 			return fmt.Errorf("prize for placement %d is %d: want a whole number >= 0", i+1, n)
+		}
+		maxPrize = max(maxPrize, n)
+	}
+	// A player gains at most one prize (one Hand placed), and prices only
+	// take away points they have: points plus the largest prize must fit.
+	for p, n := range in.Points {
+		if n > math.MaxInt64-maxPrize {
+			return fmt.Errorf("points of %q (%d) plus the largest prize (%d) would be more than %d, the most points this program counts: want smaller points or prizes",
+				p, n, maxPrize, int64(math.MaxInt64))
 		}
 	}
 	seen := map[string]bool{}
@@ -262,22 +275,44 @@ func byPost(ta time.Time, ia int64, tb time.Time, ib int64) int {
 	return cmp.Compare(ia, ib)
 }
 
+// amount is a bid amount that is a whole number greater than zero
+// (reading S6): n when it fits in int64, else big holds it (beyond
+// 2^63-1, more than any player's points).
+type amount struct {
+	n   int64
+	big *apd.Decimal
+}
+
+// greater reports whether a is more than b.
+func (a amount) greater(b amount) bool {
+	switch {
+	case a.big == nil && b.big == nil:
+		return a.n > b.n
+	case a.big == nil:
+		return false
+	case b.big == nil:
+		return true
+	}
+	return a.big.Cmp(b.big) > 0
+}
+
 // wholeAmount parses a bid amount and reports whether it is a whole number
-// greater than zero that fits in int64 (reading S6). "15", "+15" and "15.0"
-// are 15; "0", "-3", "2.5" are not whole numbers > 0.
-func wholeAmount(s string) (int64, bool) {
+// greater than zero (reading S6). "15", "+15" and "15.0" are 15; "0",
+// "-3", "2.5" are not whole numbers > 0. A whole number past 2^63-1
+// ("9223372036854775808") is one, returned in amount.big.
+func wholeAmount(s string) (amount, bool) {
 	d, _, err := apd.NewFromString(s)
 	if err != nil || d.Form != apd.Finite || d.Sign() <= 0 {
-		return 0, false
+		return amount{}, false
 	}
 	var r apd.Decimal
 	r.Reduce(d)
 	if r.Exponent < 0 {
-		return 0, false
+		return amount{}, false
 	}
 	n, err := r.Int64()
 	if err != nil {
-		return 0, false
+		return amount{big: d}, true
 	}
-	return n, true
+	return amount{n: n}, true
 }
