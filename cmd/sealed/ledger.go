@@ -78,14 +78,14 @@ func readInput(a *app, path string, limit int64) ([]byte, error) {
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, usageErrorf("reading %s: %v", path, err)
+			return nil, usageErrorf("reading %s: %v", path, unwrapPathError(err))
 		}
 		defer f.Close()
 		r = f
 	}
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, usageErrorf("reading %s: %v", path, err)
+		return nil, usageErrorf("reading %s: %v", path, unwrapPathError(err))
 	}
 	if int64(len(data)) > limit {
 		return nil, usageErrorf("%s is larger than %d bytes", path, limit)

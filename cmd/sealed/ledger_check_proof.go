@@ -71,7 +71,7 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	if o.VKeyFile != "" {
 		b, err := os.ReadFile(o.VKeyFile)
 		if err != nil {
-			return usageErrorf("reading the verifier key: %v", err)
+			return usageErrorf("reading the verifier key: %s: %v", o.VKeyFile, unwrapPathError(err))
 		}
 		vkey = strings.TrimSpace(string(b))
 	}

@@ -94,6 +94,7 @@ func ledgerListCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerListOptions) 
 	}
 	c.Flags().Int64Var(&o.From, "from", 0, "first `INDEX`")
 	c.Flags().IntVar(&o.Limit, "limit", 100, fmt.Sprintf("at most `N` entries (up to %d)", ledger.MaxEntries))
+	setFlagRange(c.Flags(), "limit", 0, ledger.MaxEntries)
 	c.Flags().StringVar(&o.Commitment, "commitment", "", "only the commit entries carrying this `HASH` (copies by other players included)")
 	indexVar(c.Flags(), &o.References, "references", "only the entries naming `INDEX` (reveals and edits of a commit, seed-reveals)")
 	return c

@@ -134,14 +134,14 @@ func checkReplayFile(a *app, name string) (*verify.Report, error) {
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, err
+			return nil, unwrapPathError(err) // the caller names the file
 		}
 		defer f.Close()
 		r = f
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxReplaySize+1))
 	if err != nil {
-		return nil, err
+		return nil, unwrapPathError(err)
 	}
 	if len(data) > maxReplaySize {
 		return nil, fmt.Errorf("replay is larger than %d MiB", maxReplaySize>>20)

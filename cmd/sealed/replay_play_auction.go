@@ -64,6 +64,7 @@ profit, rounded down to --unit (docs/design.md, reading B3).`,
 	f.StringVar(&o.Seed, "seed", "", "the seed, 64 hex digits (required; make one with 'sealed seed new')")
 	f.IntVar(&o.Players, "players", d.Players, fmt.Sprintf("number of seats, %d..%d", auction.MinPlayers, auction.MaxPlayers))
 	f.IntVar(&o.Items, "items", d.Items, "number of items")
+	setFlagRange(f, "players", auction.MinPlayers, auction.MaxPlayers)
 	f.StringVar(&o.Pricing, "pricing", string(d.Pricing), "first (pay your bid) or second (pay the highest other bid)")
 	f.IntVar(&o.TalkRounds, "talk-rounds", d.TalkRounds, "talk turns per seat per item")
 	f.IntVar(&o.Credits, "credits", d.StartingCredits, "starting credits of every seat")
@@ -155,7 +156,7 @@ func runReplayPlayAuction(a *app, o *replayPlayAuctionOptions) error {
 		return err
 	}
 	if err := os.WriteFile(o.Out, data, 0o644); err != nil {
-		return usageErrorf("cannot write the replay: %v", err)
+		return usageErrorf("cannot write the replay: %s: %v", o.Out, unwrapPathError(err))
 	}
 	if a.json {
 		return a.printJSON(map[string]any{"out": o.Out, "events": len(r.Events), "seed_commitment": r.SeedCommitment})

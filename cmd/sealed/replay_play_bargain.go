@@ -109,7 +109,7 @@ func runReplayPlayBargain(a *app, opts *replayPlayBargainOptions) error {
 		return err
 	}
 	if err := os.WriteFile(opts.Out, data, 0o644); err != nil {
-		return usageErrorf("cannot write the replay: %v", err)
+		return usageErrorf("cannot write the replay: %s: %v", opts.Out, unwrapPathError(err))
 	}
 	if a.json {
 		return a.printJSON(map[string]any{"out": opts.Out, "events": len(r.Events), "reason": r.Results.Reason})

@@ -48,6 +48,7 @@ from the streams bargaining/match/<m> (docs/rng.md, docs/replays.md).`,
 	}
 	c.Flags().StringVar(&opts.Seed, "seed", "", "the revealed seed, 64 hex digits (required)")
 	c.Flags().IntVar(&opts.Matches, "matches", bargain.DefaultMatches, fmt.Sprintf("how many matches to derive, 1..%d", maxPoolMatches))
+	setFlagRange(c.Flags(), "matches", 1, maxPoolMatches)
 	return c
 }
 

@@ -54,6 +54,8 @@ auction-0.2/values (docs/rng.md). Each row is an item, each column a seat.`,
 	f.StringVar(&o.Seed, "seed", "", "the revealed seed, 64 hex digits (required)")
 	f.IntVar(&o.Players, "players", d.Players, fmt.Sprintf("number of seats, %d..%d", auction.MinPlayers, auction.MaxPlayers))
 	f.IntVar(&o.Items, "items", d.Items, fmt.Sprintf("number of items, 1..%d", auction.MaxItems))
+	setFlagRange(f, "players", auction.MinPlayers, auction.MaxPlayers)
+	setFlagRange(f, "items", 1, auction.MaxItems)
 	f.IntVar(&o.Min, "min", d.ValueMin, "smallest value")
 	f.IntVar(&o.Max, "max", d.ValueMax, fmt.Sprintf("largest value, at most %d", auction.MaxValue))
 	return c

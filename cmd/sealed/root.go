@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -61,7 +64,7 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or input.`,
 	root.SetErr(a.errOut)
 	root.PersistentFlags().BoolVar(&a.json, "json", false, "print machine-readable JSON")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return usageErrorf("%v", err)
+		return flagError(err)
 	})
 	for _, f := range subcommands {
 		root.AddCommand(f(a))
@@ -87,8 +90,125 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 			return usageErrorf("%s needs a subcommand", cmd.CommandPath()).
 				withHint("run '%s --help' for the list", cmd.CommandPath())
 		}
-		return usageErrorf("unknown command %q for %q", args[0], cmd.CommandPath()).
-			withHint("run '%s --help' for the list", cmd.CommandPath())
+		return unknownSubcommand(cmd, args[0])
+	}
+	// "sealed replay play chess --seed S": cobra parses the flags of the
+	// group, which has none, before the group's RunE sees "chess"; the
+	// unknown verb is the real mistake, so say that rather than "unknown
+	// flag: --seed". pflag has already moved the words before the bad flag
+	// to Args.
+	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		if args := cmd.Flags().Args(); len(args) > 0 {
+			return unknownSubcommand(cmd, args[0])
+		}
+		return flagError(err)
+	})
+}
+
+// subcommandNouns names what the verbs of a group stand for, where that
+// reads better than "command".
+var subcommandNouns = map[string]string{"sealed replay play": "game"}
+
+// unknownSubcommand is the usage error for an unknown verb of group c.
+func unknownSubcommand(c *cobra.Command, name string) error {
+	noun, ok := subcommandNouns[c.CommandPath()]
+	if !ok {
+		return usageErrorf("unknown command %q for %q", name, c.CommandPath()).
+			withHint("run '%s --help' for the list", c.CommandPath())
+	}
+	var verbs []string
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() {
+			verbs = append(verbs, sub.Name())
+		}
+	}
+	list := strings.Join(verbs, ", ")
+	if n := len(verbs); n > 1 {
+		list = strings.Join(verbs[:n-1], ", ") + " or " + verbs[n-1]
+	}
+	return usageErrorf("unknown %s %q; expected %s", noun, name, list).
+		withHint("run '%s --help' for the list", c.CommandPath())
+}
+
+// flagRangeAnnotation is the pflag annotation that holds a whole-number
+// flag's valid range, "LO" and "HI", for the flag-parse error.
+const flagRangeAnnotation = "sealed_range"
+
+// setFlagRange records that the whole-number flag name takes values from
+// lo to hi, so a value that does not parse says so. The verb still checks
+// the range of what parses.
+func setFlagRange(fs *pflag.FlagSet, name string, lo, hi int64) {
+	if err := fs.SetAnnotation(name, flagRangeAnnotation, []string{strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10)}); err != nil {
+		panic(err) // a programming error: no such flag
+	}
+}
+
+// flagError turns a flag-parse error into a usage error in the user's
+// terms. pflag reports a value it cannot parse as `invalid argument "X" for
+// "--flag" flag: strconv.ParseUint: parsing "X": invalid syntax`; this says
+// `--flag "X": expected a non-negative whole number` instead, and `--flag
+// "X" is too large; expected ...` for a number out of the type's range
+// (with the flag's own range when setFlagRange gave one). Other errors
+// (unknown flag, missing value) pass through as usage errors.
+func flagError(err error) error {
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) {
+		return usageErrorf("%v", err)
+	}
+	f, v := ive.GetFlag(), ive.GetValue()
+	name := "--" + f.Name
+	var ne *strconv.NumError
+	if !errors.As(err, &ne) {
+		return usageErrorf("%s: %v", name, errors.Unwrap(ive))
+	}
+	want, ranged := expectedFlagValue(f)
+	if !errors.Is(ne.Err, strconv.ErrRange) {
+		return usageErrorf("%s %q: expected %s", name, v, want)
+	}
+	size := "large"
+	if strings.HasPrefix(strings.TrimSpace(v), "-") {
+		size = "small"
+	}
+	if !ranged {
+		want += ", " + typeBound(f.Value.Type(), size == "small")
+	}
+	return usageErrorf("%s %q is too %s; expected %s", name, v, size, want)
+}
+
+// expectedFlagValue says what flag f takes, from its setFlagRange range
+// (ranged true) or else its pflag type.
+func expectedFlagValue(f *pflag.Flag) (want string, ranged bool) {
+	if r := f.Annotations[flagRangeAnnotation]; len(r) == 2 {
+		return fmt.Sprintf("a whole number from %s to %s", r[0], r[1]), true
+	}
+	switch t := f.Value.Type(); {
+	case strings.HasPrefix(t, "int"):
+		return "a whole number", false
+	case strings.HasPrefix(t, "uint"):
+		return "a non-negative whole number", false
+	case strings.HasPrefix(t, "float"):
+		return "a number", false
+	case t == "bool":
+		return "true or false", false
+	default:
+		return "a value of type " + t, false
+	}
+}
+
+// typeBound says the bound of a whole-number pflag type that a value
+// passed: "at most N", or "at least N" when small.
+func typeBound(typ string, small bool) string {
+	bits := 64
+	if n, err := strconv.Atoi(strings.TrimLeft(typ, "uint")); err == nil {
+		bits = n
+	}
+	switch {
+	case strings.HasPrefix(typ, "uint"):
+		return "at most " + strconv.FormatUint(math.MaxUint64>>(64-bits), 10)
+	case small:
+		return "at least " + strconv.FormatInt(math.MinInt64>>(64-bits), 10)
+	default:
+		return "at most " + strconv.FormatInt(math.MaxInt64>>(64-bits), 10)
 	}
 }
 
