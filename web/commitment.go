@@ -38,6 +38,8 @@ type commitmentView struct {
 type actionView struct {
 	Index        int64           `json:"index"` // ledger index of the commit entry
 	Player       string          `json:"player"`
+	// PlayerNotes name the hidden characters of Player (hiddenNotes).
+	PlayerNotes  []string        `json:"player_notes,omitempty"`
 	ActionType   string          `json:"action_type"`
 	Channel      string          `json:"channel"`
 	IntegratedAt time.Time       `json:"integrated_at"`
@@ -63,6 +65,7 @@ type actionView struct {
 type revealView struct {
 	Index        int64     `json:"index"`
 	Player       string    `json:"player"`
+	PlayerNotes  []string  `json:"player_notes,omitempty"` // hidden characters of Player
 	IntegratedAt time.Time `json:"integrated_at"`
 	PostedAt     time.Time `json:"posted_at,omitzero"`
 	Text         *string   `json:"text,omitempty"`        // when valid UTF-8
@@ -72,7 +75,9 @@ type revealView struct {
 	Hints        []string  `json:"hints"`
 	Counted      bool      `json:"counted"`
 	// Notes name bytes a reader cannot see in the literal display: a
-	// trailing line break, carriage returns, outer spaces, a BOM.
+	// trailing line break, carriage returns, outer spaces, a BOM, and
+	// each format or control character ("it contains U+202E RIGHT-TO-LEFT
+	// OVERRIDE at byte 23"; the page shows those as marks, hidden.go).
 	Notes []string `json:"notes,omitempty"`
 	raw   []byte
 }
@@ -96,6 +101,9 @@ func invisibles(t []byte) []string {
 	trimmed := strings.TrimRight(s, "\r\n")
 	if strings.TrimLeft(s, " \t") != s || strings.TrimRight(trimmed, " \t") != trimmed {
 		n = append(n, "it starts or ends with spaces or tabs")
+	}
+	for _, h := range hiddenNotes(s, true) {
+		n = append(n, "it "+h)
 	}
 	return n
 }
@@ -152,13 +160,13 @@ func viewOf(jd *judgement, idx []int, c commit.Commitment, g secret.Game) *commi
 	v := &commitmentView{Commitment: c.String(), JudgedAt: jd.at}
 	for _, i := range idx {
 		a := &jd.j.Actions[i]
-		av := actionView{Index: a.Post.Index, Player: a.Post.Player, ActionType: a.Post.ActionType, Channel: a.Post.Channel,
+		av := actionView{Index: a.Post.Index, Player: a.Post.Player, PlayerNotes: hiddenNotes(a.Post.Player, false), ActionType: a.Post.ActionType, Channel: a.Post.Channel,
 			IntegratedAt: a.Post.IntegratedAt, PostedAt: a.Post.PostedAt, State: a.State, Maturation: a.Maturation,
 			Revelation: a.Revelation, Failure: a.Failure, PhaseHelp: wrongPhaseHelp(g, a, jd.at), Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags,
 			Reveals: []revealView{}, Edits: []editView{}}
 		for _, r := range jd.reveals[a.Post.Index] {
 			res := commit.Verify(c, r.Text)
-			rv := revealView{Index: r.Index, Player: r.Player, IntegratedAt: r.IntegratedAt, PostedAt: r.PostedAt,
+			rv := revealView{Index: r.Index, Player: r.Player, PlayerNotes: hiddenNotes(r.Player, false), IntegratedAt: r.IntegratedAt, PostedAt: r.PostedAt,
 				Bytes: len(r.Text), Match: res.Match, Hints: []string{}, raw: r.Text, Notes: invisibles(r.Text),
 				Counted: a.Reveal != nil && a.Reveal.Index == r.Index}
 			if utf8.Valid(r.Text) {

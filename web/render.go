@@ -54,6 +54,11 @@ var funcs = template.FuncMap{
 	"hashB64": func(h tlog.Hash) string { return base64.StdEncoding.EncodeToString(h[:]) },
 	"add":     func(a, b int) int { return a + b },
 	"literal": literal,
+	// literalParts and marked split text so hidden characters show as
+	// visible marks (hidden.go); hiddenNotes names them.
+	"literalParts": literalParts,
+	"marked":       markHidden,
+	"hiddenNotes":  func(s string) []string { return hiddenNotes(s, false) },
 }
 
 // literal renders revealed bytes for display: the text itself when it is
