@@ -36,8 +36,8 @@ type commitmentView struct {
 // actionView is one commit entry with the judge's verdict (secret.Action)
 // and the reveals and edits that name it.
 type actionView struct {
-	Index        int64           `json:"index"` // ledger index of the commit entry
-	Player       string          `json:"player"`
+	Index  int64  `json:"index"` // ledger index of the commit entry
+	Player string `json:"player"`
 	// PlayerNotes name the hidden characters of Player (hiddenNotes).
 	PlayerNotes  []string        `json:"player_notes,omitempty"`
 	ActionType   string          `json:"action_type"`
