@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -128,7 +129,7 @@ func runAudit(a *app, o *auditOptions) error {
 		bar.Finish()
 	}
 	if errors.Is(err, context.Canceled) {
-		return usageErrorf("interrupted after %d of %d guesses; not found so far", r.Guesses, r.Space)
+		return usageErrorf("%s", interruptedText(r, o.MaxGuesses))
 	}
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -141,19 +142,38 @@ func runAudit(a *app, o *auditOptions) error {
 			return err
 		}
 	} else if r.Found {
-		fmt.Fprintf(a.out, "weak: recovered the reveal text after %d guesses:\n%s\n", r.Guesses, r.Reveal)
+		fmt.Fprintf(a.out, "weak: recovered the reveal text after %s:\n%s\n", guessCount(r.Guesses), r.Reveal)
 		if r.Salt != "" {
 			fmt.Fprintf(a.out, "(declaration, then separator %q and salt %q)\n", r.Separator, r.Salt)
 		}
 	} else if r.Complete {
-		fmt.Fprintf(a.out, "not found: searched the whole space of %d guesses\n", r.Space)
+		fmt.Fprintf(a.out, "not found: searched the whole space of %s\n", guessCount(r.Space))
 	} else {
-		fmt.Fprintf(a.out, "not found in %d of %d guesses (stopped at --max-guesses); the commitment may still be weak\n", r.Guesses, r.Space)
+		fmt.Fprintf(a.out, "not found in %d of %s (stopped at --max-guesses); the commitment may still be weak\n", r.Guesses, guessCount(r.Space))
 	}
 	if r.Found {
 		return errSilentFailure
 	}
 	return nil
+}
+
+// guessCount writes n guesses, "1 guess" or "N guesses".
+func guessCount(n uint64) string {
+	if n == 1 {
+		return "1 guess"
+	}
+	return fmt.Sprintf("%d guesses", n)
+}
+
+// interruptedText is the error of an active audit stopped by Ctrl-C: how
+// far it got of where it would have stopped, the --max-guesses bound
+// (maxGuesses, 0 for none) when that is smaller than the whole space.
+func interruptedText(r commit.ActiveAuditResult, maxGuesses uint64) string {
+	if maxGuesses == 0 || maxGuesses >= r.Space {
+		return fmt.Sprintf("interrupted after %d of %s (the whole space); not found so far", r.Guesses, guessCount(r.Space))
+	}
+	return fmt.Sprintf("interrupted after %d of at most %s (the --max-guesses bound; the whole space is %d); not found so far",
+		r.Guesses, guessCount(maxGuesses), r.Space)
 }
 
 // activeOptions turns the flags into commit.ActiveAuditOptions.
@@ -191,6 +211,13 @@ func (o *auditOptions) activeOptions() (commit.ActiveAuditOptions, error) {
 func parseNamedRange(s string) (string, commit.Range, error) {
 	name, val, ok := strings.Cut(s, "=")
 	lo, hi, err := parseIntRange(val)
+	if ne := (*strconv.NumError)(nil); ok && errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+		size := "large"
+		if strings.HasPrefix(ne.Num, "-") {
+			size = "small"
+		}
+		return "", commit.Range{}, usageErrorf("--range %q: %s is too %s; expected NAME=LO..HI with whole numbers from %d to %d", s, ne.Num, size, int64(math.MinInt64), int64(math.MaxInt64))
+	}
 	if !ok || name == "" || err != nil {
 		return "", commit.Range{}, usageErrorf("--range %q; expected NAME=LO..HI such as n=0..10000", s)
 	}

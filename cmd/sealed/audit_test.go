@@ -56,3 +56,29 @@ func TestAuditDefaults(t *testing.T) {
 		t.Fatalf("defaults %+v", ao)
 	}
 }
+
+// TestAuditInterruptedText checks the Ctrl-C message names where the
+// search would have stopped: the --max-guesses bound when it is below the
+// whole space (the default bound 2^32 = 4294967296 against the space of
+// the default search for 'I bid {n} on lot {lot}', 72982890488902961 in a
+// reported run), else the whole space.
+func TestAuditInterruptedText(t *testing.T) {
+	for _, tc := range []struct {
+		r    commit.ActiveAuditResult
+		max  uint64
+		want string
+	}{
+		{commit.ActiveAuditResult{Guesses: 107872256, Space: 72982890488902961}, 1 << 32,
+			"interrupted after 107872256 of at most 4294967296 guesses (the --max-guesses bound; the whole space is 72982890488902961); not found so far"},
+		{commit.ActiveAuditResult{Guesses: 5, Space: 50}, 0,
+			"interrupted after 5 of 50 guesses (the whole space); not found so far"},
+		{commit.ActiveAuditResult{Guesses: 5, Space: 50}, 50,
+			"interrupted after 5 of 50 guesses (the whole space); not found so far"},
+		{commit.ActiveAuditResult{Guesses: 0, Space: 50}, 1,
+			"interrupted after 0 of at most 1 guess (the --max-guesses bound; the whole space is 50); not found so far"},
+	} {
+		if got := interruptedText(tc.r, tc.max); got != tc.want {
+			t.Errorf("interruptedText(%+v, %d) =\n%q\nwant\n%q", tc.r, tc.max, got, tc.want)
+		}
+	}
+}
