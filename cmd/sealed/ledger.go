@@ -3,7 +3,9 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 
+	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
 )
@@ -35,11 +37,26 @@ consistency proofs can be checked offline with only the verifier key.`,
   sealed ledger prove --index 0 > proof.json
   sealed ledger check-proof --proof proof.json --vkey "$(cat vkey.txt)"`,
 	}
-	c.PersistentFlags().StringVar(&g.DB, "db", "./sealed.db", "the ledger database `FILE`")
+	c.PersistentFlags().StringVar(&g.DB, "db", defaultDB, "the ledger database `FILE`")
 	for _, f := range ledgerSubcommands {
 		c.AddCommand(f(a, g))
 	}
 	return c
+}
+
+// keyFileHelp is the help of the --key flag of the ledger verbs that
+// create or append.
+const keyFileHelp = "(default: the --db FILE with .key added; ./sealed.key for ./sealed.db)"
+
+// defaultKeyFile is the signer key file of the ledger db when --key is not
+// given: db with ".key" added (demo.KeyFile, as 'sealed demo --db FILE'
+// writes FILE.key), except that the default ledger ./sealed.db keeps its
+// key in ./sealed.key.
+func defaultKeyFile(db string) string {
+	if filepath.Clean(db) == filepath.Clean(defaultDB) {
+		return "./sealed.key"
+	}
+	return demo.KeyFile(db)
 }
 
 // openLedgerRO opens the ledger read-only for the reading verbs.

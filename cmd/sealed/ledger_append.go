@@ -61,6 +61,9 @@ entry) is refused and names the existing index.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.DB = g.DB
+			if o.Key == "" {
+				o.Key = defaultKeyFile(o.DB)
+			}
 			o.TextSet = cmd.Flags().Changed("text")
 			if !cmd.Flags().Changed("commit") {
 				o.Commit = -1
@@ -87,7 +90,7 @@ entry) is refused and names the existing index.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Key, "key", "./sealed.key", "the ledger's private key `FILE`")
+	fl.StringVar(&o.Key, "key", "", "the ledger's private key `FILE` "+keyFileHelp)
 	fl.StringVar(&o.BodyFile, "body", "", "read the JSON entry body from `FILE` (- for stdin)")
 	fl.StringVar(&o.Kind, "kind", "", "entry `KIND`: commit, reveal, edit, seed-commit, seed-reveal, result")
 	fl.StringVar(&f.Player, "player", "", "the player")

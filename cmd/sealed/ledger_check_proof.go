@@ -94,6 +94,7 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	}
 	res := checkProofJSON{Kind: "inclusion"}
 	var check error
+	var checkpoints []string // the signed checkpoints the proof is checked against
 	if _, ok := fields["size1"]; ok {
 		res.Kind = "consistency"
 		if cpText != nil {
@@ -104,6 +105,7 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 			return badProof(o.Proof, err)
 		}
 		check = ledger.CheckConsistency(vkey, nil, nil, p)
+		checkpoints = []string{p.Checkpoint1, p.Checkpoint2}
 		res.Size1, res.Size = p.Size1, p.Size2
 	} else {
 		p, err := ledger.ParseInclusionProof(data)
@@ -111,6 +113,10 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 			return badProof(o.Proof, err)
 		}
 		cp, err := ledger.CheckInclusion(vkey, cpText, p)
+		checkpoints = []string{p.Checkpoint}
+		if cpText != nil {
+			checkpoints = []string{string(cpText)}
+		}
 		res.Index, res.Size = &p.Index, p.Size
 		if cp != nil {
 			res.Origin, res.Root = cp.Origin, cp.Root.String()
@@ -120,6 +126,9 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	res.OK = check == nil
 	if check != nil {
 		res.Error = check.Error()
+		if m := originMismatch(vkey, checkpoints); m != "" {
+			res.Error = m + " (" + res.Error + ")"
+		}
 	}
 	if a.json {
 		if err := a.printJSON(res); err != nil {
@@ -131,7 +140,7 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		return nil
 	}
 	if check != nil {
-		return failedf("%s proof does not hold: %v", res.Kind, check)
+		return failedf("%s proof does not hold: %s", res.Kind, res.Error)
 	}
 	if res.Kind == "consistency" {
 		_, err = fmt.Fprintf(a.out, "ok: the tree of size %d extends the tree of size %d\n", res.Size, res.Size1)
@@ -147,4 +156,20 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 func badProof(file string, err error) error {
 	return usageErrorf("%s is not a well-formed proof: %v", file, err).
 		withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
+}
+
+// originMismatch says, when a checkpoint's origin (its first line, C2SP
+// tlog-checkpoint) is not the verifier key's name (the part before the
+// first "+", as golang.org/x/mod/sumdb/note writes keys), that the key is
+// another log's: note verification then only says "note has no verifiable
+// signatures". It returns "" when the names agree.
+func originMismatch(vkey string, checkpoints []string) string {
+	name, _, _ := strings.Cut(vkey, "+")
+	for _, cp := range checkpoints {
+		origin, _, _ := strings.Cut(cp, "\n")
+		if origin != name {
+			return fmt.Sprintf("the checkpoint's origin is %q but the verifier key is named %q: it is the key of another log", origin, name)
+		}
+	}
+	return ""
 }

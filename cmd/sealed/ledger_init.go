@@ -27,16 +27,21 @@ func ledgerInitCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerInitOptions) 
 		Short: "Create a ledger database and its Ed25519 signing key",
 		Long: `Create the ledger database (--db) and an Ed25519 key pair named by --origin,
 the first line of every checkpoint (use your site's address). The private
-key goes to --key with mode 0600, outside the database; neither file is
-ever overwritten. The verifier key is printed on stdout: publish it, it is
-all anyone needs to check checkpoints and proofs offline.`,
+key goes to --key with mode 0600, outside the database: by default the
+--db file name with ".key" added (o2.db: o2.db.key), or ./sealed.key for
+the default ./sealed.db. Neither file is ever overwritten. The verifier
+key is printed on stdout: publish it, it is all anyone needs to check
+checkpoints and proofs offline.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.DB = g.DB
+			if o.Key == "" {
+				o.Key = defaultKeyFile(o.DB)
+			}
 			return runF(a, o)
 		},
 	}
-	c.Flags().StringVar(&o.Key, "key", "./sealed.key", "create the private key `FILE` (mode 0600)")
+	c.Flags().StringVar(&o.Key, "key", "", "create the private key `FILE` (mode 0600) "+keyFileHelp)
 	c.Flags().StringVar(&o.Origin, "origin", "sealed.local/ledger", "the log's origin `NAME` (no spaces or '+')")
 	return c
 }
