@@ -146,21 +146,48 @@ func (a *app) printAppended(l *ledger.Ledger, index int64, what string, warnings
 	return nil
 }
 
-// commitEntry returns the commit entry at index, or a usage error saying
-// what is there instead.
-func commitEntry(l *ledger.Ledger, index int64) (*ledger.Body, error) {
+// commitEntry returns the commit entry at index and its body, or a usage
+// error saying what is there instead.
+func commitEntry(l *ledger.Ledger, index int64) (*ledger.Entry, *ledger.Body, error) {
 	e, err := l.Entry(index)
 	if err != nil {
-		return nil, usageErrorf("--commit %d: no such ledger entry", index)
+		return nil, nil, usageErrorf("--commit %d: no such ledger entry", index)
 	}
 	if e.Kind != ledger.KindCommit {
-		return nil, usageErrorf("--commit %d: entry %d is a %s entry; expected the commit entry of the action", index, index, e.Kind)
+		return nil, nil, usageErrorf("--commit %d: entry %d is a %s entry; expected the commit entry of the action", index, index, e.Kind)
 	}
 	b, err := e.Body()
 	if err != nil {
-		return nil, fmt.Errorf("entry %d: %v", index, err)
+		return nil, nil, fmt.Errorf("entry %d: %v", index, err)
 	}
-	return b, nil
+	return e, b, nil
+}
+
+// checkAfterPost refuses an edit or reveal (what: "edit" or "reveal") of the commit entry post
+// whose time, postedAt (the body field, TimeLayout) or else now, is before
+// the post's time (its posted_at, else its integration time): it cannot
+// have happened before the post it names. The judge ignores such entries
+// already in a ledger (secret.Game.Judge).
+func checkAfterPost(what, postedAt string, post *ledger.Entry, now time.Time) error {
+	t, flag := now, "now"
+	if postedAt != "" {
+		var err error
+		if t, err = time.Parse(ledger.TimeLayout, postedAt); err != nil {
+			return fmt.Errorf("--posted-at %s: %v", postedAt, err)
+		}
+		flag = "--posted-at " + t.UTC().Format(time.RFC3339Nano)
+	}
+	pt, src := secret.Stamp{IntegratedAt: post.IntegratedAt, PostedAt: post.PostedAt}.Time()
+	if t.Before(pt) {
+		article := "a"
+		if strings.HasPrefix(what, "e") {
+			article = "an"
+		}
+		return usageErrorf("%s is before commit entry %d was posted (%s, its %s): %s %s cannot happen before the post it names",
+			flag, post.Index, pt.UTC().Format(time.RFC3339Nano), src, article, what).
+			withHint("give the time the %s appeared in the channel, at or after the post", what)
+	}
+	return nil
 }
 
 // fmtTime writes an instant in the game's zone, RFC 3339.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
@@ -68,12 +69,15 @@ func runActionEdit(a *app, o *actionEditOptions) error {
 		return err
 	}
 	defer l.Close()
-	post, err := commitEntry(l, o.Commit)
+	pe, post, err := commitEntry(l, o.Commit)
 	if err != nil {
 		return err
 	}
 	if post.Player != o.Player {
 		return usageErrorf("--player %s: commit entry %d was posted by %s; an edit names the player whose post was edited", o.Player, o.Commit, post.Player)
+	}
+	if err := checkAfterPost("edit", postedAt, pe, time.Now()); err != nil {
+		return err
 	}
 	i, err := l.AppendBody(context.Background(), &ledger.Body{Kind: ledger.KindEdit, PostedAt: postedAt, Player: o.Player, Commit: &o.Commit})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
@@ -21,6 +22,7 @@ type actionPostOptions struct {
 	Channel    string // "" means the type's default channel
 	Commitment string
 	PostedAt   string // RFC 3339, or ""
+	Zone       string // the game's IANA zone, for the phase warning
 }
 
 // newActionPostCmd builds `sealed action post`.
@@ -38,7 +40,10 @@ The channel defaults to the type's (#auctions for bid, #game-actions for
 hand and others). --posted-at is when the post appeared in the game's
 channel, for a referee importing a chat log; it must not be later than now
 (the ledger's integration time). A commitment another player already posted
-is recorded and flagged as a copied commitment.`,
+is recorded and flagged as a copied commitment. A post in the wrong channel,
+or outside the action type's phase (bids and Hands: the Auction Phase,
+Monday to Wednesday in --zone), is recorded with a warning: the action was
+never taken (the ledger records what happened).`,
 		Example: `  sealed action post --player alice --type bid --commitment fa5ff666c15e621e5e85affe3c20ca2e8e824d3654e0c67f1503272a3f0c1500
   sealed action post --player erin --type hand --commitment H --posted-at 2026-03-25T08:00:00Z`,
 		Args: noArgs("action post"),
@@ -62,6 +67,7 @@ is recorded and flagged as a copied commitment.`,
 	f.StringVar(&o.Channel, "channel", "", "the channel it was posted in (default: the type's channel)")
 	f.StringVar(&o.Commitment, "commitment", "", "the posted SHA-256, 64 hex digits (any case, optional sha256: prefix)")
 	f.StringVar(&o.PostedAt, "posted-at", "", "when the post appeared in the channel, RFC 3339 (default: none, the integration time counts)")
+	f.StringVar(&o.Zone, "zone", "UTC", "the game's IANA time zone, for the phase warning")
 	return c
 }
 
@@ -89,6 +95,10 @@ func runActionPost(a *app, o *actionPostOptions) error {
 	if err != nil {
 		return err
 	}
+	loc, err := parseZone(o.Zone)
+	if err != nil {
+		return err
+	}
 	l, err := o.openLedger(true)
 	if err != nil {
 		return err
@@ -108,5 +118,28 @@ func runActionPost(a *app, o *actionPostOptions) error {
 			warnings = append(warnings, fmt.Sprintf("copied commitment: %s posted the same commitment at ledger index %d", b.Player, e.Index))
 		}
 	}
+	e, err := l.Entry(i)
+	if err != nil {
+		return fmt.Errorf("reading back entry %d: %v", i, err)
+	}
+	at, _ := secret.Stamp{IntegratedAt: e.IntegratedAt, PostedAt: e.PostedAt}.Time()
+	warnings = append(warnings, notTakenWarnings(secret.Game{Calendar: secret.Calendar{Location: loc}}, actionType, channel, at)...)
 	return a.printAppended(l, i, fmt.Sprintf("%s posted a %s action in %s, commitment %s", o.Player, actionType, channel, c), warnings)
+}
+
+// notTakenWarnings returns the warnings of a post that was never taken
+// (secret.Game.NotTaken): in the wrong channel, and outside the type's
+// phase with the start of the next one in the game's zone.
+func notTakenWarnings(g secret.Game, actionType, channel string, at time.Time) []string {
+	var ws []string
+	s := g.SettingsFor(actionType)
+	if r, text := g.NotTaken(actionType, channel, at); r == secret.WrongChannel {
+		ws = append(ws, fmt.Sprintf("%s: %s [%s]: recorded, but the action is not taken; post a new commitment in %s",
+			r, text, secret.RuleChannel, s.Channel))
+	}
+	if r, text := g.NotTaken(actionType, s.Channel, at); r == secret.WrongPhase {
+		ws = append(ws, fmt.Sprintf("%s: %s [%s; reading %s, zone %s]: recorded, but the action is not taken; the next %s phase starts %s",
+			r, text, secret.RulePhases, secret.ReadingCalendar, g.Calendar.Loc(), s.Phase, fmtTime(g.Calendar.NextStart(s.Phase, at), g.Calendar.Loc())))
+	}
+	return ws
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
@@ -118,8 +119,11 @@ func runActionReveal(a *app, o *actionRevealOptions) error {
 		return err
 	}
 	defer l.Close()
-	post, err := commitEntry(l, o.Commit)
+	pe, post, err := commitEntry(l, o.Commit)
 	if err != nil {
+		return err
+	}
+	if err := checkAfterPost("reveal", postedAt, pe, time.Now()); err != nil {
 		return err
 	}
 	b := &ledger.Body{Kind: ledger.KindReveal, PostedAt: postedAt, Player: o.Player, Commit: &o.Commit}

@@ -121,7 +121,11 @@ func runActionStatus(a *app, o *actionStatusOptions) error {
 	if a.json {
 		return a.printJSON(out)
 	}
-	fmt.Fprintf(a.out, "judged at %s (%s), zone %s: %d actions\n", fmtTime(at, loc), atSource, loc, len(out.Actions))
+	noun := "actions"
+	if len(out.Actions) == 1 {
+		noun = "action"
+	}
+	fmt.Fprintf(a.out, "judged at %s (%s), zone %s: %d %s\n", fmtTime(at, loc), atSource, loc, len(out.Actions), noun)
 	if out.Interrupted {
 		fmt.Fprintln(a.out, "salt-reuse audit interrupted: its results are partial")
 	}
@@ -147,7 +151,11 @@ func writeAction(w io.Writer, act secret.Action, loc *time.Location) {
 		fmt.Fprintf(w, "; %s before its integration at %s", secret.FormatGap(act.Posted.Gap), fmtTime(p.IntegratedAt, loc))
 	}
 	fmt.Fprintln(w, ")")
-	fmt.Fprintf(w, "  matures %s, revelation date %s\n", fmtTime(act.Maturation, loc), fmtTime(act.Revelation, loc))
+	if act.Taken() {
+		fmt.Fprintf(w, "  matures %s, revelation date %s\n", fmtTime(act.Maturation, loc), fmtTime(act.Revelation, loc))
+	} else {
+		fmt.Fprintln(w, "  never taken: no maturation or revelation date")
+	}
 	if d := act.Declaration; d != nil {
 		fmt.Fprintf(w, "  declares: %s\n", declarationText(d))
 	}
