@@ -30,6 +30,65 @@ function hex(buf) {
   return Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// WEAK_BITS and saltAudit port commit.AuditSalt (commit/audit_salt.go,
+// docs/commitments.md "Salt audit") so this page warns about the same salts
+// as `sealed commit --salt`: guesses = plausible declarations x salt space,
+// weak below 2^64. The browser test compares the two for several salts.
+const WEAK_BITS = 64;
+
+// saltBits: the alphabet the salt's characters suggest and log2 of the
+// salt space (commit.saltBits), over code points as Go's runes.
+function saltBits(s) {
+  const chars = Array.from(s);
+  const n = chars.length;
+  if (n === 0) return { alphabet: 0, bits: 0 };
+  let lower = false, upper = false, digit = false, symbol = false, other = false;
+  let hexOnly = true, base32Only = true;
+  const distinct = new Set();
+  for (const ch of chars) {
+    const r = ch.codePointAt(0);
+    distinct.add(r);
+    if (r >= 0x61 && r <= 0x7a) lower = true;
+    else if (r >= 0x41 && r <= 0x5a) upper = true;
+    else if (r >= 0x30 && r <= 0x39) digit = true;
+    else if (r >= 0x20 && r <= 0x7e) symbol = true; // printable ASCII (unicode.IsPrint below 0x80)
+    else other = true;
+    if (!((r >= 0x30 && r <= 0x39) || (r >= 0x61 && r <= 0x66))) hexOnly = false;
+    if (!((r >= 0x61 && r <= 0x7a) || (r >= 0x32 && r <= 0x37))) base32Only = false;
+  }
+  let alphabet = 0;
+  if (hexOnly && digit && lower) alphabet = 16;
+  else if (base32Only && digit && lower) alphabet = 32;
+  else {
+    if (lower) alphabet += 26;
+    if (upper) alphabet += 26;
+    if (digit) alphabet += 10;
+    if (symbol) alphabet += 33;
+    if (other) alphabet += 128;
+  }
+  if (distinct.size === 1) return { alphabet, bits: Math.log2(alphabet * n) };
+  if (base32Only && n === 26) return { alphabet: 32, bits: 128 }; // NewSalt's form
+  return { alphabet, bits: n * Math.log2(alphabet) };
+}
+
+// declarationBits: for each run of ASCII digits, 10^(digits+1) values; 2^10
+// wordings when there are none (commit.declarationBits).
+function declarationBits(decl) {
+  let bits = 0, runs = 0;
+  for (const m of decl.matchAll(/[0-9]+/g)) {
+    bits += (m[0].length + 1) * Math.log2(10);
+    runs++;
+  }
+  return runs === 0 ? 10 : bits;
+}
+
+// saltAudit(decl, salt) = commit.AuditSalt(decl + "\nsalt: " + salt):
+// guessesLog2 and weak.
+function saltAudit(decl, salt) {
+  const guessesLog2 = declarationBits(decl) + saltBits(salt).bits;
+  return { guessesLog2, weak: guessesLog2 < WEAK_BITS };
+}
+
 async function commit() {
   const decl = document.getElementById("declaration").value;
   const saltBox = document.getElementById("salt");
@@ -45,7 +104,11 @@ async function commit() {
     return;
   }
   let salt = saltBox.value;
-  if (salt === "") {
+  const warning = document.getElementById("salt-warning");
+  warning.textContent = "";
+  warning.hidden = true;
+  const drawn = salt === "";
+  if (drawn) {
     salt = newSalt();
     saltBox.value = salt;
   } else if (salt.trim() !== salt) {
@@ -66,6 +129,15 @@ async function commit() {
     "curl -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' \\\n" +
     "  -d '{\"kind\":\"commit\",\"player\":\"YOUR NAME\",\"action_type\":\"bid\",\"channel\":\"#auctions\",\"commitment\":\"" + h + "\"}' \\\n" +
     "  " + location.origin + "/api/v1/entries";
+  if (!drawn) {
+    const a = saltAudit(decl, salt);
+    if (a.weak) {
+      // The warning `sealed commit --salt` prints for the same input.
+      warning.textContent = "Weak salt: about 2^" + a.guessesLog2.toFixed(1) + " (" + Math.pow(2, a.guessesLog2).toPrecision(2) +
+        ") guesses recover this declaration from its commitment. Clear the salt box to get 128 random bits.";
+      warning.hidden = false;
+    }
+  }
   document.getElementById("result").hidden = false;
 }
 
