@@ -25,6 +25,12 @@ func TestAPIErrorWording(t *testing.T) {
 			"bad entry: player: expected a string, got a number"},
 		{"unknown entry field", "/api/v1/entries", `{"kind":"commit","colour":"red","player":"zoe","action_type":"bid","channel":"#auctions","commitment":"` + c + `"}`,
 			`bad entry: unknown field "colour"`},
+		// Names refused by ledger.ParseBody since 436b28f ("names refuse
+		// outer white space and invisible format characters").
+		{"player with a trailing space", "/api/v1/entries", `{"kind":"commit","player":"ab ","action_type":"bid","channel":"#auctions","commitment":"` + c + `"}`,
+			`bad entry: player: "ab " has leading or trailing white space; expected "ab"`},
+		{"channel with a zero-width space", "/api/v1/entries", `{"kind":"commit","player":"ab","action_type":"bid","channel":"#auc\u200btions","commitment":"` + c + `"}`,
+			`bad entry: channel: contains invisible format character U+200B (a name must look like what it is)`},
 		{"verify unknown member", "/api/v1/verify", `{"commitment":"` + c + `","reveal":"","x":1}`,
 			`unknown field "x"; expected commitment and reveal`},
 		{"verify number reveal", "/api/v1/verify", `{"commitment":"` + c + `","reveal":5}`,
