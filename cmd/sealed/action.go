@@ -50,7 +50,7 @@ type ledgerFlags struct {
 func addLedgerFlags(c *cobra.Command, lf *ledgerFlags, appending bool) {
 	c.Flags().StringVar(&lf.DB, "db", defaultDB, "ledger database `FILE`")
 	if appending {
-		c.Flags().StringVar(&lf.Key, "key", "./sealed.key", "the ledger's private signer key `FILE` (written by 'sealed ledger init')")
+		c.Flags().StringVar(&lf.Key, "key", "", "the ledger's private signer key `FILE`, written by 'sealed ledger init' "+keyFileHelp)
 	}
 }
 

@@ -71,9 +71,13 @@ func openLedgerRO(db string) (*ledger.Ledger, error) {
 	return l, nil
 }
 
-// openLedgerRW opens the ledger for appending, with its signer key, for
-// every verb that writes (ledger append, action, serve).
+// openLedgerRW opens the ledger for appending, with its signer key (key ""
+// means defaultKeyFile(db)), for every verb that writes (ledger append,
+// action, serve).
 func openLedgerRW(db, key string) (*ledger.Ledger, error) {
+	if key == "" {
+		key = defaultKeyFile(db)
+	}
 	if _, err := os.Stat(db); err != nil {
 		return nil, usageErrorf("no ledger at %s", db).withHint("create one with 'sealed ledger init', or give --db FILE")
 	}
