@@ -121,11 +121,11 @@ func TestPagesAndAPI(t *testing.T) {
 				// seat 2 asks 1,0,1 = 7+3 = 10 to seat 2, leaving 0,3,0 = 9 to
 				// seat 0. Turn 3: seat 0 accepts 0,3,0 = 9; seat 2 keeps 10.
 				"<th>worth to seat 0</th><th>worth to seat 2</th>",
-				"<tr><td>2</td><td>2</td><td>offer</td><td>1, 0, 1</td><td>9</td><td>10</td>",
-				"<tr><td>3</td><td>0</td><td>accept</td><td>0, 3, 0</td><td>9</td><td>10</td>",
+				"<tr><td>2</td><td>2</td><td class=\"nowrap\">offer</td><td>1, 0, 1</td><td>9</td><td>10</td>",
+				"<tr><td>3</td><td>0</td><td class=\"nowrap\">accept</td><td>0, 3, 0</td><td>9</td><td>10</td>",
 				// Match 2 (seats 1 and 2, values 1,8,0 and 0,8,1, pool 2,1,2):
 				// seat 2 asks 0,1,0 = 8 to itself, leaving 2,0,2 = 2 to seat 1.
-				"<tr><td>2</td><td>2</td><td>offer</td><td>0, 1, 0</td><td>2</td><td>8</td>"}},
+				"<tr><td>2</td><td>2</td><td class=\"nowrap\">offer</td><td>0, 1, 0</td><td>2</td><td>8</td>"}},
 		{name: "replay of a commit entry", target: "/replay/0", status: 404, ctype: html, contains: []string{"not a result entry"}},
 		{name: "replay malformed", target: "/replay/zz", status: 400, ctype: html},
 		{name: "replay unknown", target: "/replay/" + unknown, status: 404, ctype: html},
