@@ -58,7 +58,7 @@ type Config struct {
 	Pricing Pricing `json:"pricing"`
 	// Stake is what each seat of a paid table puts in the pot, in the
 	// table's currency; nil or zero for a table played for fake credits.
-	// At most 10^12.
+	// At most 10^12, and a whole number of payout units.
 	Stake *apd.Decimal `json:"stake,omitempty"`
 	// Rake is the house's share of a paid table's pot, a fraction in
 	// [0, 1) such as 0.05 for 5%; nil means 0.
@@ -117,6 +117,19 @@ func (c *Config) Validate() error {
 	}
 	if c.PayoutUnit != nil && (c.PayoutUnit.Form != apd.Finite || c.PayoutUnit.Cmp(minUnit) < 0 || c.PayoutUnit.Cmp(maxStake) > 0) {
 		return configErrorf("payout_unit is %s, expected a decimal %s..%s", c.PayoutUnit, minUnit.Text('f'), maxStake.Text('f'))
+	}
+	if c.Paid() {
+		// B3 rounds the rake and payouts down to the unit and gives the
+		// remainder to the first-ranked seat: both hold only when the pot,
+		// and so the stake, is a whole number of units.
+		unit := defaultUnit
+		if c.PayoutUnit != nil {
+			unit = c.PayoutUnit
+		}
+		var rem apd.Decimal
+		if _, err := decCtx.Rem(&rem, c.Stake, unit); err != nil || !rem.IsZero() {
+			return configErrorf("stake %s is not a whole number of payout units (%s): the pot could not be paid out in units (B3)", c.Stake, unit)
+		}
 	}
 	return nil
 }

@@ -263,6 +263,10 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *Config) { c.Stake = dec("-1") }, "stake is -1"},
 		{func(c *Config) { c.Stake = dec("NaN") }, "stake is NaN"},
 		{func(c *Config) { c.PayoutUnit = dec("0") }, "payout_unit is 0"},
+		// Reviewer's case: stake 0.001 with the default unit 0.01 would pay
+		// 0.003 to the first seat, not a multiple of the unit.
+		{func(c *Config) { c.Stake = dec("0.001") }, "stake 0.001 is not a whole number of payout units (0.01)"},
+		{func(c *Config) { c.Stake, c.PayoutUnit = dec("10"), dec("0.3") }, "stake 10 is not a whole number of payout units (0.3)"},
 	} {
 		cfg := DefaultConfig()
 		c.edit(&cfg)
