@@ -74,6 +74,18 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 		rep.Problem = &AuditProblem{Index: index, Checkpoint: cp, What: fmt.Sprintf(format, args...)}
 		return rep, nil
 	}
+	// The lookup-column check runs in SQLite on its own reader connection,
+	// alongside the pass below; its answer is read after the pass.
+	type columnsResult struct {
+		idx  int64
+		what string
+		err  error
+	}
+	columns := make(chan columnsResult, 1) // buffered: an early return leaks nothing
+	go func() {
+		idx, what, err := auditColumns(ctx, l.r, 0, n)
+		columns <- columnsResult{idx, what, err}
+	}()
 	if maxCP > n {
 		var cpSize int64
 		if err := l.r.QueryRowContext(ctx, `SELECT min(size) FROM checkpoints WHERE size > ?`, n).Scan(&cpSize); err != nil {
@@ -256,6 +268,13 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 	}
 	if ci != len(cps) {
 		return fail(-1, cps[ci].size, "no tree of that size was found among the entries")
+	}
+	// The lookup columns (kind, posted_at, ref, commitment) are copies of
+	// leaf fields that rulings and lookups read: each must equal the leaf.
+	if c := <-columns; c.err != nil {
+		return nil, c.err
+	} else if c.idx >= 0 {
+		return fail(c.idx, -1, "%s", c.what)
 	}
 	// Each checkpoint consistent with the next (their roots were checked
 	// against the entries above; this checks the proofs the log serves).

@@ -114,6 +114,11 @@ func TestTamper(t *testing.T) {
 		{"stored leaf hash", &flip{"hashes", "hash", fmt.Sprintf("id = %d", tlog.StoredHashIndex(0, 16)), 31}, "", 16, -1, "level 0, node 16"},
 		{"stored node hash", &flip{"hashes", "hash", "id = 9", 0}, "", 5, -1, "level 1, node 2"},
 		{"deleted entry", nil, `DELETE FROM entries WHERE idx = 9`, 9, -1, "missing"},
+		// The lookup columns rulings read must equal the signed leaf.
+		{"kind column", nil, `UPDATE entries SET kind = 'result' WHERE idx = 4`, 4, -1, "columns disagree with the leaf"},
+		{"posted_at column", nil, `UPDATE entries SET posted_at = 1795132800000000000 WHERE idx = 5`, 5, -1, "columns disagree with the leaf"},
+		{"commitment column", nil, `UPDATE entries SET commitment = NULL WHERE idx = 6`, 6, -1, "columns disagree with the leaf"},
+		{"ref column", nil, `UPDATE entries SET ref = 3 WHERE idx = 8`, 8, -1, "columns disagree with the leaf"},
 		{"truncated log", nil, fmt.Sprintf(`DROP TRIGGER hashes_no_delete; DELETE FROM entries WHERE idx >= 17; DELETE FROM hashes WHERE id >= %d`, tlog.StoredHashIndex(0, 17)), 17, 20, "missing"},
 		{"checkpoint root", &flip{"checkpoints", "root", "size = 20", 3}, "", -1, 20, "differ from the stored"},
 		{"checkpoint note", &flip{"checkpoints", "note", "size = 20", 30}, "", -1, 20, "checkpoint"},
