@@ -153,11 +153,33 @@ func parseBody(data []byte) (b *Body, canon []byte, err error) {
 	if err := dec.Decode(b); err != nil {
 		return nil, nil, bodyErr("", "%v", err)
 	}
+	// encoding/json matches keys without regard to case, so "TEXT" would
+	// fill text (and, beside "text", silently win): a key must be spelled
+	// exactly as the field, or the stored entry would differ from what a
+	// case-sensitive reader of the same bytes sees.
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(canon, &members); err != nil {
+		return nil, nil, bodyErr("", "%v", err)
+	}
+	for k := range members {
+		if !exactField[k] {
+			return nil, nil, bodyErr("", "unknown field %q; field names are lowercase, as in docs/ledger.md", k)
+		}
+	}
 	if err := b.normalise(); err != nil {
 		return nil, nil, err
 	}
 	return b, canon, nil
 }
+
+// exactField holds every body field name as spelled in the leaf.
+var exactField = func() map[string]bool {
+	m := map[string]bool{"kind": true, "posted_at": true, "integrated_at": true}
+	for _, f := range bodyFields {
+		m[f] = true
+	}
+	return m
+}()
 
 // fieldSet lists, per kind, the fields it requires and those it allows.
 var kindFields = map[Kind]struct{ required, optional []string }{

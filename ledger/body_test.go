@@ -29,6 +29,10 @@ func TestBadBodies(t *testing.T) {
 		{commitBody("p", strings.Repeat("g", 64)), "commitment", "expected 64 hex"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"seed":"`+hashB+`"}`, 1), "seed", "not allowed in a commit"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"colour":"red"}`, 1), "", "unknown field"},
+		// Keys differing only in case: encoding/json would let "TEXT" win.
+		{`{"kind":"reveal","commit":0,"player":"p","text":"I bid 3 on lot 1","TEXT":"I bid 999 on lot 1"}`, "", `unknown field "TEXT"`},
+		{`{"kind":"edit","commit":0,"player":"p","Kind":"reveal"}`, "", `unknown field "Kind"`},
+		{`{"Kind":"commit","player":"p","action_type":"bid","channel":"c","commitment":"` + hashA + `"}`, "", `unknown field "Kind"`},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"integrated_at":"2025-01-01T00:00:00Z"}`, 1), "integrated_at", "set by the ledger"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"yesterday"}`, 1), "posted_at", "RFC 3339"},
 		{commitBody("p\\u0007", hashA), "player", "control character"},
