@@ -1,7 +1,10 @@
 package web
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -369,4 +372,29 @@ func serve(s http.Handler, req *http.Request) *httptest.ResponseRecorder {
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, req)
 	return w
+}
+
+// The leaf served by GET /api/v1/entries/{n} is the leaf's exact bytes:
+// for mallory's reveal, whose text holds "<", ">" and "&", RFC 6962's
+// SHA-256(0x00 || leaf) equals the served leaf hash (echo's default
+// serializer escaped them as \u003c and broke this).
+func TestEntryLeafServedExactly(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, nil)
+	n := f.idx["mallory-reveal"]
+	w := do(s, "GET", fmt.Sprintf("/api/v1/entries/%d", n), "")
+	var got struct {
+		Leaf     json.RawMessage `json:"leaf"`
+		LeafHash []byte          `json:"leaf_hash"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, w.Body.String())
+	}
+	if !bytes.Contains(got.Leaf, []byte("<script>")) {
+		t.Fatalf("leaf %s does not hold the text as posted", got.Leaf)
+	}
+	sum := sha256.Sum256(append([]byte{0}, got.Leaf...))
+	if !bytes.Equal(sum[:], got.LeafHash) {
+		t.Fatalf("SHA-256(0x00 || served leaf) = %x, served leaf hash %x", sum, got.LeafHash)
+	}
 }

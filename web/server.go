@@ -145,6 +145,7 @@ func (s *Server) routes() *echo.Echo {
 	e.Logger.SetOutput(s.o.Log)
 	e.IPExtractor = echo.ExtractIPDirect() // rate limits key on the peer address, never on headers a client sets
 	e.HTTPErrorHandler = s.handleError
+	e.JSONSerializer = jsonSerializer{}
 	e.Renderer = s.pages
 	e.Pre(securityHeaders())
 	e.Use(middleware.Recover())
