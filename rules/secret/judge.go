@@ -307,6 +307,11 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []*Action
 		}
 		if ev.edit != nil {
 			switch {
+			case ev.edit.Player != p.Player:
+				// Only the message's author can edit it: an edit entry
+				// naming someone else's post is a mistake or an attack on
+				// their action, and changes nothing.
+				note(RuleEdited, ReadingEditBeforeMature, fmt.Sprintf("warning: edit at ledger index %d is by %s, but the post is %s's: only its author can edit a message, so it changes nothing", ev.st.Index, ev.edit.Player, p.Player), t)
 			case a.State == Failed || a.State == Revealed:
 				note(RuleEdited, ReadingEditBeforeMature, fmt.Sprintf("edit at ledger index %d after the action was %s: changes nothing", ev.st.Index, a.State), t)
 			case t.At.Before(a.Maturation):

@@ -202,6 +202,19 @@ func TestEdits(t *testing.T) {
 	after := History{Posts: []Post{p}, Reveals: []Reveal{r},
 		Edits: []Edit{{Stamp: stamp(t, 2, "2026-03-06T08:00:00Z"), Commit: 1, Player: "alice"}}}
 	wantState(t, action(t, judge(t, Game{}, after, "2026-03-07T00:00:00Z"), 1), Revealed, "", "")
+	// The same Wednesday edit entered as mallory's: only the author can
+	// edit a message, so it changes nothing and is logged as a warning.
+	other := History{Posts: []Post{p}, Reveals: []Reveal{r},
+		Edits: []Edit{{Stamp: stamp(t, 2, "2026-03-04T18:00:00Z"), Commit: 1, Player: "mallory"}}}
+	a = action(t, judge(t, Game{}, other, "2026-03-07T00:00:00Z"), 1)
+	wantState(t, a, Revealed, "", "")
+	warned := false
+	for _, d := range a.Decisions {
+		warned = warned || strings.Contains(d.Text, "is by mallory, but the post is alice's")
+	}
+	if !warned {
+		t.Fatalf("no warning about mallory's edit in %+v", a.Decisions)
+	}
 }
 
 func TestSecondAttempt(t *testing.T) {
