@@ -90,8 +90,18 @@ func runServe(ctx context.Context, a *app, o *serveOptions) error {
 }
 
 // readToken reads a bearer token file: its content trimmed of white space,
-// at least minTokenLen characters.
+// at least minTokenLen characters. Like the signer key file, the token file
+// must not be readable by group or others (mode 0600 or stricter): anyone
+// who reads it can append to the ledger.
 func readToken(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", usageErrorf("--token-file: %v", unwrapPathError(err))
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		return "", usageErrorf("--token-file %s has mode %04o: it must not be readable by group or others", path, perm).
+			withHint("chmod 600 %s", path)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", usageErrorf("--token-file: %v", unwrapPathError(err))
