@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
@@ -88,7 +93,7 @@ func runReplayCheck(a *app, o *replayCheckOptions) error {
 		out = append(out, entry)
 	}
 	if a.json {
-		if err := a.printJSON(out); err != nil {
+		if err := printJSONNoControls(a.out, out); err != nil {
 			return err
 		}
 	}
@@ -120,10 +125,11 @@ func printDifferences(w io.Writer, file string, rep *verify.Report) {
 	}
 	fmt.Fprintf(w, "%s: %d %s: %s, %d events re-simulated, %s\n", file, len(rep.Differences), noun, rep.Format, rep.Events, seed)
 	for _, d := range rep.Differences {
+		field, claimed, derived := terminalSafe(d.Field), terminalSafe(d.Claimed), terminalSafe(d.Derived)
 		if d.Event >= 0 {
-			fmt.Fprintf(w, "  event %d: %s: claimed %s, derived %s\n", d.Event, d.Field, d.Claimed, d.Derived)
+			fmt.Fprintf(w, "  event %d: %s: claimed %s, derived %s\n", d.Event, field, claimed, derived)
 		} else {
-			fmt.Fprintf(w, "  %s: claimed %s, derived %s\n", d.Field, d.Claimed, d.Derived)
+			fmt.Fprintf(w, "  %s: claimed %s, derived %s\n", field, claimed, derived)
 		}
 	}
 }
@@ -147,4 +153,54 @@ func checkReplayFile(a *app, name string) (*verify.Report, error) {
 		return nil, fmt.Errorf("replay is larger than %d MiB", maxReplaySize>>20)
 	}
 	return verify.CheckReplay(data)
+}
+
+// terminalSafe returns s as it is when every rune of it prints as itself
+// (strconv.IsPrint, or a space), and otherwise s quoted as strconv.Quote
+// writes it. A replay's strings are the replay author's: raw, a control
+// character (ESC starting an ANSI sequence that clears the screen or
+// paints fake output), a format character (U+202E RIGHT-TO-LEFT OVERRIDE
+// reversing what follows) or invalid UTF-8 would reach the terminal.
+func terminalSafe(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || (r != ' ' && !strconv.IsPrint(r)) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// printJSONNoControls writes v as the --json output (indented, no HTML
+// escaping), with every rune encoding/json leaves raw that does not print
+// as itself escaped as \uXXXX (a UTF-16 surrogate pair above U+FFFF, RFC
+// 8259 section 7): DEL, the C1 controls U+0080..U+009F (U+009B is CSI on
+// some terminals) and the format characters such as U+202E. Outside strings
+// encoding/json writes only ASCII, so every such rune is inside a string
+// and the output decodes to the same value.
+func printJSONNoControls(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	b := buf.Bytes()
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == 0x7f || (r >= 0x80 && !strconv.IsPrint(r)) {
+			if r > 0xffff {
+				r1, r2 := utf16.EncodeRune(r)
+				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
+		} else {
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	_, err := w.Write(out)
+	return err
 }
