@@ -1,0 +1,364 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gowebpki/jcs"
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// ConfigDifference is one key of a match config on which a replay and the
+// ledger's seed-commit entry disagree. Values are RFC 8785 canonical JSON
+// text; "" means the key is absent on that side.
+type ConfigDifference struct {
+	Key    string `json:"key"`
+	Ledger string `json:"ledger"`
+	Replay string `json:"replay"`
+}
+
+// ResultCheck is what CheckResult found about a result entry: whether its
+// replay is tied to the seed the ledger recorded for the match before it
+// (docs/replays.md, "Tied to the ledger"), and the replay's re-simulation.
+type ResultCheck struct {
+	// Result is the ledger index of the result entry; Game and MatchID are
+	// its game and match_id.
+	Result  int64  `json:"result"`
+	Game    string `json:"game"`
+	MatchID string `json:"match_id"`
+	// SeedCommit is the index of the seed-commit entry with the same game
+	// and match_id that the replay is held to: the earliest one before the
+	// result or, when there is none before it, the earliest one after it
+	// (then SeedCommitBefore is false). -1 when the ledger has none.
+	SeedCommit int64 `json:"seed_commit"`
+	// SeedCommitBefore reports whether SeedCommit precedes the result in
+	// ledger order.
+	SeedCommitBefore bool `json:"seed_commit_before"`
+	// LaterSeedCommits lists the other seed-commit entries of the match
+	// recorded before the result, after SeedCommit (index order). They do
+	// not count: the replay is held to the earliest commitment, so a server
+	// cannot commit several seeds and pick one.
+	LaterSeedCommits []int64 `json:"later_seed_commits"`
+	// LedgerCommitment is the seed-commit entry's commitment (64 lowercase
+	// hex), "" when SeedCommit is -1; ReplayCommitment is the one the replay
+	// carries.
+	LedgerCommitment string `json:"ledger_commitment"`
+	ReplayCommitment string `json:"replay_commitment"`
+	// CommitmentMatches reports LedgerCommitment == ReplayCommitment.
+	CommitmentMatches bool `json:"commitment_matches"`
+	// SeedReveal is the index of the first seed-reveal entry naming
+	// SeedCommit whose seed is the replay's seed, -1 if none;
+	// OtherSeedReveals lists the seed-reveals naming SeedCommit with another
+	// seed.
+	SeedReveal       int64   `json:"seed_reveal"`
+	OtherSeedReveals []int64 `json:"other_seed_reveals"`
+	// ConfigMatches reports that the replay's config equals the seed-commit
+	// entry's config, key by key as canonical JSON (ConfigDifferences lists
+	// the keys that differ). Keys the replay format fixes and the seed-commit
+	// config need not carry (a negotiation.replay.v1 replay's "itemNames")
+	// are compared only when the seed-commit carries them.
+	ConfigMatches     bool               `json:"config_matches"`
+	ConfigDifferences []ConfigDifference `json:"config_differences"`
+	// FormatMatches reports that the replay's format is the result's game
+	// (auction: sealed.auction.replay.v1, bargain: negotiation.replay.v1).
+	FormatMatches bool `json:"format_matches"`
+	// Problems says, one line each, what does not hold of the above; empty
+	// when Tied. Differences found by re-simulation are in Replay, not here.
+	Problems []string `json:"problems"`
+	// Replay is the re-simulation report of the stored replay (CheckReplay).
+	Replay *Report `json:"replay"`
+}
+
+// Tied reports whether the replay is tied to the ledger: a seed-commit
+// entry of the same game and match precedes the result, the replay carries
+// its commitment, a seed-reveal naming it reveals the replay's seed, the
+// configs agree and the replay is of the result's game.
+func (c *ResultCheck) Tied() bool {
+	return c.SeedCommit >= 0 && c.SeedCommitBefore && c.CommitmentMatches &&
+		c.SeedReveal >= 0 && c.ConfigMatches && c.FormatMatches
+}
+
+// Clean reports whether the result holds entirely: Tied, and the replay
+// re-simulates cleanly (its seed matches its commitment, no differences).
+func (c *ResultCheck) Clean() bool { return c.Tied() && c.Replay != nil && c.Replay.Clean() }
+
+// MarshalJSON writes the check with its json tags, the lists as [] when
+// empty (never null), and "tied" and "clean" as Tied() and Clean().
+func (c ResultCheck) MarshalJSON() ([]byte, error) {
+	type plain ResultCheck // without the method, so no recursion
+	p := plain(c)
+	for _, l := range []*[]int64{&p.LaterSeedCommits, &p.OtherSeedReveals} {
+		if *l == nil {
+			*l = []int64{}
+		}
+	}
+	if p.ConfigDifferences == nil {
+		p.ConfigDifferences = []ConfigDifference{}
+	}
+	if p.Problems == nil {
+		p.Problems = []string{}
+	}
+	return json.Marshal(struct {
+		plain
+		Tied  bool `json:"tied"`
+		Clean bool `json:"clean"`
+	}{p, c.Tied(), c.Clean()})
+}
+
+// gameFormats is the replay format of each game a result entry may name.
+var gameFormats = map[string]string{"auction": FormatAuction, "bargain": FormatBargain}
+
+// formatFixedKeys are config keys a replay format always writes with a
+// fixed value but a seed-commit config need not carry: compared only when
+// the seed-commit carries them (docs/replays.md, "Tied to the ledger").
+var formatFixedKeys = map[string][]string{FormatBargain: {"itemNames"}}
+
+// CheckResult checks the result entry at resultIndex against the ledger:
+// it finds the seed-commit entries with the same game and match_id, holds
+// the result's stored replay to the earliest one before the result
+// (commitment, ledger order, a seed-reveal of the replay's seed, config)
+// and re-simulates the replay (CheckReplay). This is what makes a clean
+// replay mean something: the seed was fixed in the ledger before the
+// match, so the server could not try seeds until it liked the outcome
+// (DESIGN.md, "Seed commitment"; docs/replays.md, "Tied to the ledger").
+//
+// It reads every entry from 0 to resultIndex (O(n) in the ledger's size,
+// in pages of ledger.MaxEntries), and the rest of the ledger only when no
+// seed-commit of the match precedes the result.
+//
+// Errors: resultIndex is not in the ledger (wrapping ledger.ErrNotFound),
+// the entry is not a result entry, its replay is not stored (wrapping
+// ledger.ErrNotFound), the replay cannot be read (CheckReplay's errors),
+// and storage errors. What does not hold is in the check, not an error.
+func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
+	e, err := l.Entry(resultIndex)
+	if err != nil {
+		return nil, err
+	}
+	if e.Kind != ledger.KindResult {
+		return nil, fmt.Errorf("entry %d is a %s entry; expected a result entry", resultIndex, e.Kind)
+	}
+	res, err := e.Body()
+	if err != nil {
+		return nil, err
+	}
+	data, err := l.Replay(res.ReplaySHA256)
+	if err != nil {
+		if errors.Is(err, ledger.ErrNotFound) {
+			return nil, fmt.Errorf("result entry %d names replay %s, which is not stored: %w", resultIndex, res.ReplaySHA256, ledger.ErrNotFound)
+		}
+		return nil, err
+	}
+	rep, err := CheckReplay(data)
+	if err != nil {
+		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
+	}
+	var head struct {
+		Format         string          `json:"format"`
+		Config         json.RawMessage `json:"config"`
+		SeedCommitment string          `json:"seed_commitment"`
+		Seed           string          `json:"seed"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("result entry %d: reading the replay: %w", resultIndex, err)
+	}
+	c := &ResultCheck{Result: resultIndex, Game: res.Game, MatchID: res.MatchID, SeedCommit: -1, SeedReveal: -1,
+		ReplayCommitment: strings.ToLower(head.SeedCommitment), Replay: rep, FormatMatches: gameFormats[res.Game] == head.Format}
+	problem := func(format string, args ...any) { c.Problems = append(c.Problems, fmt.Sprintf(format, args...)) }
+	if !c.FormatMatches {
+		problem("the result is for game %s but its replay is a %s replay; expected %s", res.Game, head.Format, gameFormats[res.Game])
+	}
+
+	before, err := seedCommits(l, res.Game, res.MatchID, 0, resultIndex, -1)
+	if err != nil {
+		return nil, err
+	}
+	var sc *ledger.Body
+	if len(before) > 0 {
+		c.SeedCommit, c.SeedCommitBefore = before[0].index, true
+		sc = before[0].body
+		for _, b := range before[1:] {
+			c.LaterSeedCommits = append(c.LaterSeedCommits, b.index)
+		}
+	} else {
+		size, err := l.Size()
+		if err != nil {
+			return nil, err
+		}
+		after, err := seedCommits(l, res.Game, res.MatchID, resultIndex+1, size, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(after) == 0 {
+			problem("no seed commitment was recorded for this match before the result")
+			return c, nil
+		}
+		c.SeedCommit, sc = after[0].index, after[0].body
+		problem("no seed commitment was recorded for this match before the result: the first, entry %d, came after it (the result is entry %d)", c.SeedCommit, resultIndex)
+	}
+
+	c.LedgerCommitment = sc.Commitment
+	c.CommitmentMatches = c.LedgerCommitment == c.ReplayCommitment
+	if !c.CommitmentMatches {
+		problem("the replay's seed commitment differs from the one recorded at entry %d", c.SeedCommit)
+	}
+
+	replaySeed, err := commit.ParseSeed(head.Seed)
+	if err != nil { // CheckReplay has already refused a malformed seed
+		return nil, fmt.Errorf("result entry %d: the replay's seed: %w", resultIndex, err)
+	}
+	refs, err := l.EntriesReferencing(c.SeedCommit)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range refs {
+		if r.Kind != ledger.KindSeedReveal {
+			continue
+		}
+		b, err := r.Body()
+		if err != nil {
+			return nil, err
+		}
+		if s, err := commit.ParseSeed(b.Seed); err == nil && s == replaySeed && c.SeedReveal < 0 {
+			c.SeedReveal = r.Index
+		} else if err != nil || s != replaySeed {
+			c.OtherSeedReveals = append(c.OtherSeedReveals, r.Index)
+		}
+	}
+	if c.SeedReveal < 0 {
+		if len(c.OtherSeedReveals) == 0 {
+			problem("no seed-reveal names the seed commitment at entry %d", c.SeedCommit)
+		} else {
+			problem("the seed revealed at %s for entry %d is not the replay's seed", entryList(c.OtherSeedReveals), c.SeedCommit)
+		}
+	}
+
+	c.ConfigDifferences, err = compareConfigs(sc.Config, head.Config, formatFixedKeys[head.Format])
+	if err != nil {
+		return nil, fmt.Errorf("result entry %d: comparing configs: %w", resultIndex, err)
+	}
+	c.ConfigMatches = len(c.ConfigDifferences) == 0
+	if !c.ConfigMatches {
+		keys := make([]string, len(c.ConfigDifferences))
+		for i, d := range c.ConfigDifferences {
+			keys[i] = d.Key
+		}
+		problem("the replay's config differs from the one recorded at entry %d in %s", c.SeedCommit, strings.Join(keys, ", "))
+	}
+	return c, nil
+}
+
+// entryList renders indexes as "entry 5" or "entries 5, 7".
+func entryList(idx []int64) string {
+	s := make([]string, len(idx))
+	for i, n := range idx {
+		s[i] = fmt.Sprint(n)
+	}
+	if len(s) == 1 {
+		return "entry " + s[0]
+	}
+	return "entries " + strings.Join(s, ", ")
+}
+
+type indexedBody struct {
+	index int64
+	body  *ledger.Body
+}
+
+// seedCommits returns the seed-commit entries of game and matchID with
+// index in [from, to), in index order; it stops after max of them when
+// max > 0.
+func seedCommits(l *ledger.Ledger, game, matchID string, from, to int64, max int) ([]indexedBody, error) {
+	var out []indexedBody
+	for from < to {
+		n := int(min(to-from, ledger.MaxEntries))
+		page, err := l.Entries(from, n)
+		if err != nil {
+			return nil, err
+		}
+		if len(page) == 0 {
+			break
+		}
+		for i := range page {
+			if page[i].Kind != ledger.KindSeedCommit || page[i].Index >= to {
+				continue
+			}
+			b, err := page[i].Body()
+			if err != nil {
+				return nil, err
+			}
+			if b.Game == game && b.MatchID == matchID {
+				out = append(out, indexedBody{page[i].Index, b})
+				if max > 0 && len(out) >= max {
+					return out, nil
+				}
+			}
+		}
+		from = page[len(page)-1].Index + 1
+	}
+	return out, nil
+}
+
+// compareConfigs compares two JSON objects key by key, each value as RFC
+// 8785 canonical JSON (so key order, white space and number spelling do
+// not matter: 10 and 1e1 are equal, "10" and "10.00" are not). A key in
+// fixed that only the replay carries is not compared. The differences are
+// in key order.
+func compareConfigs(ledgerConfig, replayConfig json.RawMessage, fixed []string) ([]ConfigDifference, error) {
+	lm, err := canonicalMembers(ledgerConfig)
+	if err != nil {
+		return nil, fmt.Errorf("the seed-commit's config: %w", err)
+	}
+	rm, err := canonicalMembers(replayConfig)
+	if err != nil {
+		return nil, fmt.Errorf("the replay's config: %w", err)
+	}
+	keys := make([]string, 0, len(lm)+len(rm))
+	for k := range lm {
+		keys = append(keys, k)
+	}
+	for k := range rm {
+		if _, ok := lm[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var out []ConfigDifference
+	for _, k := range keys {
+		lv, inLedger := lm[k]
+		rv, inReplay := rm[k]
+		if !inLedger && slices.Contains(fixed, k) {
+			continue
+		}
+		if inLedger && inReplay && bytes.Equal(lv, rv) {
+			continue
+		}
+		out = append(out, ConfigDifference{Key: k, Ledger: string(lv), Replay: string(rv)})
+	}
+	return out, nil
+}
+
+// canonicalMembers reads a JSON object (null or absent reads as {}) into
+// its members, each value in RFC 8785 canonical form (github.com/gowebpki/jcs).
+func canonicalMembers(obj json.RawMessage) (map[string][]byte, error) {
+	var m map[string]json.RawMessage
+	if len(obj) > 0 {
+		if err := json.Unmarshal(obj, &m); err != nil {
+			return nil, fmt.Errorf("expected a JSON object: %w", err)
+		}
+	}
+	out := make(map[string][]byte, len(m))
+	for k, v := range m {
+		c, err := jcs.Transform(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		out[k] = c
+	}
+	return out, nil
+}
