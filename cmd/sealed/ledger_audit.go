@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/schollz/progressbar/v3"
+	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
 )
 
@@ -12,7 +15,16 @@ func init() { ledgerSubcommands = append(ledgerSubcommands, newLedgerAuditCmd) }
 
 // ledgerAuditOptions are the inputs of `sealed ledger audit`.
 type ledgerAuditOptions struct {
-	DB string
+	DB       string
+	VKey     string // --vkey KEY: the verifier key the checkpoints must verify with
+	VKeyFile string // --vkey-file FILE: the same, read from FILE
+}
+
+// ledgerAuditJSON is the --json output of ledger audit: the audit report
+// and the verifier key every checkpoint signature was checked with.
+type ledgerAuditJSON struct {
+	*ledger.AuditReport
+	VerifierKey string `json:"verifier_key"`
 }
 
 func newLedgerAuditCmd(a *app, g *ledgerGlobal) *cobra.Command {
@@ -21,28 +33,85 @@ func newLedgerAuditCmd(a *app, g *ledgerGlobal) *cobra.Command {
 
 func ledgerAuditCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerAuditOptions) error) *cobra.Command {
 	o := &ledgerAuditOptions{}
-	return &cobra.Command{
-		Use:   "audit",
+	c := &cobra.Command{
+		Use:   "audit [--vkey KEY | --vkey-file FILE]",
 		Short: "Re-derive the whole tree from the entries and check every stored hash and checkpoint",
 		Long: `Recompute every leaf hash and stored tree hash from the entry bodies, check
 the integration times, every checkpoint's signature and root, and the
 consistency of each checkpoint with the next. Stops at the first problem
 and names the entry (or checkpoint) and what differed: exit 1. A progress
-bar is shown on a terminal.`,
+bar is shown on a terminal.
+
+The checkpoint signatures are checked with the verifier key given by
+--vkey or --vkey-file (the one the ledger's operator published); the
+audit fails (exit 1) if the key stored in the database is another one.
+Without them the key stored in the database is used and printed: whoever
+can write the file can replace that key and re-sign everything, so pin the
+published key with --vkey.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if o.VKey != "" && o.VKeyFile != "" {
+				return usageErrorf("give the verifier key once: --vkey KEY or --vkey-file FILE, not both")
+			}
 			o.DB = g.DB
 			return runF(a, o)
 		},
 	}
+	c.Flags().StringVar(&o.VKey, "vkey", "", "check the checkpoints with the ledger's verifier `KEY` (name+hash+key)")
+	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE`")
+	return c
+}
+
+// auditVerifierKey returns the verifier key given by --vkey or --vkey-file
+// (white space trimmed), or "" if neither was given. A key that is not a
+// note verifier key (name+hash+key) is bad usage.
+func auditVerifierKey(o *ledgerAuditOptions) (string, error) {
+	vkey := o.VKey
+	if o.VKeyFile != "" {
+		b, err := os.ReadFile(o.VKeyFile)
+		if err != nil {
+			return "", usageErrorf("reading the verifier key: %s: %v", o.VKeyFile, unwrapPathError(err))
+		}
+		vkey = strings.TrimSpace(string(b))
+		if vkey == "" {
+			return "", usageErrorf("--vkey-file %s is empty; expected the ledger's verifier key (name+hash+key)", o.VKeyFile)
+		}
+	}
+	if vkey == "" {
+		return "", nil
+	}
+	if err := ledger.CheckVerifierKey(vkey); err != nil {
+		return "", usageErrorf("%v", err)
+	}
+	return vkey, nil
 }
 
 func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
+	pinned, err := auditVerifierKey(o)
+	if err != nil {
+		return err
+	}
 	l, err := openLedgerRO(o.DB)
 	if err != nil {
 		return err
 	}
 	defer l.Close()
+	// Audit checks every checkpoint signature with the ledger's stored
+	// key; with a pinned key, that stored key must be the pinned one, so
+	// the signatures are checked with the pinned key.
+	if pinned != "" && l.VerifierKey() != pinned {
+		rep := &ledger.AuditReport{Problem: &ledger.AuditProblem{Index: -1, Checkpoint: -1, What: fmt.Sprintf(
+			"verifier key mismatch: the database holds %s, not the given key %s (the key was replaced, or this is another ledger)",
+			terminalSafe(l.VerifierKey()), pinned)}}
+		if a.json {
+			if err := a.printJSON(ledgerAuditJSON{rep, pinned}); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintf(a.out, "audit failed: %s\n", rep.Problem)
+		}
+		return errSilentFailure
+	}
 	var progress func(done, total int64)
 	if isTerminal(a.errOut) {
 		var bar *progressbar.ProgressBar
@@ -66,14 +135,20 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 		return err
 	}
 	if a.json {
-		if err := a.printJSON(rep); err != nil {
+		if err := a.printJSON(ledgerAuditJSON{rep, l.VerifierKey()}); err != nil {
 			return err
 		}
-	} else if rep.OK {
-		fmt.Fprintf(a.out, "ok: %d %s and %d %s audited\n", rep.Size, plural(int(rep.Size), "entry", "entries"),
-			rep.Checkpoints, plural(rep.Checkpoints, "checkpoint", "checkpoints"))
 	} else {
-		fmt.Fprintf(a.out, "audit failed: %s\n", rep.Problem)
+		fmt.Fprintf(a.out, "verifier key: %s\n", terminalSafe(l.VerifierKey())) // the database's text
+		if rep.OK {
+			fmt.Fprintf(a.out, "ok: %d %s and %d %s audited\n", rep.Size, plural(int(rep.Size), "entry", "entries"),
+				rep.Checkpoints, plural(rep.Checkpoints, "checkpoint", "checkpoints"))
+		} else {
+			fmt.Fprintf(a.out, "audit failed: %s\n", rep.Problem)
+		}
+		if pinned == "" {
+			fmt.Fprintln(a.errOut, "hint: this key was read from the database itself, which whoever can write the file can replace; pin the key the operator published with --vkey KEY or --vkey-file FILE")
+		}
 	}
 	if !rep.OK {
 		return errSilentFailure
