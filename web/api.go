@@ -195,7 +195,8 @@ type appended struct {
 // body (docs/ledger.md, ledger.ParseBody) appended with the server's
 // signer key. 201 with the index; 415 unless the Content-Type is
 // application/json (charset, if given, utf-8); 400 with {"error"} for a bad
-// body; 409 with the existing index for a duplicate; 401, 403, 413 and 429
+// body or a result whose replay_sha256 names no stored replay; 409 with the
+// existing index for a duplicate; 401, 403, 413 and 429
 // come from the middleware before.
 func (s *Server) apiAppend(c echo.Context) error {
 	if err := requireJSON(c); err != nil {
@@ -203,6 +204,9 @@ func (s *Server) apiAppend(c echo.Context) error {
 	}
 	body, err := readBody(c)
 	if err != nil {
+		return err
+	}
+	if err := s.checkResultReplay(body); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 10*time.Second)
@@ -217,6 +221,22 @@ func (s *Server) apiAppend(c echo.Context) error {
 		out.Entry = e
 	}
 	return c.JSON(http.StatusCreated, out)
+}
+
+// checkResultReplay refuses (400) a result entry whose replay_sha256 names
+// no replay stored in the ledger, as `sealed ledger append` does: its
+// /replay/{index} page could only say 404. A body that does not parse is
+// left to Append, which says what is wrong with it.
+func (s *Server) checkResultReplay(body []byte) error {
+	b, err := ledger.ParseBody(body)
+	if err != nil || b.Kind != ledger.KindResult {
+		return nil
+	}
+	_, err = s.o.Writer.Replay(b.ReplaySHA256)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return badRequest("bad entry: replay_sha256: %s names no replay stored in the ledger; expected the SHA-256 of a replay already stored (sealed ledger append --replay FILE stores the replay and appends the result)", b.ReplaySHA256)
+	}
+	return err
 }
 
 // requireJSON answers 415 unless the request's Content-Type is

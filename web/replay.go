@@ -165,52 +165,69 @@ func (rc *reportCache) put(digest string, v *replayView) {
 
 // replayDigest reads a replay id: its SHA-256 digest (64 hex digits, even
 // when all are 0-9), or the ledger index of the result entry that names it.
-func (s *Server) replayDigest(id string) (string, error) {
+// result is that index, or -1 when id is a digest.
+func (s *Server) replayDigest(id string) (digest string, result int64, err error) {
 	id = strings.TrimSpace(id)
 	if id != "" && !looksLikeHash(id) && strings.TrimLeft(id, "0123456789") == "" {
 		n, err := parseIndex("result entry", id)
 		if err != nil {
-			return "", err
+			return "", -1, err
 		}
 		e, err := s.entry(n)
 		if err != nil {
-			return "", err
+			return "", -1, err
 		}
 		if e.Kind != ledger.KindResult {
-			return "", notFound("entry %d is a %s entry, not a result entry", n, e.Kind)
+			return "", -1, notFound("entry %d is a %s entry, not a result entry", n, e.Kind)
 		}
 		b, err := e.Body()
 		if err != nil {
-			return "", err
+			return "", -1, err
 		}
-		return b.ReplaySHA256, nil
+		return b.ReplaySHA256, n, nil
 	}
 	d, err := ledger.NormaliseDigest(id)
 	if err != nil {
-		return "", badRequest("malformed replay id: %v; expected the replay's SHA-256 or its result entry's index", err)
+		return "", -1, badRequest("malformed replay id: %v; expected the replay's SHA-256 or its result entry's index", err)
 	}
-	return d, nil
+	return d, -1, nil
 }
 
-// replayOf loads and checks the replay id names.
-func (s *Server) replayOf(id string) (*replayView, error) {
-	d, err := s.replayDigest(id)
+// replayOf loads and checks the replay id names and, when id is a result
+// entry's index, checks that entry against the ledger (Ledger is nil for a
+// digest: the same replay may be named by several results, or by none).
+func (s *Server) replayOf(id string) (*replayPageView, error) {
+	d, n, err := s.replayDigest(id)
 	if err != nil {
 		return nil, err
 	}
-	if v := s.reports.get(d); v != nil {
-		return v, nil
+	v := s.reports.get(d)
+	if v == nil {
+		data, err := s.o.Reader.Replay(d)
+		if errors.Is(err, ledger.ErrNotFound) {
+			return nil, notFound("no replay with the digest %s is stored", d)
+		}
+		if err != nil {
+			return nil, err
+		}
+		v = analyse(d, data)
+		s.reports.put(d, v)
 	}
-	data, err := s.o.Reader.Replay(d)
-	if errors.Is(err, ledger.ErrNotFound) {
-		return nil, notFound("no replay with the digest %s is stored", d)
+	p := &replayPageView{replayView: v, Result: n}
+	if n >= 0 {
+		if p.Ledger, err = s.ledgerTie(n); err != nil {
+			return nil, err
+		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	v := analyse(d, data)
-	s.reports.put(d, v)
-	return v, nil
+	return p, nil
+}
+
+// replayPageView is the data of /replay/{id}: the replay's view (cached
+// by digest) and, for a result entry's index, the ledger check.
+type replayPageView struct {
+	*replayView
+	Result int64 // the result entry's index, -1 when the page is by digest
+	Ledger *ledgerTieView
 }
 
 // analyse re-simulates a replay and builds its view.
@@ -385,20 +402,29 @@ func (s *Server) replayPage(c echo.Context) error {
 // replayReport is the JSON of GET /api/v1/replays/{id}/report.
 type replayReport struct {
 	Digest string         `json:"replay_sha256"`
-	Clean  bool           `json:"clean"`
+	Clean  bool           `json:"clean"` // the re-simulation's verdict (report), not the ledger's
 	Report *verify.Report `json:"report,omitempty"`
 	Error  string         `json:"error,omitempty"` // the replay could not be checked at all
+	// Ledger is verify.CheckResult's answer when id is a result entry's
+	// index; LedgerError says why it could not be made.
+	Ledger      *verify.ResultCheck `json:"ledger,omitempty"`
+	LedgerError string              `json:"ledger_error,omitempty"`
 }
 
 // apiReplayReport is GET /api/v1/replays/{id}/report: the re-simulation
-// report of a stored replay.
+// report of a stored replay and, for a result entry's index, the check of
+// that entry against the ledger's seed commitment (docs/web.md).
 func (s *Server) apiReplayReport(c echo.Context) error {
 	v, err := s.replayOf(c.Param("id"))
 	if err != nil {
 		return err
 	}
+	out := replayReport{Digest: v.Digest, Clean: v.Clean, Report: v.Report}
 	if v.CheckErr != "" {
-		return c.JSON(http.StatusOK, replayReport{Digest: v.Digest, Error: fmt.Sprintf("the replay cannot be checked: %s", v.CheckErr)})
+		out = replayReport{Digest: v.Digest, Error: fmt.Sprintf("the replay cannot be checked: %s", v.CheckErr)}
 	}
-	return c.JSON(http.StatusOK, replayReport{Digest: v.Digest, Clean: v.Clean, Report: v.Report})
+	if v.Ledger != nil {
+		out.Ledger, out.LedgerError = v.Ledger.Check, v.Ledger.Err
+	}
+	return c.JSON(http.StatusOK, out)
 }

@@ -76,6 +76,7 @@ type Server struct {
 	pages   *renderer
 	judge   *judgeCache
 	reports *reportCache
+	ties    *tieCache
 	log     *log.Logger
 }
 
@@ -114,7 +115,7 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{o: o, pages: pages, log: log.New(o.Log, "sealed web: ", log.LstdFlags),
-		judge: newJudgeCache(o.Reader, o.Game, o.Now, o.JudgeTTL), reports: newReportCache(64)}
+		judge: newJudgeCache(o.Reader, o.Game, o.Now, o.JudgeTTL), reports: newReportCache(64), ties: newTieCache(256)}
 	s.e = s.routes()
 	return s, nil
 }
