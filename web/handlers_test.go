@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -396,5 +399,42 @@ func TestEntryLeafServedExactly(t *testing.T) {
 	sum := sha256.Sum256(append([]byte{0}, got.Leaf...))
 	if !bytes.Equal(sum[:], got.LeafHash) {
 		t.Fatalf("SHA-256(0x00 || served leaf) = %x, served leaf hash %x", sum, got.LeafHash)
+	}
+}
+
+// A replay's table talk with a right-to-left override (U+202E) and a
+// zero-width space (U+200B), and a claimed field that differs, is shown on
+// the replay page with visible marks, never the raw characters, which
+// would make the text read differently from what it is.
+func TestReplayPageMarksHiddenCharacters(t *testing.T) {
+	f := newFixture(t)
+	data, err := os.ReadFile(filepath.Join("testdata", "replays", "auction.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := bytes.Replace(data, []byte(`"Item 1 is worth 20 to me."`), []byte(`"Item 1 is worth \u202e02\u200b to me."`), 1)
+	if bytes.Equal(evil, data) {
+		t.Fatal("the talk message to alter was not found")
+	}
+	d, err := f.w.PutReplay(evil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.server(t, nil)
+	w := do(s, "GET", "/replay/"+d, "")
+	body := w.Body.String()
+	if w.Code != 200 {
+		t.Fatalf("status %d: %s", w.Code, body)
+	}
+	if strings.ContainsRune(body, '\u202e') || strings.ContainsRune(body, '\u200b') {
+		t.Fatal("the page holds a raw U+202E or U+200B")
+	}
+	// The marks read "<U+202E>" once the HTML is decoded (html/template
+	// writes "+" as &#43;).
+	text := html.UnescapeString(body)
+	for _, want := range []string{">Item 1 is worth <span", "><U+202E></span>02<span", "><U+200B></span> to me."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the page lacks %q", want)
+		}
 	}
 }
