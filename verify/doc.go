@@ -8,7 +8,9 @@
 // (Blind Auction, seeds/000_4176825fe06aef2b.txt, auction-0.2) or
 // rules/bargain (Negotiation Games, seeds/002_3f997448278f2b5a.txt), and
 // reports each difference from the claim as (event index, field, claimed,
-// derived). Replay formats are specified in docs/replays.md. Replays are
+// derived). CheckResult holds a result entry's replay to the ledger: the
+// seed committed for that match before the result, its reveal and its
+// config. Replay formats are specified in docs/replays.md. Replays are
 // read strictly (docs/replays.md, "Reading a replay"): one JSON object in
 // UTF-8, no byte order mark, no key given twice, no key the format does not
 // define, decoded with github.com/go-json-experiment/json.
