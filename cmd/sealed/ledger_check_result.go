@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
@@ -38,17 +37,7 @@ never committed (or committed after the match) fails here.
 Exit status: 0 tied and clean, 1 something does not hold, 2 bad input (no
 such entry, not a result, replay not stored or unreadable).`,
 		Example: `  sealed ledger check-result 6 --db sealed-demo.db`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageErrorf("check-result needs one INDEX, got %d arguments", len(args))
-			}
-			i, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil || i < 0 {
-				return usageErrorf("INDEX %q: expected a ledger index (0, 1, 2, ...)", args[0])
-			}
-			o.Index = i
-			return nil
-		},
+		Args:    oneIndexArg("check-result", &o.Index),
 		RunE: func(*cobra.Command, []string) error {
 			o.DB = g.DB
 			return runF(a, o)

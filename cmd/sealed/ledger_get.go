@@ -27,21 +27,27 @@ func ledgerGetCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerGetOptions) er
 	return &cobra.Command{
 		Use:   "get INDEX",
 		Short: "Print one entry: its leaf (canonical JSON), or all details with --json",
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageErrorf("get needs one INDEX, got %d arguments", len(args))
-			}
-			i, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil || i < 0 {
-				return usageErrorf("INDEX %q: expected a ledger index (0, 1, 2, ...)", args[0])
-			}
-			o.Index = i
-			return nil
-		},
+		Args:  oneIndexArg("get", &o.Index),
 		RunE: func(*cobra.Command, []string) error {
 			o.DB = g.DB
 			return runF(a, o)
 		},
+	}
+}
+
+// oneIndexArg accepts exactly one argument, a ledger index (0, 1, 2, ...),
+// and stores it in dst; verb names the command in the usage error.
+func oneIndexArg(verb string, dst *int64) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return usageErrorf("%s needs one INDEX, got %d arguments", verb, len(args))
+		}
+		i, err := strconv.ParseInt(args[0], 10, 64)
+		if err != nil || i < 0 {
+			return usageErrorf("INDEX %q: expected a ledger index (0, 1, 2, ...)", args[0])
+		}
+		*dst = i
+		return nil
 	}
 }
 
