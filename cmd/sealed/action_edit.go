@@ -35,10 +35,8 @@ nothing. --posted-at is when the edit happened in the channel.`,
 		Example: `  sealed action edit --player carol --commit 3 --posted-at 2026-03-24T12:00:00Z`,
 		Args:    noArgs("action edit"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, name := range []string{"player", "commit"} {
-				if !cmd.Flags().Changed(name) {
-					return usageErrorf("action edit needs --%s", name).withHint("sealed action edit --player carol --commit 3")
-				}
+			if err := requireFlags(cmd, "action edit", "sealed action edit --player carol --commit 3", "player", "commit"); err != nil {
+				return err
 			}
 			if err := requireUTF8(cmd, "player", "posted-at"); err != nil {
 				return err

@@ -48,11 +48,8 @@ never taken (the ledger records what happened).`,
   sealed action post --player erin --type hand --commitment H --posted-at 2026-03-25T08:00:00Z`,
 		Args: noArgs("action post"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, name := range []string{"player", "type", "commitment"} {
-				if !cmd.Flags().Changed(name) {
-					return usageErrorf("action post needs --%s", name).
-						withHint("sealed action post --player alice --type bid --commitment H")
-				}
+			if err := requireFlags(cmd, "action post", "sealed action post --player alice --type bid --commitment H", "player", "type", "commitment"); err != nil {
+				return err
 			}
 			if err := requireUTF8(cmd, "player", "type", "channel", "commitment", "posted-at"); err != nil {
 				return err

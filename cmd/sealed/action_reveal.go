@@ -46,10 +46,8 @@ and does not count (reading S3). Whether it counts is for 'action status'.`,
   printf 'bid 15 on lot 1\nsalt: a1x' | sealed action reveal --player alice --commit 0`,
 		Args: noArgs("action reveal"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, name := range []string{"player", "commit"} {
-				if !cmd.Flags().Changed(name) {
-					return usageErrorf("action reveal needs --%s", name).withHint("sealed action reveal --player alice --commit 0 --file bid.txt")
-				}
+			if err := requireFlags(cmd, "action reveal", "sealed action reveal --player alice --commit 0 --file bid.txt", "player", "commit"); err != nil {
+				return err
 			}
 			if err := requireUTF8(cmd, "player", "posted-at"); err != nil {
 				return err

@@ -24,6 +24,17 @@ func setRevealText(b *ledger.Body, raw []byte) {
 	b.Text, b.TextBase64 = nil, base64.StdEncoding.EncodeToString(raw)
 }
 
+// requireFlags refuses (exit 2) a command line that lacks any of the named
+// flags: "VERB needs --NAME", with example as the hint.
+func requireFlags(cmd *cobra.Command, verb, example string, names ...string) error {
+	for _, n := range names {
+		if !cmd.Flags().Changed(n) {
+			return usageErrorf("%s needs --%s", verb, n).withHint("%s", example)
+		}
+	}
+	return nil
+}
+
 // requireUTF8 refuses (exit 2) any of the named flags, when given, whose
 // value is not valid UTF-8. Player names, action types, channels, games,
 // match ids and the like are JSON text in the ledger, where a byte that is
