@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"math"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -38,12 +39,6 @@ func (p *AuditProblem) String() string {
 	return p.What
 }
 
-type storedCheckpoint struct {
-	id, size int64
-	root     []byte
-	note     []byte
-}
-
 // Audit re-derives the log from its entry bodies and checks everything
 // stored against it: every leaf hash (RFC 6962 SHA-256(0x00 || leaf)) in
 // the entries and hashes tables, every stored tree hash (recomputed with
@@ -56,15 +51,16 @@ type storedCheckpoint struct {
 // failures to read. progress, if not nil, is called now and then with
 // entries done and the total.
 func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*AuditReport, error) {
-	// The largest checkpoint is read before the tree size: a checkpoint is
+	// The checkpoints are read before the tree size: a checkpoint is
 	// stored only after the entries it covers, so with another process
-	// appending meanwhile the tree read next is still at least that large.
-	// A smaller tree means entries were deleted from the end of the log.
-	var maxCP int64
-	if err := l.r.QueryRowContext(ctx, `SELECT coalesce(max(size), 0) FROM checkpoints`).Scan(&maxCP); err != nil {
+	// appending meanwhile the tree read next is still at least as large
+	// as every checkpoint read. A smaller tree means entries were deleted
+	// from the end of the log.
+	all, err := l.store.Checkpoints(ctx, math.MaxInt64)
+	if err != nil {
 		return nil, err
 	}
-	n, err := treeSize(l.r)
+	n, err := l.store.Size(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -74,52 +70,42 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 		rep.Problem = &AuditProblem{Index: index, Checkpoint: cp, What: fmt.Sprintf(format, args...)}
 		return rep, nil
 	}
-	// The lookup-column check runs in SQLite on its own reader connection,
-	// alongside the pass below; its answer is read after the pass.
+	var cps []StoredCheckpoint
+	for _, c := range all {
+		if c.Size > n {
+			maxCP := all[len(all)-1].Size
+			return fail(n, c.Size, "missing: the log has %d entries, but a checkpoint was signed for %d (entries %d..%d were removed from the end)", n, c.Size, n, maxCP-1)
+		}
+		cps = append(cps, c)
+	}
+	// The lookup-column check: a store that can run it itself does so
+	// alongside the pass below (its answer is read after the pass);
+	// otherwise the leaf checker compares the columns row by row.
 	type columnsResult struct {
 		idx  int64
 		what string
 		err  error
 	}
 	columns := make(chan columnsResult, 1) // buffered: an early return leaks nothing
-	go func() {
-		idx, what, err := auditColumns(ctx, l.r, 0, n)
-		columns <- columnsResult{idx, what, err}
-	}()
-	if maxCP > n {
-		var cpSize int64
-		if err := l.r.QueryRowContext(ctx, `SELECT min(size) FROM checkpoints WHERE size > ?`, n).Scan(&cpSize); err != nil {
-			return nil, err
-		}
-		return fail(n, cpSize, "missing: the log has %d entries, but a checkpoint was signed for %d (entries %d..%d were removed from the end)", n, cpSize, n, maxCP-1)
+	cc, storeColumns := l.store.(ColumnChecker)
+	if storeColumns {
+		go func() {
+			idx, what, err := cc.CheckColumns(ctx, 0, n)
+			columns <- columnsResult{idx, what, err}
+		}()
+	} else {
+		columns <- columnsResult{idx: -1}
 	}
 	// Checkpoints first: signature, origin, size and root fields.
-	var cps []storedCheckpoint
-	rows, err := l.r.QueryContext(ctx, `SELECT id, size, root, note FROM checkpoints WHERE size <= ? ORDER BY size, id`, n)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var c storedCheckpoint
-		if err := rows.Scan(&c.id, &c.size, &c.root, &c.note); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		cps = append(cps, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
 	rep.Checkpoints = len(cps)
 	for _, c := range cps {
-		cp, err := OpenCheckpoint(l.vkey, c.note)
+		cp, err := OpenCheckpoint(l.vkey, c.Note)
 		if err != nil {
-			return fail(-1, c.size, "%v", err)
+			return fail(-1, c.Size, "%v", err)
 		}
-		if cp.Size != c.size || !bytes.Equal(cp.Root[:], c.root) {
-			return fail(-1, c.size, "signed size %d and root %s differ from the stored size %d and root %s",
-				cp.Size, cp.Root, c.size, base64.StdEncoding.EncodeToString(c.root))
+		if cp.Size != c.Size || !bytes.Equal(cp.Root[:], c.Root) {
+			return fail(-1, c.Size, "signed size %d and root %s differ from the stored size %d and root %s",
+				cp.Size, cp.Root, c.Size, base64.StdEncoding.EncodeToString(c.Root))
 		}
 	}
 
@@ -133,16 +119,18 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 	// by chunk (a missing stored hash is named by the entry whose append
 	// wrote it).
 	hcount := tlog.StoredHashCount(n)
-	fast, err := l.auditFastPath(ctx)
-	if err != nil {
-		return nil, err
+	// The chunked reads are a store's optional fast path; they are used
+	// only where the store also checks the lookup columns itself.
+	var fast ChunkReader
+	if cr, ok := l.store.(ChunkReader); ok && storeColumns {
+		fast = cr
 	}
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var raw []chan entryChunk
 	leaves := make(chan leafBatch, 2)
 	hashes := make(chan hashChunk, 4)
-	efree := make(chan *entryBlobs, 2*auditEntryReaders) // entry blobs back to the entries readers
+	efree := make(chan *EntryChunk, 2*auditEntryReaders) // entry blobs back to the entries readers
 	lfree := make(chan []tlog.Hash, 4)                   // leaf hash slices back to the leaf checker
 	hfree := make(chan []byte, 6)                        // stored hash blobs back to the hashes reader
 	errc := make(chan error, auditEntryReaders+2)
@@ -151,20 +139,20 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 		raw = append(raw, ch)
 		go func() { errc <- l.readEntryChunks(actx, n, fast, int64(k), auditEntryReaders, ch, efree) }()
 	}
-	go func() { errc <- l.checkLeafChunks(actx, raw, leaves, efree, lfree) }()
+	go func() { errc <- l.checkLeafChunks(actx, raw, !storeColumns, leaves, efree, lfree) }()
 	go func() { errc <- l.readHashChunks(actx, hcount, fast, hashes, hfree) }()
 	f := &frontier{}
 	ci := 0
 	checkRoots := func() (bool, error) {
-		for ; ci < len(cps) && cps[ci].size == f.size; ci++ {
+		for ; ci < len(cps) && cps[ci].Size == f.size; ci++ {
 			root, err := f.root()
 			if err != nil {
 				return false, err
 			}
-			if !bytes.Equal(root[:], cps[ci].root) {
+			if !bytes.Equal(root[:], cps[ci].Root) {
 				rep.OK = false
 				rep.Problem = &AuditProblem{Index: -1, Checkpoint: f.size, What: fmt.Sprintf(
-					"signed root %s, but the entries give %s", base64.StdEncoding.EncodeToString(cps[ci].root), root)}
+					"signed root %s, but the entries give %s", base64.StdEncoding.EncodeToString(cps[ci].Root), root)}
 				return false, nil
 			}
 		}
@@ -267,7 +255,7 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 		progress(n, n)
 	}
 	if ci != len(cps) {
-		return fail(-1, cps[ci].size, "no tree of that size was found among the entries")
+		return fail(-1, cps[ci].Size, "no tree of that size was found among the entries")
 	}
 	// The lookup columns (kind, posted_at, ref, commitment) are copies of
 	// leaf fields that rulings and lookups read: each must equal the leaf.
@@ -278,18 +266,18 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 	}
 	// Each checkpoint consistent with the next (their roots were checked
 	// against the entries above; this checks the proofs the log serves).
-	hr := hashReader{l.r}
+	hr := hashReader{ctx, l.store}
 	for k := 1; k < len(cps); k++ {
 		a, b := cps[k-1], cps[k]
-		if a.size == 0 {
+		if a.Size == 0 {
 			continue
 		}
-		p, err := tlog.ProveTree(b.size, a.size, hr)
+		p, err := tlog.ProveTree(b.Size, a.Size, hr)
 		if err != nil {
-			return fail(-1, b.size, "cannot prove consistency with size %d: %v", a.size, err)
+			return fail(-1, b.Size, "cannot prove consistency with size %d: %v", a.Size, err)
 		}
-		if err := tlog.CheckTree(p, b.size, tlog.Hash(b.root), a.size, tlog.Hash(a.root)); err != nil {
-			return fail(-1, b.size, "not consistent with the checkpoint of size %d: %v", a.size, err)
+		if err := tlog.CheckTree(p, b.Size, tlog.Hash(b.Root), a.Size, tlog.Hash(a.Root)); err != nil {
+			return fail(-1, b.Size, "not consistent with the checkpoint of size %d: %v", a.Size, err)
 		}
 	}
 	return rep, nil

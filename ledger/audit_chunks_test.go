@@ -1,4 +1,4 @@
-package ledger
+package ledger_test
 
 import (
 	"context"
@@ -9,15 +9,16 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sealedhq/sealed/ledger"
 	"golang.org/x/mod/sumdb/tlog"
 )
 
 // chunkedLedger builds a closed ledger of n entries (64 appenders) and
-// returns its file: with n above auditEntryChunk and auditHashChunk, the
+// returns its file: with n above AuditEntryChunk and ledger.AuditHashChunk, the
 // audit reads it in several chunks, by both entry readers.
 func chunkedLedger(t *testing.T, n int) string {
 	t.Helper()
-	l, dbPath, _ := newTestLedger(t, Options{})
+	l, dbPath, _ := newTestLedger(t, ledger.Options{})
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
@@ -89,7 +90,7 @@ func TestAuditChunks(t *testing.T) {
 	// Entry 6000 (even) writes one stored hash, its leaf at level 0, and
 	// entry 6001 writes the next id first.
 	x, y := tlog.StoredHashIndex(0, 6000), tlog.StoredHashIndex(0, 6001)
-	if y != x+1 || x < auditHashChunk {
+	if y != x+1 || x < ledger.AuditHashChunk {
 		t.Fatalf("stored hash ids %d and %d: want neighbours past the first chunk", x, y)
 	}
 
@@ -144,7 +145,7 @@ func TestAuditChunks(t *testing.T) {
 				t.Fatal(err)
 			}
 			more := tc.tamper(t, c)
-			ro, err := Open(c, Options{ReadOnly: true})
+			ro, err := openLedger(t, c, ledger.Options{ReadOnly: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,7 +186,7 @@ func TestAuditTimeAsText(t *testing.T) {
 		t.Fatal(err)
 	}
 	execAt(t, c, `UPDATE entries SET integrated_at = integrated_at || ',' || integrated_at WHERE idx = 5000`)
-	ro, err := Open(c, Options{ReadOnly: true})
+	ro, err := openLedger(t, c, ledger.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

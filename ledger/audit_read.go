@@ -3,11 +3,9 @@ package ledger
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
@@ -32,95 +30,27 @@ const (
 	auditEntryReaders = 2
 )
 
-// entryChunkQuery reads entries [?, ?) in index order as: the row count,
-// the count of non-null integration times, the shortest leaf hash, the
-// bodies concatenated, the leaf hashes concatenated, the body lengths and
-// the integration times as comma-separated decimals. length() of a blob
-// is its size in bytes, and of anything else at most the size of the
-// text group_concat writes for it, so when the lengths add up to the
-// concatenation every row's length is exact; a null body, leaf hash or
-// time drops out of its aggregate and the counts no longer match.
-const entryChunkQuery = `SELECT count(*), count(integrated_at), coalesce(min(length(leaf_hash)), 0),
-	CAST(group_concat(body, '') AS BLOB), CAST(group_concat(leaf_hash, '') AS BLOB),
-	CAST(group_concat(length(body), ',') AS BLOB), CAST(group_concat(integrated_at, ',') AS BLOB)
-	FROM (SELECT body, leaf_hash, integrated_at FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
-
-// entryRowsQuery reads entries [?, ?) row by row.
-const entryRowsQuery = `SELECT idx, body, leaf_hash, integrated_at FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx`
-
-// hashChunkQuery reads stored hashes [?, ?) in id order as: the row
-// count, the shortest hash and the hashes concatenated (a count of rows
-// whose shortest is 32 bytes and whose concatenation is 32 bytes each has
-// every hash 32 bytes long).
-const hashChunkQuery = `SELECT count(*), coalesce(min(length(hash)), 0), CAST(group_concat(hash, '') AS BLOB)
-	FROM (SELECT hash FROM hashes WHERE id >= ? AND id < ? ORDER BY id)`
-
-// hashRowsQuery reads stored hashes [?, ?) row by row.
-const hashRowsQuery = `SELECT id, hash FROM hashes WHERE id >= ? AND id < ? ORDER BY id`
-
-// auditFastPath reports whether the aggregated reads may be used: SQLite
-// keeps blob bytes unchanged through group_concat only in a UTF-8
-// database (the ledger creates UTF-8 ones).
-func (l *Ledger) auditFastPath(ctx context.Context) (bool, error) {
-	var enc string
-	if err := l.r.QueryRowContext(ctx, `PRAGMA encoding`).Scan(&enc); err != nil {
-		return false, err
-	}
-	return strings.EqualFold(enc, "UTF-8"), nil
-}
-
-// entryBlobs holds the aggregates of one entry chunk (entryChunkQuery).
-type entryBlobs struct {
-	count, times, minLeaf             int64
-	bodies, leaves, lengths, instants []byte
-}
-
-// read runs entryChunkQuery over [a, b), copying the blobs into e's
-// buffers.
-func (e *entryBlobs) read(ctx context.Context, db *sql.DB, a, b int64) error {
-	rows, err := db.QueryContext(ctx, entryChunkQuery, a, b)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return fmt.Errorf("audit: no row from the entry chunk query")
-	}
-	var bodies, leaves, lengths, instants sql.RawBytes
-	if err := rows.Scan(&e.count, &e.times, &e.minLeaf, &bodies, &leaves, &lengths, &instants); err != nil {
-		return err
-	}
-	e.bodies = append(e.bodies[:0], bodies...)
-	e.leaves = append(e.leaves[:0], leaves...)
-	e.lengths = append(e.lengths[:0], lengths...)
-	e.instants = append(e.instants[:0], instants...)
-	return rows.Close()
-}
-
 // entryChunk is entries [first, end) as read by an entries reader: blobs
 // holds their aggregates, nil if the fast path is off.
 type entryChunk struct {
 	first, end int64
-	blobs      *entryBlobs
+	blobs      *EntryChunk
 }
 
 // readEntryChunks reads the entry chunks k, k+stride, k+2*stride, ... of
 // [0, n) and sends them to out (closed when done); blobs come back
 // through free for reuse.
-func (l *Ledger) readEntryChunks(ctx context.Context, n int64, fast bool, k, stride int64, out chan<- entryChunk, free <-chan *entryBlobs) error {
+func (l *Ledger) readEntryChunks(ctx context.Context, n int64, fast ChunkReader, k, stride int64, out chan<- entryChunk, free <-chan *EntryChunk) error {
 	defer close(out)
 	for a := k * auditEntryChunk; a < n; a += stride * auditEntryChunk {
 		c := entryChunk{first: a, end: min(a+auditEntryChunk, n)}
-		if fast {
+		if fast != nil {
 			select {
 			case c.blobs = <-free:
 			default:
-				c.blobs = new(entryBlobs)
+				c.blobs = new(EntryChunk)
 			}
-			if err := c.blobs.read(ctx, l.r, c.first, c.end); err != nil {
+			if err := fast.EntryChunk(ctx, c.first, c.end, c.blobs); err != nil {
 				return err
 			}
 		}
@@ -144,18 +74,19 @@ type leafBatch struct {
 // leafChecker recomputes and checks leaves in index order; prev is the
 // last integration time seen.
 type leafChecker struct {
-	db    *sql.DB
-	prev  int64
-	cache timeNeedle
+	store   Store
+	columns bool // check the lookup columns against the leaves here
+	prev    int64
+	cache   timeNeedle
 }
 
 // checkLeafChunks checks the chunks from ins (taking them in turn, chunk
 // k from ins[k % len(ins)]), in order, and sends one batch per chunk to
 // out (closed when done), stopping after a problem. Entry blobs go back
 // to efree, and leaf hash slices come from lfree.
-func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, out chan<- leafBatch, efree chan<- *entryBlobs, lfree <-chan []tlog.Hash) error {
+func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, columns bool, out chan<- leafBatch, efree chan<- *EntryChunk, lfree <-chan []tlog.Hash) error {
 	defer close(out)
-	lc := leafChecker{db: l.r}
+	lc := leafChecker{store: l.store, columns: columns}
 	for k := 0; ; k++ {
 		c, ok := <-ins[k%len(ins)]
 		if !ok {
@@ -200,13 +131,13 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, out
 // fills hashes with the recomputed leaf hashes. It returns false, leaving
 // the checker as it was, if anything does not check out (a count, a
 // length, a leaf hash, a time): the chunk is then read again row by row.
-func (c *leafChecker) checkBlobs(e *entryBlobs, hashes []tlog.Hash) bool {
+func (c *leafChecker) checkBlobs(e *EntryChunk, hashes []tlog.Hash) bool {
 	n := int64(len(hashes))
-	if e.count != n || e.times != n || e.minLeaf != tlog.HashSize || int64(len(e.leaves)) != n*tlog.HashSize {
+	if e.Count != n || e.Times != n || e.MinLeafHash != tlog.HashSize || int64(len(e.LeafHashes)) != n*tlog.HashSize {
 		return false
 	}
 	prev := c.prev
-	bodies, lengths, instants := e.bodies, e.lengths, e.instants
+	bodies, lengths, instants := e.Bodies, e.Lengths, e.Instants
 	for i := range hashes {
 		last := i == len(hashes)-1
 		var bodyLen, integrated int64
@@ -220,7 +151,7 @@ func (c *leafChecker) checkBlobs(e *entryBlobs, hashes []tlog.Hash) bool {
 		body := bodies[:bodyLen]
 		bodies = bodies[bodyLen:]
 		h := tlog.RecordHash(body)
-		if !bytes.Equal(h[:], e.leaves[i*tlog.HashSize:(i+1)*tlog.HashSize]) ||
+		if !bytes.Equal(h[:], e.LeafHashes[i*tlog.HashSize:(i+1)*tlog.HashSize]) ||
 			integrated < prev || !leafHasTime(body, integrated, &c.cache) {
 			return false
 		}
@@ -272,33 +203,28 @@ func cutInt(p []byte, last bool) (int64, []byte, bool) {
 // which never goes back. It returns the leaf hashes up to the first
 // problem, and the problem.
 func (c *leafChecker) checkRows(ctx context.Context, a, b int64, hashes []tlog.Hash) (leafBatch, error) {
-	rows, err := c.db.QueryContext(ctx, entryRowsQuery, a, b)
+	rows, err := c.store.EntryRange(ctx, a, b)
 	if err != nil {
 		return leafBatch{}, err
 	}
-	defer rows.Close()
-	var idx, integrated int64
-	var body, leafHash sql.RawBytes
 	batch := leafBatch{hashes: hashes[:0]}
 	want := a
-	for rows.Next() {
-		if err := rows.Scan(&idx, &body, &leafHash, &integrated); err != nil {
-			return leafBatch{}, err
-		}
-		if idx != want {
+	for i := range rows {
+		r := &rows[i]
+		if r.Index != want {
 			batch.problem = "missing from the entries table"
 			return batch, nil
 		}
-		h, problem := c.check(body, leafHash, integrated)
+		h, problem := c.check(r.Leaf, r.LeafHash, r.IntegratedAt)
+		if problem == "" && c.columns {
+			problem = checkColumns(r)
+		}
 		if problem != "" {
 			batch.problem = problem
 			return batch, nil
 		}
 		batch.hashes = append(batch.hashes, h)
 		want++
-	}
-	if err := rows.Err(); err != nil {
-		return leafBatch{}, err
 	}
 	if want < b {
 		batch.problem = "missing from the entries table"
@@ -361,19 +287,19 @@ func (h auditHash) String() string {
 
 // readHashChunks reads stored hashes [0, count) chunk by chunk and sends
 // them to out (closed when done); blobs come back through free for reuse.
-func (l *Ledger) readHashChunks(ctx context.Context, count int64, fast bool, out chan<- hashChunk, free <-chan []byte) error {
+func (l *Ledger) readHashChunks(ctx context.Context, count int64, fast ChunkReader, out chan<- hashChunk, free <-chan []byte) error {
 	defer close(out)
 	for a := int64(0); a < count; a += auditHashChunk {
 		b := min(a+auditHashChunk, count)
 		var c hashChunk
 		ok := false
-		if fast {
+		if fast != nil {
 			var buf []byte
 			select {
 			case buf = <-free:
 			default:
 			}
-			n, shortest, blob, err := readHashBlob(ctx, l.r, a, b, buf)
+			n, shortest, blob, err := fast.HashChunk(ctx, a, b, buf)
 			if err != nil {
 				return err
 			}
@@ -396,58 +322,30 @@ func (l *Ledger) readHashChunks(ctx context.Context, count int64, fast bool, out
 	return nil
 }
 
-// readHashBlob runs hashChunkQuery over [a, b) and returns the row count,
-// the shortest hash's length and the concatenation appended to buf[:0].
-func readHashBlob(ctx context.Context, db *sql.DB, a, b int64, buf []byte) (count, shortest int64, blob []byte, err error) {
-	rows, err := db.QueryContext(ctx, hashChunkQuery, a, b)
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return 0, 0, nil, err
-		}
-		return 0, 0, nil, fmt.Errorf("audit: no row from the hash chunk query")
-	}
-	var raw sql.RawBytes
-	if err := rows.Scan(&count, &shortest, &raw); err != nil {
-		return 0, 0, nil, err
-	}
-	blob = append(buf[:0], raw...)
-	return count, shortest, blob, rows.Close()
-}
-
 // readHashRows reads stored hashes [a, b) row by row, one element per id
 // (missing where there is no row).
 func (l *Ledger) readHashRows(ctx context.Context, a, b int64) (hashChunk, error) {
-	rows, err := l.r.QueryContext(ctx, hashRowsQuery, a, b)
+	rows, err := l.store.HashRange(ctx, a, b)
 	if err != nil {
 		return hashChunk{}, err
 	}
-	defer rows.Close()
 	c := hashChunk{first: a, rows: make([]auditHash, b-a)}
 	for i := range c.rows {
 		c.rows[i].missing = true
 	}
-	var id int64
-	var raw sql.RawBytes
-	for rows.Next() {
-		if err := rows.Scan(&id, &raw); err != nil {
-			return hashChunk{}, err
-		}
-		if id < a || id >= b {
+	for _, r := range rows {
+		if r.ID < a || r.ID >= b {
 			continue
 		}
-		h := &c.rows[id-a]
+		h := &c.rows[r.ID-a]
 		h.missing = false
-		if len(raw) == tlog.HashSize {
-			h.hash = tlog.Hash(raw)
+		if len(r.Hash) == tlog.HashSize {
+			h.hash = tlog.Hash(r.Hash)
 		} else {
-			h.bad, h.raw = true, string(raw)
+			h.bad, h.raw = true, string(r.Hash)
 		}
 	}
-	return c, rows.Err()
+	return c, nil
 }
 
 // timeNeedle caches the `"integrated_at":"..."` member of the last time

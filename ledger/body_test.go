@@ -1,10 +1,12 @@
-package ledger
+package ledger_test
 
 import (
 	"context"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 const (
@@ -65,8 +67,8 @@ func TestBadBodies(t *testing.T) {
 		{`{"kind":"result","game":"auction","match_id":"m","replay_sha256":"` + hashA + `","summary":null}`, "summary", "JSON object"},
 	}
 	for _, c := range cases {
-		_, err := ParseBody([]byte(c.body))
-		var be *BodyError
+		_, err := ledger.ParseBody([]byte(c.body))
+		var be *ledger.BodyError
 		if !errors.As(err, &be) {
 			t.Errorf("%s: error %v, want a *BodyError", c.body, err)
 			continue
@@ -77,10 +79,10 @@ func TestBadBodies(t *testing.T) {
 	}
 	// The last representable time is accepted (the append then refuses it
 	// as later than the integration time, TestFarFuture).
-	if _, err := ParseBody([]byte(strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2262-04-11T23:47:16.854775807Z"}`, 1))); err != nil {
+	if _, err := ledger.ParseBody([]byte(strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2262-04-11T23:47:16.854775807Z"}`, 1))); err != nil {
 		t.Errorf("posted_at at the int64 limit: %v", err)
 	}
-	if _, err := ParseBody([]byte(`{"kind":"edit","commit":0,"player":"` + strings.Repeat("x", MaxBodySize) + `"}`)); err == nil {
+	if _, err := ledger.ParseBody([]byte(`{"kind":"edit","commit":0,"player":"` + strings.Repeat("x", ledger.MaxBodySize) + `"}`)); err == nil {
 		t.Error("a body over MaxBodySize was accepted")
 	}
 }
@@ -88,7 +90,7 @@ func TestBadBodies(t *testing.T) {
 // TestDuplicatesAndReferences: the duplicate and reference rules of
 // docs/ledger.md ("Duplicates", "References"), worked by hand.
 func TestDuplicatesAndReferences(t *testing.T) {
-	l, _, _ := newTestLedger(t, Options{Clock: fixedClock(t, "2025-03-03T09:15:00Z")})
+	l, _, _ := newTestLedger(t, ledger.Options{Clock: fixedClock(t, "2025-03-03T09:15:00Z")})
 	ctx := context.Background()
 	app := func(body string) (int64, error) { return l.Append(ctx, []byte(body)) }
 	i0, err := app(commitBody("ann", hashA))
@@ -98,7 +100,7 @@ func TestDuplicatesAndReferences(t *testing.T) {
 	// Same player, action type and commitment (other case and prefix,
 	// other channel): a duplicate carrying the existing index.
 	_, err = app(`{"kind":"commit","player":"ann","action_type":"bid","channel":"#other","commitment":"sha256:` + strings.ToUpper(hashA) + `"}`)
-	var de *DuplicateError
+	var de *ledger.DuplicateError
 	if !errors.As(err, &de) || de.Index != 0 {
 		t.Fatalf("duplicate commit: %v, want *DuplicateError{Index: 0}", err)
 	}
@@ -138,7 +140,7 @@ func TestDuplicatesAndReferences(t *testing.T) {
 		t.Errorf("EntriesReferencing(0) = %v %v", refs, err)
 	}
 	// References to missing entries or entries of the wrong kind.
-	if _, err := app(`{"kind":"edit","commit":99,"player":"ann"}`); !errors.Is(err, ErrNotFound) {
+	if _, err := app(`{"kind":"edit","commit":99,"player":"ann"}`); !errors.Is(err, ledger.ErrNotFound) {
 		t.Errorf("edit of a missing entry: %v", err)
 	}
 	if _, err := app(`{"kind":"edit","commit":2,"player":"ann"}`); err == nil || !strings.Contains(err.Error(), "is a reveal entry, not a commit entry") {
@@ -167,7 +169,7 @@ func TestDuplicatesAndReferences(t *testing.T) {
 
 // TestReplays: stored content-addressed; the digest is sha256sum's.
 func TestReplays(t *testing.T) {
-	l, _, _ := newTestLedger(t, Options{})
+	l, _, _ := newTestLedger(t, ledger.Options{})
 	d, err := l.PutReplay([]byte("hello world"))
 	if err != nil || d != hashA {
 		t.Fatalf("PutReplay = %s %v, want %s", d, err, hashA)
@@ -179,7 +181,7 @@ func TestReplays(t *testing.T) {
 	if err != nil || string(b) != "hello world" {
 		t.Fatalf("Replay = %q %v", b, err)
 	}
-	if _, err := l.Replay(hashB); !errors.Is(err, ErrNotFound) {
+	if _, err := l.Replay(hashB); !errors.Is(err, ledger.ErrNotFound) {
 		t.Errorf("missing replay: %v", err)
 	}
 }
@@ -190,14 +192,14 @@ func TestReplays(t *testing.T) {
 // 2262 makes appends fail with an error naming the clock, never a wrapped
 // time.
 func TestFarFuture(t *testing.T) {
-	l, _, _ := newTestLedger(t, Options{Clock: fixedClock(t, "2025-03-03T09:15:00Z")})
+	l, _, _ := newTestLedger(t, ledger.Options{Clock: fixedClock(t, "2025-03-03T09:15:00Z")})
 	ctx := context.Background()
 	for _, pa := range []string{"2999-01-01T00:00:00Z", "10000-01-01T00:00:00Z", "2262-04-11T23:47:16.854775807Z"} {
 		body := strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"`+pa+`"}`, 1)
 		if _, err := l.Append(ctx, []byte(body)); err == nil || !strings.Contains(err.Error(), "posted_at") {
 			t.Errorf("Append with posted_at %s: %v, want an error naming posted_at", pa, err)
 		}
-		b, _ := ParseBody([]byte(commitBody("p", hashA)))
+		b, _ := ledger.ParseBody([]byte(commitBody("p", hashA)))
 		b.PostedAt = pa
 		if _, err := l.AppendBody(ctx, b); err == nil || !strings.Contains(err.Error(), "posted_at") {
 			t.Errorf("AppendBody with posted_at %s: %v, want an error naming posted_at", pa, err)
@@ -206,7 +208,7 @@ func TestFarFuture(t *testing.T) {
 	if n, _ := l.Size(); n != 0 {
 		t.Errorf("size %d after refused appends, want 0", n)
 	}
-	l2, _, _ := newTestLedger(t, Options{Clock: fixedClock(t, "2999-01-01T00:00:00Z")})
+	l2, _, _ := newTestLedger(t, ledger.Options{Clock: fixedClock(t, "2999-01-01T00:00:00Z")})
 	if _, err := l2.Append(ctx, []byte(commitBody("p", hashA))); err == nil || !strings.Contains(err.Error(), "ledger clock") {
 		t.Errorf("append with the clock in 2999: %v, want an error naming the ledger clock", err)
 	}

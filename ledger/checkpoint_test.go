@@ -1,9 +1,10 @@
-package ledger
+package ledger_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/sealedhq/sealed/ledger"
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -22,18 +23,18 @@ func TestCheckpointVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := signCheckpoint(signer, testOrigin, 5, root)
+	got, err := ledger.SignCheckpoint(signer, testOrigin, 5, root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got != string(want) {
 		t.Errorf("signed checkpoint\n%s\nwant (Python)\n%s", got, want)
 	}
-	cp, err := OpenCheckpoint(h["verifier-key"], want)
+	cp, err := ledger.OpenCheckpoint(h["verifier-key"], want)
 	if err != nil || cp.Size != 5 || cp.Root != root || cp.Origin != testOrigin {
 		t.Fatalf("OpenCheckpoint = %+v, %v", cp, err)
 	}
-	if err := CheckVerifierKey(h["verifier-key"]); err != nil {
+	if err := ledger.CheckVerifierKey(h["verifier-key"]); err != nil {
 		t.Error(err)
 	}
 }
@@ -52,14 +53,14 @@ func TestParseCheckpointRejects(t *testing.T) {
 		"o\n5\nAAAA\n",                           // not 32 bytes
 		"o\n5\n" + root + "\n\n",                 // empty extension line
 	} {
-		if _, _, _, err := ParseCheckpoint(text); err == nil {
+		if _, _, _, err := ledger.ParseCheckpoint(text); err == nil {
 			t.Errorf("%q accepted", text)
 		}
 	}
-	if o, n, _, err := ParseCheckpoint("o\n0\n" + root + "\next\n"); err != nil || o != "o" || n != 0 {
+	if o, n, _, err := ledger.ParseCheckpoint("o\n0\n" + root + "\next\n"); err != nil || o != "o" || n != 0 {
 		t.Errorf("size 0 with an extension line: %v", err)
 	}
-	if err := CheckVerifierKey("nonsense"); err == nil || !strings.Contains(err.Error(), "verifier key") {
+	if err := ledger.CheckVerifierKey("nonsense"); err == nil || !strings.Contains(err.Error(), "verifier key") {
 		t.Errorf("CheckVerifierKey(nonsense) = %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package ledger
+package ledger_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // TestConcurrentAppends: 8 goroutines x 10,000 appends get indexes
@@ -16,7 +18,7 @@ func TestConcurrentAppends(t *testing.T) {
 		t.Skip("80,000 appends skipped in -short mode")
 	}
 	const G, N = 8, 10000
-	l, _, _ := newTestLedger(t, Options{CheckpointInterval: 50 * time.Millisecond})
+	l, _, _ := newTestLedger(t, ledger.Options{CheckpointInterval: 50 * time.Millisecond})
 	ctx := context.Background()
 	got := make([][]int64, G)
 	var wg sync.WaitGroup

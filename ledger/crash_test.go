@@ -1,4 +1,4 @@
-package ledger
+package ledger_test
 
 import (
 	"bufio"
@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // Environment of the crash test's writer child (the test binary re-run).
@@ -36,7 +38,7 @@ func TestMain(m *testing.M) {
 // leafhash" to stdout, one write per line, after each acknowledged
 // append. It runs until killed.
 func crashWriter(db, key string) int {
-	l, err := Open(db, Options{KeyFile: key, CheckpointInterval: 20 * time.Millisecond})
+	l, err := openLedger(nil, db, ledger.Options{KeyFile: key, CheckpointInterval: 20 * time.Millisecond})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -80,7 +82,7 @@ func TestCrash(t *testing.T) {
 	}
 	dir := t.TempDir()
 	db, key := filepath.Join(dir, "crash.db"), filepath.Join(dir, "crash.key")
-	if _, err := Init(db, testOrigin, key); err != nil {
+	if _, err := initLedger(db, testOrigin, key); err != nil {
 		t.Fatal(err)
 	}
 	seed := uint64(time.Now().UnixNano())
@@ -117,7 +119,7 @@ func TestCrash(t *testing.T) {
 			acked[i] = f[1]
 		}
 		total += len(acked)
-		l, err := Open(db, Options{KeyFile: key})
+		l, err := openLedger(t, db, ledger.Options{KeyFile: key})
 		if err != nil {
 			t.Fatalf("round %d: reopening after the kill: %v", round, err)
 		}

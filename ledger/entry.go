@@ -1,9 +1,8 @@
 package ledger
 
 import (
-	"database/sql"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -31,44 +30,65 @@ func (e *Entry) Body() (*Body, error) {
 	return &b, nil
 }
 
-const entryColumns = `idx, kind, body, leaf_hash, integrated_at, posted_at`
-
-// scanEntry reads one row of entryColumns.
-func scanEntry(s interface{ Scan(...any) error }) (Entry, error) {
-	var e Entry
-	var kind string
-	var lh []byte
-	var integrated int64
-	var posted sql.NullInt64
-	if err := s.Scan(&e.Index, &kind, (*[]byte)(&e.Leaf), &lh, &integrated, &posted); err != nil {
-		return e, err
+// entryOf converts a stored row to an Entry; a stored leaf hash that is
+// not 32 bytes is an error.
+func entryOf(s *StoredEntry) (Entry, error) {
+	e := Entry{Index: s.Index, Kind: s.Kind, Leaf: json.RawMessage(s.Leaf), IntegratedAt: time.Unix(0, s.IntegratedAt).UTC()}
+	if len(s.LeafHash) != tlog.HashSize {
+		return e, fmt.Errorf("entry %d: stored leaf hash has %d bytes", s.Index, len(s.LeafHash))
 	}
-	e.Kind = Kind(kind)
-	if len(lh) != tlog.HashSize {
-		return e, fmt.Errorf("entry %d: stored leaf hash has %d bytes", e.Index, len(lh))
-	}
-	e.LeafHash = tlog.Hash(lh)
-	e.IntegratedAt = time.Unix(0, integrated).UTC()
-	if posted.Valid {
-		e.PostedAt = time.Unix(0, posted.Int64).UTC()
+	e.LeafHash = tlog.Hash(s.LeafHash)
+	if s.HasPostedAt {
+		e.PostedAt = time.Unix(0, s.PostedAt).UTC()
 	}
 	return e, nil
 }
 
+func entriesOf(rows []StoredEntry, err error) ([]Entry, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, 0, len(rows))
+	for i := range rows {
+		e, err := entryOf(&rows[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// hashReader is a tlog.HashReader over a store or a write transaction.
+type hashReader struct {
+	ctx context.Context
+	r   interface {
+		ReadHashes(context.Context, []int64) ([]tlog.Hash, error)
+	}
+}
+
+// ReadHashes implements tlog.HashReader.
+func (h hashReader) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
+	return h.r.ReadHashes(h.ctx, indexes)
+}
+
 // Size is the number of entries in the log (its tree size).
-func (l *Ledger) Size() (int64, error) { return treeSize(l.r) }
+func (l *Ledger) Size() (int64, error) { return l.store.Size(context.Background()) }
 
 // Entry returns the entry at index; an error wrapping ErrNotFound if there
 // is none.
 func (l *Ledger) Entry(index int64) (*Entry, error) {
-	e, err := scanEntry(l.r.QueryRow(`SELECT `+entryColumns+` FROM entries WHERE idx = ?`, index))
-	if errors.Is(err, sql.ErrNoRows) {
+	if index < 0 {
 		return nil, fmt.Errorf("entry %d: %w", index, ErrNotFound)
 	}
+	es, err := entriesOf(l.store.EntryRange(context.Background(), index, index+1))
 	if err != nil {
 		return nil, err
 	}
-	return &e, nil
+	if len(es) != 1 || es[0].Index != index {
+		return nil, fmt.Errorf("entry %d: %w", index, ErrNotFound)
+	}
+	return &es[0], nil
 }
 
 // MaxEntries is the most entries one Entries call returns.
@@ -81,36 +101,34 @@ func (l *Ledger) Entries(from int64, n int) ([]Entry, error) {
 		return nil, fmt.Errorf("entries: from %d and n %d must be >= 0", from, n)
 	}
 	n = min(n, MaxEntries)
-	return l.queryEntries(`SELECT `+entryColumns+` FROM entries WHERE idx >= ? ORDER BY idx LIMIT ?`, from, n)
+	if n == 0 {
+		return nil, nil
+	}
+	return entriesOf(l.store.EntryRange(context.Background(), from, from+int64(n)))
 }
 
 // CommitsByCommitment returns the commit entries carrying commitment (any
 // form NormaliseDigest accepts), in index order. More than one, from
 // different players, is a copied commitment for the secret-action rules.
-// The first call on a large ledger reads every commit's commitment once
-// (an in-memory index, about 50 bytes per commit); later calls read only
-// the new entries.
+// The store looks the commitment up in an index (O(log n)).
 func (l *Ledger) CommitsByCommitment(commitment string) ([]Entry, error) {
 	c, err := NormaliseDigest(commitment)
 	if err != nil {
 		return nil, fmt.Errorf("commitment: %w", err)
 	}
-	idxs, err := l.commitments.lookup(l.r, c)
+	es, err := entriesOf(l.store.EntriesByCommitment(context.Background(), c))
 	if err != nil {
 		return nil, err
 	}
-	var out []Entry
-	for _, i := range idxs {
-		e, err := l.Entry(i)
-		if err != nil {
-			return nil, err
-		}
+	// The column is a copy: keep only the entries whose leaf says so.
+	out := es[:0]
+	for _, e := range es {
 		b, err := e.Body()
 		if err != nil {
 			return nil, err
 		}
-		if b.Commitment == c {
-			out = append(out, *e)
+		if b.Kind == KindCommit && b.Commitment == c {
+			out = append(out, e)
 		}
 	}
 	return out, nil
@@ -120,50 +138,27 @@ func (l *Ledger) CommitsByCommitment(commitment string) ([]Entry, error) {
 // edits of a commit entry, the seed-reveals of a seed-commit entry, in
 // index order.
 func (l *Ledger) EntriesReferencing(index int64) ([]Entry, error) {
-	return l.queryEntries(`SELECT `+entryColumns+` FROM entries WHERE ref = ? ORDER BY idx`, index)
-}
-
-func (l *Ledger) queryEntries(q string, args ...any) ([]Entry, error) {
-	rows, err := l.r.Query(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return entriesOf(l.store.EntriesByRef(context.Background(), index))
 }
 
 // LatestCheckpoint returns the stored checkpoint of the largest tree size
 // (the first signed, if several have that size).
 func (l *Ledger) LatestCheckpoint() (*Checkpoint, error) {
-	return l.checkpointWhere(`ORDER BY size DESC, id ASC LIMIT 1`)
+	return l.checkpointOf(l.store.LatestCheckpoint(context.Background()))
 }
 
 // CheckpointAt returns the first stored checkpoint of tree size size; an
 // error wrapping ErrNotFound if none has that size.
 func (l *Ledger) CheckpointAt(size int64) (*Checkpoint, error) {
-	return l.checkpointWhere(`WHERE size = ? ORDER BY id LIMIT 1`, size)
+	return l.checkpointOf(l.store.CheckpointAt(context.Background(), size))
 }
 
-func (l *Ledger) checkpointWhere(where string, args ...any) (*Checkpoint, error) {
-	var size, created int64
-	var root, signed []byte
-	err := l.r.QueryRow(`SELECT size, root, note, created_at FROM checkpoints `+where, args...).Scan(&size, &root, &signed, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("checkpoint: %w", ErrNotFound)
-	}
+func (l *Ledger) checkpointOf(c *StoredCheckpoint, err error) (*Checkpoint, error) {
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
-	if len(root) != tlog.HashSize {
-		return nil, fmt.Errorf("checkpoint of size %d: stored root has %d bytes", size, len(root))
+	if len(c.Root) != tlog.HashSize {
+		return nil, fmt.Errorf("checkpoint of size %d: stored root has %d bytes", c.Size, len(c.Root))
 	}
-	return &Checkpoint{Origin: l.origin, Size: size, Root: tlog.Hash(root), Note: string(signed), Time: time.Unix(0, created).UTC()}, nil
+	return &Checkpoint{Origin: l.origin, Size: c.Size, Root: tlog.Hash(c.Root), Note: string(c.Note), Time: time.Unix(0, c.CreatedAt).UTC()}, nil
 }

@@ -1,28 +1,41 @@
-package ledger
+package ledger_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/sealedhq/sealed/internal/testvector"
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 )
 
 const testOrigin = "sealed.test/log"
 
+// initLedger creates a SQLite ledger at path (stores.Init).
+func initLedger(path, origin, keyFile string) (string, error) {
+	return stores.Init(context.Background(), path, origin, keyFile)
+}
+
+// openLedger opens the SQLite ledger at path (stores.Open).
+func openLedger(t testing.TB, path string, opts ledger.Options) (*ledger.Ledger, error) {
+	return stores.Open(context.Background(), path, opts)
+}
+
 // newTestLedger creates a ledger in a temp dir and opens it for writing.
-func newTestLedger(t testing.TB, opts Options) (l *Ledger, dbPath, vkey string) {
+func newTestLedger(t testing.TB, opts ledger.Options) (l *ledger.Ledger, dbPath, vkey string) {
 	t.Helper()
 	dir := t.TempDir()
 	dbPath = filepath.Join(dir, "sealed.db")
 	keyPath := filepath.Join(dir, "sealed.key")
-	vkey, err := Init(dbPath, testOrigin, keyPath)
+	vkey, err := initLedger(dbPath, testOrigin, keyPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts.KeyFile = keyPath
-	l, err = Open(dbPath, opts)
+	l, err = openLedger(t, dbPath, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package ledger
+package ledger_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/sealedhq/sealed/ledger"
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -25,7 +26,7 @@ func TestLeavesAndCheckpoint(t *testing.T) {
 		t.Fatalf("want 5 leaf vectors, got %d", len(files))
 	}
 	h0, _ := readVector(t, files[0])
-	l, dbPath, vkey := newTestLedger(t, Options{Clock: fixedClock(t, h0["clock"])})
+	l, dbPath, vkey := newTestLedger(t, ledger.Options{Clock: fixedClock(t, h0["clock"])})
 	ctx := context.Background()
 	for _, f := range files {
 		h, want := readVector(t, f)
@@ -46,12 +47,12 @@ func TestLeavesAndCheckpoint(t *testing.T) {
 		if got := hex.EncodeToString(e.LeafHash[:]); got != h["leaf-hash"] {
 			t.Errorf("%s: leaf hash %s, want %s", f, got, h["leaf-hash"])
 		}
-		b, _ := ParseBody([]byte(h["input"]))
-		p, err := prepare(b)
+		b, _ := ledger.ParseBody([]byte(h["input"]))
+		dedup, err := ledger.DedupKey(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := hex.EncodeToString(p.dedup[:]); got != h["dedup-sha256"] {
+		if got := hex.EncodeToString(dedup[:]); got != h["dedup-sha256"] {
 			t.Errorf("%s: duplicate key %s, want %s", f, got, h["dedup-sha256"])
 		}
 	}
@@ -60,7 +61,7 @@ func TestLeavesAndCheckpoint(t *testing.T) {
 	}
 	roots := readHeaders(t, "testdata/leaves/tree.txt")
 
-	ro, err := Open(dbPath, Options{ReadOnly: true})
+	ro, err := openLedger(t, dbPath, ledger.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +78,16 @@ func TestLeavesAndCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatalf("note.Open: %v", err)
 	}
-	origin, size, root, err := ParseCheckpoint(n.Text)
+	origin, size, root, err := ledger.ParseCheckpoint(n.Text)
 	if err != nil || origin != testOrigin || size != 5 {
 		t.Fatalf("checkpoint %q: %v", n.Text, err)
 	}
 	if root.String() != roots["root-5"] {
 		t.Errorf("checkpoint root %s, want %s (gen.py)", root, roots["root-5"])
 	}
-	th, err := tlog.TreeHash(5, hashReader{ro.r})
+	th, err := tlog.TreeHash(5, tlog.HashReaderFunc(func(ix []int64) ([]tlog.Hash, error) {
+		return ro.Store().ReadHashes(context.Background(), ix)
+	}))
 	if err != nil || th != root {
 		t.Errorf("tlog.TreeHash over the stored hashes = %s, %v; checkpoint root %s", th, err, root)
 	}

@@ -1,13 +1,11 @@
 package ledger
 
 import (
+	"context"
 	"crypto/rand"
-	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -24,8 +22,8 @@ const DefaultCheckpointInterval = 500 * time.Millisecond
 
 // Options configure Open.
 type Options struct {
-	// KeyFile is the private signer key file written by Init (note signer
-	// key format, mode 0600). Required unless ReadOnly.
+	// KeyFile is the private signer key file written by Create (note
+	// signer key format, mode 0600). Required unless ReadOnly.
 	KeyFile string
 	// Clock gives integration times; nil means time.Now. Checkpoint
 	// scheduling uses the real clock either way.
@@ -34,19 +32,19 @@ type Options struct {
 	// one is signed when the tree has grown and the interval has passed.
 	// Zero means DefaultCheckpointInterval.
 	CheckpointInterval time.Duration
-	// ReadOnly opens the database read-only: no key needed, Append,
+	// ReadOnly opens the ledger read-only: no key needed, Append,
 	// PutReplay and checkpoints are refused with ErrReadOnly.
 	ReadOnly bool
 }
 
-// Ledger is an open ledger. Its methods are safe for concurrent use.
+// Ledger is an open ledger over a Store. Its methods are safe for
+// concurrent use.
 type Ledger struct {
-	path     string
+	store    Store
 	origin   string
 	vkey     string
 	signer   note.Signer
-	w        *sql.DB // the single writer connection; nil if read-only
-	r        *sql.DB // read-only pool
+	readOnly bool
 	clock    func() time.Time
 	interval time.Duration
 
@@ -58,13 +56,6 @@ type Ledger struct {
 	cpMu     sync.Mutex
 	cpLatest *Checkpoint
 	cpNotify chan struct{} // closed and replaced when a checkpoint is stored
-
-	dedup       dedupIndex // owned by the sequencer goroutine
-	commitments commitmentIndex
-	inserts     insertCache // owned by the sequencer goroutine
-
-	walStop chan struct{} // closed by Close to stop the WAL checkpointer
-	walDone chan struct{}
 }
 
 // checkOrigin applies the signed-note key name rules (non-empty UTF-8
@@ -78,26 +69,20 @@ func checkOrigin(origin string) error {
 	return nil
 }
 
-// Init creates a new ledger database at path and an Ed25519 key pair whose
-// name is origin (the checkpoint origin line, c2sp.org/tlog-checkpoint).
-// The private signer key goes to keyFile, created with mode 0600 and never
-// overwritten; the database stores the origin and the verifier key, which
-// Init returns (note.NewVerifier format). Init signs the empty tree's
-// checkpoint. It refuses an existing database or key file, or a key file
-// that is the database.
-func Init(path, origin, keyFile string) (verifierKey string, err error) {
+// Create makes a new ledger in the empty store s and an Ed25519 key pair
+// whose name is origin (the checkpoint origin line,
+// c2sp.org/tlog-checkpoint). The private signer key goes to keyFile,
+// created with mode 0600 and never overwritten (removed again if Create
+// fails); the store keeps the origin and the verifier key, which Create
+// returns (note.NewVerifier format). Create signs the empty tree's
+// checkpoint. Errors: an origin that is not a valid key name, an existing
+// key file, a store that already holds a ledger, storage errors.
+func Create(ctx context.Context, s Store, origin, keyFile string) (verifierKey string, err error) {
 	if err := checkOrigin(origin); err != nil {
 		return "", err
 	}
-	ap, _ := filepath.Abs(path)
-	ak, _ := filepath.Abs(keyFile)
-	if ap == ak {
-		return "", fmt.Errorf("the key file must be outside the database: both are %s", path)
-	}
-	for _, p := range []string{path, keyFile} {
-		if _, err := os.Lstat(p); err == nil {
-			return "", fmt.Errorf("%s already exists: refusing to overwrite it", p)
-		}
+	if _, err := os.Lstat(keyFile); err == nil {
+		return "", fmt.Errorf("%s already exists: refusing to overwrite it", keyFile)
 	}
 	skey, vkey, err := note.GenerateKey(rand.Reader, origin)
 	if err != nil {
@@ -122,40 +107,14 @@ func Init(path, origin, keyFile string) (verifierKey string, err error) {
 		os.Remove(keyFile)
 		return "", fmt.Errorf("writing the key file: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			os.Remove(keyFile)
-			for _, s := range []string{"", "-wal", "-shm"} {
-				os.Remove(path + s)
-			}
-		}
-	}()
-	db, err := openWriter(path, "rwc")
-	if err != nil {
-		return "", err
-	}
-	defer db.Close()
-	if err := migrate(db); err != nil {
-		return "", err
-	}
 	root, _ := tlog.TreeHash(0, nil)
 	cp, err := signCheckpoint(signer, origin, 0, root)
+	if err == nil {
+		err = s.Create(ctx, &Meta{Origin: origin, VerifierKey: vkey},
+			&StoredCheckpoint{Size: 0, Root: root[:], Note: []byte(cp), CreatedAt: time.Now().UnixNano()})
+	}
 	if err != nil {
-		return "", err
-	}
-	tx, err := db.Begin()
-	if err != nil {
-		return "", err
-	}
-	defer tx.Rollback()
-	if _, err := tx.Exec(`INSERT INTO log_meta(key, value) VALUES('origin', ?), ('verifier_key', ?)`, origin, vkey); err != nil {
-		return "", err
-	}
-	if _, err := tx.Exec(`INSERT INTO checkpoints(size, root, note, created_at) VALUES(0, ?, ?, ?)`,
-		root[:], []byte(cp), time.Now().UnixNano()); err != nil {
-		return "", err
-	}
-	if err := tx.Commit(); err != nil {
+		os.Remove(keyFile)
 		return "", err
 	}
 	return vkey, nil
@@ -194,104 +153,55 @@ func readSigner(keyFile, verifierKey string) (note.Signer, error) {
 	return s, nil
 }
 
-// Open opens the ledger at path (created by Init). Unless opts.ReadOnly it
-// loads the signer key, starts the sequencer and brings the schema up to
-// date. Errors: no database at path, a schema newer than this code, a key
-// file that is missing, readable by others or not this ledger's key.
-func Open(path string, opts Options) (*Ledger, error) {
-	if _, err := os.Stat(path); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no ledger at %s: create one with 'sealed ledger init'", path)
-		}
-		return nil, err
-	}
-	l := &Ledger{path: path, clock: opts.Clock, interval: opts.CheckpointInterval, cpNotify: make(chan struct{})}
+// Open opens the ledger kept in s (made by Create). Unless opts.ReadOnly
+// it loads the signer key and starts the sequencer. Close closes s too.
+// Errors: a store holding no ledger (wrapping ErrNotLedger), a key file
+// that is missing (wrapping fs.ErrNotExist), readable by others or not
+// this ledger's key.
+func Open(ctx context.Context, s Store, opts Options) (*Ledger, error) {
+	l := &Ledger{store: s, readOnly: opts.ReadOnly, clock: opts.Clock, interval: opts.CheckpointInterval, cpNotify: make(chan struct{})}
 	if l.clock == nil {
 		l.clock = time.Now
 	}
 	if l.interval <= 0 {
 		l.interval = DefaultCheckpointInterval
 	}
-	fail := func(err error) (*Ledger, error) {
-		if l.w != nil {
-			l.w.Close()
-		}
-		if l.r != nil {
-			l.r.Close()
-		}
+	m, err := s.Meta(ctx)
+	if err != nil {
 		return nil, err
 	}
-	var err error
-	if !opts.ReadOnly {
-		if l.w, err = openWriter(path, "rw"); err != nil {
-			return fail(err)
-		}
-		if err := migrate(l.w); err != nil {
-			return fail(err)
-		}
-	}
-	if l.r, err = openReaders(path); err != nil {
-		return fail(err)
-	}
-	meta := map[string]string{}
-	rows, err := l.r.Query(`SELECT key, value FROM log_meta`)
-	if err != nil {
-		return fail(fmt.Errorf("%s is not a sealed ledger: %w", path, err))
-	}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			rows.Close()
-			return fail(err)
-		}
-		meta[k] = v
-	}
-	rows.Close()
-	l.origin, l.vkey = meta["origin"], meta["verifier_key"]
-	if l.origin == "" || l.vkey == "" {
-		return fail(fmt.Errorf("%s is not a sealed ledger: no origin or verifier key", path))
-	}
+	l.origin, l.vkey = m.Origin, m.VerifierKey
 	if cp, err := l.LatestCheckpoint(); err == nil {
 		l.cpLatest = cp
 	} else if !errors.Is(err, ErrNotFound) {
-		return fail(err)
+		return nil, err
 	}
 	if opts.ReadOnly {
 		return l, nil
 	}
 	if opts.KeyFile == "" {
-		return fail(fmt.Errorf("a key file is needed to open the ledger for writing"))
+		return nil, fmt.Errorf("a key file is needed to open the ledger for writing")
 	}
 	if l.signer, err = readSigner(opts.KeyFile, l.vkey); err != nil {
-		return fail(err)
+		return nil, err
 	}
-	size, err := treeSize(l.w)
+	size, err := s.Size(ctx)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
-	f, err := loadFrontier(size, hashReader{l.w})
+	f, err := loadFrontier(size, hashReader{ctx, s})
 	if err != nil {
-		return fail(fmt.Errorf("loading the tree edge: %w", err))
-	}
-	if err := l.inserts.prepare(l.w); err != nil {
-		return fail(fmt.Errorf("preparing statements: %w", err))
+		return nil, fmt.Errorf("loading the tree edge: %w", err)
 	}
 	l.reqs = make(chan *request, 4*maxBatch)
 	l.done = make(chan struct{})
 	go l.sequence(f)
-	walDB, err := openWriterPlain(path)
-	if err != nil {
-		l.Close()
-		return nil, err
-	}
-	l.walStop, l.walDone = make(chan struct{}), make(chan struct{})
-	go walCheckpointer(walDB, l.walStop, l.walDone)
 	return l, nil
 }
 
 // Close stops the sequencer after the queued appends, signs a last
 // checkpoint if the tree grew since the previous one, and closes the
-// database.
+// store.
 func (l *Ledger) Close() error {
 	l.mu.Lock()
 	if l.closed {
@@ -306,22 +216,7 @@ func (l *Ledger) Close() error {
 	if l.done != nil {
 		<-l.done
 	}
-	if l.walStop != nil {
-		close(l.walStop)
-		<-l.walDone
-	}
-	// Readers first: the last connection to close checkpoints the WAL
-	// into the database file and removes it.
-	err := l.r.Close()
-	if l.w != nil {
-		if _, cerr := l.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); cerr != nil && err == nil {
-			err = cerr
-		}
-		if cerr := l.w.Close(); err == nil {
-			err = cerr
-		}
-	}
-	return err
+	return l.store.Close()
 }
 
 // Origin is the log's origin: the first line of its checkpoints and the
@@ -332,5 +227,5 @@ func (l *Ledger) Origin() string { return l.origin }
 // all an offline checker needs besides a checkpoint and a proof.
 func (l *Ledger) VerifierKey() string { return l.vkey }
 
-// Path is the database file.
-func (l *Ledger) Path() string { return l.path }
+// Store is the store the ledger was opened on.
+func (l *Ledger) Store() Store { return l.store }

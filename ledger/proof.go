@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,7 +50,7 @@ func (l *Ledger) ProveInclusion(index, size int64) (*InclusionProof, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := tlog.ProveRecord(cp.Size, index, hashReader{l.r})
+	p, err := tlog.ProveRecord(cp.Size, index, hashReader{context.Background(), l.store})
 	if err != nil {
 		return nil, fmt.Errorf("proving entry %d in size %d: %w", index, cp.Size, err)
 	}
@@ -71,7 +72,7 @@ func (l *Ledger) ProveConsistency(size1, size2 int64) (*ConsistencyProof, error)
 	if err != nil {
 		return nil, fmt.Errorf("no checkpoint of size %d: %w", size1, err)
 	}
-	p, err := tlog.ProveTree(cp2.Size, size1, hashReader{l.r})
+	p, err := tlog.ProveTree(cp2.Size, size1, hashReader{context.Background(), l.store})
 	if err != nil {
 		return nil, fmt.Errorf("proving size %d consistent with %d: %w", size1, cp2.Size, err)
 	}

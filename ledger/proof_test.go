@@ -1,4 +1,4 @@
-package ledger
+package ledger_test
 
 import (
 	"context"
@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // growLedger appends n commits, waiting for a checkpoint after each so
 // that every size 1..n has one (checkpoint interval 1 ms).
-func growLedger(t *testing.T, n int) (*Ledger, string) {
+func growLedger(t *testing.T, n int) (*ledger.Ledger, string) {
 	t.Helper()
-	l, _, vkey := newTestLedger(t, Options{CheckpointInterval: time.Millisecond})
+	l, _, vkey := newTestLedger(t, ledger.Options{CheckpointInterval: time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for i := range n {
@@ -40,7 +42,7 @@ func TestInclusionProofs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := CheckInclusion(vkey, nil, p); err != nil {
+			if _, err := ledger.CheckInclusion(vkey, nil, p); err != nil {
 				t.Fatalf("proof of %d in %d: %v", i, size, err)
 			}
 		}
@@ -54,11 +56,11 @@ func TestInclusionProofs(t *testing.T) {
 	}
 	data, _ := json.Marshal(p)
 	check := func(b []byte) error {
-		q, err := ParseInclusionProof(b)
+		q, err := ledger.ParseInclusionProof(b)
 		if err != nil {
 			return err
 		}
-		_, err = CheckInclusion(vkey, nil, q)
+		_, err = ledger.CheckInclusion(vkey, nil, q)
 		return err
 	}
 	if err := check(data); err != nil {
@@ -73,7 +75,7 @@ func TestInclusionProofs(t *testing.T) {
 	}
 	// A proof checked against another checkpoint of the same log fails.
 	other, _ := l.CheckpointAt(12)
-	if _, err := CheckInclusion(vkey, []byte(other.Note), p); err == nil {
+	if _, err := ledger.CheckInclusion(vkey, []byte(other.Note), p); err == nil {
 		t.Error("accepted against the checkpoint of size 12")
 	}
 }
@@ -88,7 +90,7 @@ func TestConsistencyProofs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := CheckConsistency(vkey, nil, nil, p); err != nil {
+			if err := ledger.CheckConsistency(vkey, nil, nil, p); err != nil {
 				t.Fatalf("%d -> %d: %v", s1, s2, err)
 			}
 		}
@@ -101,13 +103,13 @@ func TestConsistencyProofs(t *testing.T) {
 	for i := range data {
 		b := append([]byte(nil), data...)
 		b[i] ^= 0xff
-		q, err := ParseConsistencyProof(b)
-		if err == nil && CheckConsistency(vkey, nil, nil, q) == nil {
+		q, err := ledger.ParseConsistencyProof(b)
+		if err == nil && ledger.CheckConsistency(vkey, nil, nil, q) == nil {
 			t.Errorf("byte %d flipped: accepted", i)
 		}
 	}
 	// Swapped checkpoints, or another log's key, fail too.
-	if err := CheckConsistency(vkey, []byte(p.Checkpoint2), []byte(p.Checkpoint1), p); err == nil {
+	if err := ledger.CheckConsistency(vkey, []byte(p.Checkpoint2), []byte(p.Checkpoint1), p); err == nil {
 		t.Error("swapped checkpoints accepted")
 	}
 }
@@ -121,7 +123,7 @@ func TestCheckpointSignatureFlips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenCheckpoint(vkey, []byte(cp.Note)); err != nil {
+	if _, err := ledger.OpenCheckpoint(vkey, []byte(cp.Note)); err != nil {
 		t.Fatal(err)
 	}
 	text, sigLine, ok := strings.Cut(cp.Note, "\n\n")
@@ -137,25 +139,25 @@ func TestCheckpointSignatureFlips(t *testing.T) {
 		s := append([]byte(nil), sig...)
 		s[i] ^= 0x01
 		msg := text + "\n\n" + prefix + base64.StdEncoding.EncodeToString(s) + "\n"
-		if _, err := OpenCheckpoint(vkey, []byte(msg)); err == nil {
+		if _, err := ledger.OpenCheckpoint(vkey, []byte(msg)); err == nil {
 			t.Errorf("signature byte %d flipped: accepted", i)
 		}
 	}
 	for i := range len(cp.Note) {
 		b := []byte(cp.Note)
 		b[i] ^= 0x01
-		if _, err := OpenCheckpoint(vkey, b); err == nil {
+		if _, err := ledger.OpenCheckpoint(vkey, b); err == nil {
 			t.Errorf("note byte %d flipped: accepted", i)
 		}
 	}
 	// Another key with the same name does not verify it.
 	_, otherV, _ := growLedgerKey(t)
-	if _, err := OpenCheckpoint(otherV, []byte(cp.Note)); err == nil {
+	if _, err := ledger.OpenCheckpoint(otherV, []byte(cp.Note)); err == nil {
 		t.Error("verified with another key")
 	}
 }
 
-func growLedgerKey(t *testing.T) (*Ledger, string, string) {
-	l, db, vkey := newTestLedger(t, Options{})
+func growLedgerKey(t *testing.T) (*ledger.Ledger, string, string) {
+	l, db, vkey := newTestLedger(t, ledger.Options{})
 	return l, db, vkey
 }

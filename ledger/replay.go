@@ -1,10 +1,9 @@
 package ledger
 
 import (
+	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
 )
 
@@ -17,7 +16,7 @@ const MaxReplaySize = 64 << 20
 // the tree: the digest in the result entry makes it tamper-evident.
 // Errors: ErrReadOnly, a replay over MaxReplaySize, storage errors.
 func (l *Ledger) PutReplay(replay []byte) (string, error) {
-	if l.w == nil {
+	if l.readOnly {
 		return "", ErrReadOnly
 	}
 	if len(replay) > MaxReplaySize {
@@ -25,7 +24,7 @@ func (l *Ledger) PutReplay(replay []byte) (string, error) {
 	}
 	sum := sha256.Sum256(replay)
 	d := hex.EncodeToString(sum[:])
-	if _, err := l.w.Exec(`INSERT INTO replays(sha256, bytes) VALUES(?, ?) ON CONFLICT(sha256) DO NOTHING`, d, replay); err != nil {
+	if err := l.store.PutReplay(context.Background(), d, replay); err != nil {
 		return "", fmt.Errorf("storing replay: %w", err)
 	}
 	return d, nil
@@ -39,13 +38,9 @@ func (l *Ledger) Replay(digest string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay digest: %w", err)
 	}
-	var b []byte
-	err = l.r.QueryRow(`SELECT bytes FROM replays WHERE sha256 = ?`, d).Scan(&b)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("replay %s: %w", d, ErrNotFound)
-	}
+	b, err := l.store.Replay(context.Background(), d)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("replay %s: %w", d, err)
 	}
 	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != d {
 		return nil, fmt.Errorf("replay %s: stored bytes do not hash to their digest (the database was altered)", d)

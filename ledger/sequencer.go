@@ -2,9 +2,8 @@ package ledger
 
 import (
 	"context"
-	"database/sql"
+	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
@@ -57,7 +56,7 @@ func (l *Ledger) AppendBody(ctx context.Context, b *Body) (int64, error) {
 }
 
 func (l *Ledger) append(ctx context.Context, p *prepared) (int64, error) {
-	if l.w == nil {
+	if l.readOnly {
 		return -1, ErrReadOnly
 	}
 	r := &request{p: p, done: make(chan struct{})}
@@ -170,143 +169,147 @@ func (l *Ledger) writeBatch(f *frontier, batch []*request) {
 }
 
 func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
-	committed := false
-	// BEGIN IMMEDIATE: from here on this process holds the write lock, so
-	// no other process appends until the commit.
-	tx, err := l.w.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	// Another process may have appended since our last batch: reload the
-	// right edge of the tree from the database if so.
-	var size, lastNS int64
-	switch err := tx.Stmt(l.inserts.tail).QueryRow().Scan(&size, &lastNS); {
-	case err == sql.ErrNoRows:
-		size, lastNS = 0, math.MinInt64
-	case err != nil:
-		return fmt.Errorf("reading tree size: %w", err)
-	}
-	if size != f.size {
-		nf, err := loadFrontier(size, hashReader{tx})
-		if err != nil {
-			return err
-		}
-		*f = *nf
-	}
-	// The integration time is read under the write lock, and never goes
-	// back: if the clock is behind the newest entry (another process's
-	// clock, or this one stepped back), the batch takes the newest entry's
-	// time, so the log's times are non-decreasing (docs/ledger.md).
-	now := l.clock()
-	if _, err := formatTime(now); err != nil { // outside Unix nanoseconds
-		return fmt.Errorf("ledger clock: %w", err)
-	}
-	if now.UnixNano() < lastNS {
-		now = time.Unix(0, lastNS)
-	}
-	ts, err := formatTime(now)
-	if err != nil {
-		return fmt.Errorf("ledger clock: %w", err)
-	}
-	nowNS := now.UnixNano()
-	if err := l.dedup.catchUp(tx, size); err != nil {
-		return err
-	}
-	var added []dedupKey
-	defer func() {
-		if !committed {
-			l.dedup.forget(added)
-		}
-	}()
-	entryArgs, hashArgs := l.inserts.entryArgs[:0], l.inserts.hashArgs[:0]
-	defer func() {
-		// Keep the buffers, without the values, for the next batch.
-		clear(entryArgs)
-		clear(hashArgs)
-		l.inserts.entryArgs, l.inserts.hashArgs = entryArgs[:0], hashArgs[:0]
-	}()
-	start := f.size
-	var batchKinds map[int64]Kind
+	ctx := context.Background()
 	for _, r := range batch {
-		p := r.p
-		r.index = -1
-		if p.postedAt > nowNS {
-			r.err = fmt.Errorf("posted_at %s is later than the integration time %s: a post cannot appear after it is recorded", p.body.PostedAt, ts)
-			continue
+		r.index, r.err = -1, nil
+	}
+	return l.store.Write(ctx, func(tx WriteTx) error {
+		// The write lock is held from here on, so no other process
+		// appends until the commit. Another process may have appended
+		// since our last batch: reload the right edge of the tree if so.
+		size, lastNS, err := tx.Tail(ctx)
+		if err != nil {
+			return fmt.Errorf("reading tree size: %w", err)
 		}
-		var ref any
-		if idx, want, ok := p.body.Ref(); ok {
-			ref = idx
-			var got Kind
-			switch {
-			case idx >= f.size:
-				r.err = fmt.Errorf("entry %d named by %s: %w (the log has %d entries)", idx, refField(p.body.Kind), ErrNotFound, f.size)
-				continue
-			case idx >= start:
-				got = batchKinds[idx]
-			default:
-				var k string
-				if err := tx.QueryRow(`SELECT kind FROM entries WHERE idx = ?`, idx).Scan(&k); err != nil {
-					return err
-				}
-				got = Kind(k)
-			}
-			if got != want {
-				r.err = fmt.Errorf("entry %d named by %s is a %s entry, not a %s entry", idx, refField(p.body.Kind), got, want)
-				continue
-			}
-		}
-		copy(p.leaf[p.tsOff:], ts)
-		leafHash := tlog.RecordHash(p.leaf)
-		var posted, commitment any
-		if p.postedAt >= 0 {
-			posted = p.postedAt
-		}
-		if p.body.Kind == KindCommit {
-			commitment = p.body.Commitment
-		}
-		key := dedupKeyOf(p.dedup)
-		if existing, ok := l.dedup.m[key]; ok {
-			var k string
-			if err := tx.QueryRow(`SELECT kind FROM entries WHERE idx = ?`, existing).Scan(&k); err != nil {
+		if size != f.size {
+			nf, err := loadFrontier(size, hashReader{ctx, tx})
+			if err != nil {
 				return err
 			}
-			r.err = &DuplicateError{Index: existing, Kind: Kind(k)}
-			continue
+			*f = *nf
 		}
-		entryArgs = append(entryArgs, f.size, string(p.body.Kind), p.leaf, leafHash[:], nowNS, posted, p.dedup[:], commitment, ref)
-		l.dedup.m[key] = f.size
-		added = append(added, key)
-		hashes, err := tlog.StoredHashesForRecordHash(f.size, leafHash, f)
+		// The integration time is read under the write lock, and never
+		// goes back: if the clock is behind the newest entry (another
+		// process's clock, or this one stepped back), the batch takes the
+		// newest entry's time, so the log's times are non-decreasing
+		// (docs/ledger.md).
+		now := l.clock()
+		if _, err := formatTime(now); err != nil { // outside Unix nanoseconds
+			return fmt.Errorf("ledger clock: %w", err)
+		}
+		if now.UnixNano() < lastNS {
+			now = time.Unix(0, lastNS)
+		}
+		ts, err := formatTime(now)
 		if err != nil {
+			return fmt.Errorf("ledger clock: %w", err)
+		}
+		nowNS := now.UnixNano()
+		// What the batch must look up in the store: the kinds of the
+		// entries named by references, and the duplicate keys.
+		var refs []int64
+		keys := make([][32]byte, 0, len(batch))
+		for _, r := range batch {
+			if idx, _, ok := r.p.body.Ref(); ok && idx >= 0 && idx < size {
+				refs = append(refs, idx)
+			}
+			keys = append(keys, r.p.dedup)
+		}
+		kinds, err := tx.Kinds(ctx, refs)
+		if err != nil {
+			return fmt.Errorf("reading referenced entries: %w", err)
+		}
+		dups, err := tx.Duplicates(ctx, keys)
+		if err != nil {
+			return fmt.Errorf("looking up duplicates: %w", err)
+		}
+		start := f.size
+		entries := make([]StoredEntry, 0, len(batch))
+		hashes := make([]StoredHash, 0, 2*len(batch))
+		// Entries accepted earlier in this batch: their kinds (for
+		// references) and duplicate keys. A copy of an entry staged in
+		// the same batch is refused as a duplicate of it; the batch goes
+		// on.
+		var batchKinds map[int64]Kind
+		batchDups := make(map[[32]byte]IndexKind, len(batch))
+		for _, r := range batch {
+			p := r.p
+			if p.postedAt > nowNS {
+				r.err = fmt.Errorf("posted_at %s is later than the integration time %s: a post cannot appear after it is recorded", p.body.PostedAt, ts)
+				continue
+			}
+			ref := int64(-1)
+			if idx, want, ok := p.body.Ref(); ok {
+				ref = idx
+				var got Kind
+				switch {
+				case idx < 0 || idx >= f.size:
+					r.err = fmt.Errorf("entry %d named by %s: %w (the log has %d entries)", idx, refField(p.body.Kind), ErrNotFound, f.size)
+					continue
+				case idx >= start:
+					got = batchKinds[idx]
+				default:
+					k, ok := kinds[idx]
+					if !ok {
+						return fmt.Errorf("entry %d named by %s: %w in the store below the tree size %d", idx, refField(p.body.Kind), ErrNotFound, size)
+					}
+					got = k
+				}
+				if got != want {
+					r.err = fmt.Errorf("entry %d named by %s is a %s entry, not a %s entry", idx, refField(p.body.Kind), got, want)
+					continue
+				}
+			}
+			if d, ok := dups[p.dedup]; ok {
+				r.err = &DuplicateError{Index: d.Index, Kind: d.Kind}
+				continue
+			}
+			if d, ok := batchDups[p.dedup]; ok {
+				r.err = &DuplicateError{Index: d.Index, Kind: d.Kind}
+				continue
+			}
+			copy(p.leaf[p.tsOff:], ts)
+			leafHash := tlog.RecordHash(p.leaf)
+			e := StoredEntry{
+				Index: f.size, Kind: p.body.Kind, Leaf: p.leaf, LeafHash: leafHash[:],
+				IntegratedAt: nowNS, Dedup: p.dedup[:], Ref: ref,
+			}
+			if p.postedAt >= 0 {
+				e.PostedAt, e.HasPostedAt = p.postedAt, true
+			}
+			if p.body.Kind == KindCommit {
+				e.Commitment = p.body.Commitment
+			}
+			entries = append(entries, e)
+			batchDups[p.dedup] = IndexKind{f.size, p.body.Kind}
+			hs, err := tlog.StoredHashesForRecordHash(f.size, leafHash, f)
+			if err != nil {
+				return err
+			}
+			base := tlog.StoredHashIndex(0, f.size)
+			for k, h := range hs {
+				hashes = append(hashes, StoredHash{ID: base + int64(k), Hash: h[:]})
+			}
+			if p.body.Kind == KindCommit || p.body.Kind == KindSeedCommit {
+				if batchKinds == nil {
+					batchKinds = map[int64]Kind{}
+				}
+				batchKinds[f.size] = p.body.Kind
+			}
+			r.index = f.size
+			f.add(hs)
+		}
+		if len(entries) == 0 {
+			return nil
+		}
+		if err := tx.Insert(ctx, entries, hashes); err != nil {
+			if errors.Is(err, ErrConflict) {
+				return fmt.Errorf("the store holds rows past the end of the log (tree size %d): %w", start, err)
+			}
 			return err
 		}
-		base := tlog.StoredHashIndex(0, f.size)
-		for k, h := range hashes {
-			hashArgs = append(hashArgs, base+int64(k), h[:])
-		}
-		if p.body.Kind == KindCommit || p.body.Kind == KindSeedCommit {
-			if batchKinds == nil {
-				batchKinds = map[int64]Kind{}
-			}
-			batchKinds[f.size] = p.body.Kind
-		}
-		r.index = f.size
-		f.add(hashes)
-	}
-	if err := l.inserts.exec(tx, insertEntries, entryArgs); err != nil {
-		return err
-	}
-	if err := l.inserts.exec(tx, insertHashes, hashArgs); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	committed = true
-	l.dedup.size = f.size
-	return nil
+		return nil
+	})
 }
 
 // refField names the field holding the reference of a kind.
@@ -329,8 +332,8 @@ func (l *Ledger) writeCheckpoint(f *frontier) error {
 		return err
 	}
 	now := l.clock()
-	if _, err := l.w.Exec(`INSERT INTO checkpoints(size, root, note, created_at) VALUES(?, ?, ?, ?)`,
-		f.size, root[:], []byte(signed), now.UnixNano()); err != nil {
+	if err := l.store.PutCheckpoint(context.Background(), &StoredCheckpoint{
+		Size: f.size, Root: root[:], Note: []byte(signed), CreatedAt: now.UnixNano()}); err != nil {
 		return err
 	}
 	l.publish(&Checkpoint{Origin: l.origin, Size: f.size, Root: root, Note: signed, Time: now.UTC()})
@@ -365,7 +368,7 @@ func (l *Ledger) WaitCheckpoint(ctx context.Context, size int64) (*Checkpoint, e
 		if cp != nil && cp.Size >= size {
 			return cp, nil
 		}
-		if l.w == nil {
+		if l.readOnly {
 			return nil, ErrReadOnly
 		}
 		select {

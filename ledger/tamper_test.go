@@ -1,4 +1,4 @@
-package ledger
+package ledger_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sealedhq/sealed/ledger"
 	"golang.org/x/mod/sumdb/tlog"
 )
 
@@ -74,7 +75,7 @@ func flipByte(t *testing.T, path, table, col, where string, pos int) error {
 // hash and a checkpoint directly in the file (after dropping the
 // triggers): the audit must fail and name the entry (or checkpoint).
 func TestTamper(t *testing.T) {
-	l, dbPath, _ := newTestLedger(t, Options{})
+	l, dbPath, _ := newTestLedger(t, ledger.Options{})
 	ctx := context.Background()
 	for i := range 20 {
 		if _, err := l.Append(ctx, []byte(commitBody(fmt.Sprintf("p%d", i), hashA))); err != nil {
@@ -136,7 +137,7 @@ func TestTamper(t *testing.T) {
 			} else if err := attack(t, c, tc.sql); err != nil {
 				t.Fatal(err)
 			}
-			ro, err := Open(c, Options{ReadOnly: true})
+			ro, err := openLedger(t, c, ledger.Options{ReadOnly: true})
 			if err != nil {
 				t.Fatal(err)
 			}

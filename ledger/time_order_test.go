@@ -1,4 +1,4 @@
-package ledger
+package ledger_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // A clock that steps back does not make integration times go back: the
@@ -28,7 +30,7 @@ func TestClockStepsBack(t *testing.T) {
 		}
 		return times[0]
 	}
-	l, _, _ := newTestLedger(t, Options{Clock: clock})
+	l, _, _ := newTestLedger(t, ledger.Options{Clock: clock})
 	ctx := context.Background()
 	for i := 0; i < 2; i++ {
 		if _, err := l.Append(ctx, []byte(commitBody("ann", fmt.Sprintf("%064x", i)))); err != nil {
@@ -49,8 +51,8 @@ func TestClockStepsBack(t *testing.T) {
 // integration times never decrease (the audit checks it).
 func TestTwoWritersOneFile(t *testing.T) {
 	ahead := fixedClock(t, "2026-03-02T10:00:00Z")
-	a, db, _ := newTestLedger(t, Options{Clock: ahead})
-	b, err := Open(db, Options{KeyFile: filepath.Join(filepath.Dir(db), "sealed.key"), Clock: fixedClock(t, "2026-03-02T09:00:00Z")})
+	a, db, _ := newTestLedger(t, ledger.Options{Clock: ahead})
+	b, err := openLedger(t, db, ledger.Options{KeyFile: filepath.Join(filepath.Dir(db), "sealed.key"), Clock: fixedClock(t, "2026-03-02T09:00:00Z")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +60,7 @@ func TestTwoWritersOneFile(t *testing.T) {
 	ctx := context.Background()
 	// First one after the other: b's entry follows a's and must not take
 	// b's earlier clock.
-	for i, l := range []*Ledger{a, b} {
+	for i, l := range []*ledger.Ledger{a, b} {
 		if _, err := l.Append(ctx, []byte(commitBody("first", fmt.Sprintf("%064x", 1000+i)))); err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +70,7 @@ func TestTwoWritersOneFile(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	seen := make(chan int64, 400)
-	for w, l := range []*Ledger{a, b, a, b} {
+	for w, l := range []*ledger.Ledger{a, b, a, b} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -100,14 +102,14 @@ func TestTwoWritersOneFile(t *testing.T) {
 // A Body built in Go with bytes that are not UTF-8 is refused, naming the
 // field, instead of being stored with U+FFFD.
 func TestAppendBodyRefusesInvalidUTF8(t *testing.T) {
-	l, _, _ := newTestLedger(t, Options{Clock: fixedClock(t, "2026-03-02T10:00:00Z")})
+	l, _, _ := newTestLedger(t, ledger.Options{Clock: fixedClock(t, "2026-03-02T10:00:00Z")})
 	bad := "a\xffb"
-	for _, b := range []*Body{
-		{Kind: KindCommit, Player: bad, ActionType: "bid", Channel: "#auctions", Commitment: fmt.Sprintf("%064x", 1)},
-		{Kind: KindCommit, Player: "ann", ActionType: "bid", Channel: bad, Commitment: fmt.Sprintf("%064x", 2)},
+	for _, b := range []*ledger.Body{
+		{Kind: ledger.KindCommit, Player: bad, ActionType: "bid", Channel: "#auctions", Commitment: fmt.Sprintf("%064x", 1)},
+		{Kind: ledger.KindCommit, Player: "ann", ActionType: "bid", Channel: bad, Commitment: fmt.Sprintf("%064x", 2)},
 	} {
 		_, err := l.AppendBody(context.Background(), b)
-		var be *BodyError
+		var be *ledger.BodyError
 		if !errors.As(err, &be) {
 			t.Fatalf("AppendBody(%+v) error = %v, want a *BodyError", b, err)
 		}
@@ -118,7 +120,7 @@ func TestAppendBodyRefusesInvalidUTF8(t *testing.T) {
 }
 
 // auditClean fails the test unless the audit of l is clean.
-func auditClean(t *testing.T, l *Ledger) {
+func auditClean(t *testing.T, l *ledger.Ledger) {
 	t.Helper()
 	rep, err := l.Audit(context.Background(), nil)
 	if err != nil {

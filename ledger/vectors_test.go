@@ -1,4 +1,4 @@
-package ledger
+package ledger_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // The RFC 6962 proof vectors of transparency-dev/merkle (Apache-2.0,
@@ -87,7 +89,7 @@ func checkVectors[V any](t *testing.T, dir string, verify func(*V) error, meta f
 func TestInclusionVectors(t *testing.T) {
 	checkVectors(t, "inclusion",
 		func(v *inclusionVector) error {
-			return VerifyInclusion(v.LeafIdx, v.TreeSize, v.LeafHash, v.Root, v.Proof)
+			return ledger.VerifyInclusion(v.LeafIdx, v.TreeSize, v.LeafHash, v.Root, v.Proof)
 		},
 		func(v *inclusionVector) vectorCase { return vectorCase{v.Desc, v.WantErr} })
 }
@@ -95,7 +97,7 @@ func TestInclusionVectors(t *testing.T) {
 func TestConsistencyVectors(t *testing.T) {
 	checkVectors(t, "consistency",
 		func(v *consistencyVector) error {
-			return VerifyConsistency(v.Size1, v.Size2, v.Root1, v.Root2, v.Proof)
+			return ledger.VerifyConsistency(v.Size1, v.Size2, v.Root1, v.Root2, v.Proof)
 		},
 		func(v *consistencyVector) vectorCase { return vectorCase{v.Desc, v.WantErr} })
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/rules/lots"
 	"github.com/sealedhq/sealed/rules/secret"
 )
@@ -21,10 +22,10 @@ func benchLedger(b *testing.B, n int) *ledger.Ledger {
 	b.Helper()
 	dir := b.TempDir()
 	db, key := filepath.Join(dir, "b.db"), filepath.Join(dir, "b.key")
-	if _, err := ledger.Init(db, "sealed.bench/actions", key); err != nil {
+	if _, err := stores.Init(context.Background(), db, "sealed.bench/actions", key); err != nil {
 		b.Fatal(err)
 	}
-	l, err := ledger.Open(db, ledger.Options{KeyFile: key, Clock: func() time.Time { return time.Date(2026, 3, 30, 0, 0, 0, 0, time.UTC) }})
+	l, err := stores.Open(context.Background(), db, ledger.Options{KeyFile: key, Clock: func() time.Time { return time.Date(2026, 3, 30, 0, 0, 0, 0, time.UTC) }})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/rules/lots"
 	"github.com/sealedhq/sealed/rules/secret"
 )
@@ -62,11 +63,11 @@ func newTestLedger(t *testing.T) *testLedger {
 	t.Helper()
 	dir := t.TempDir()
 	db, key := filepath.Join(dir, "sealed.db"), filepath.Join(dir, "sealed.key")
-	if _, err := ledger.Init(db, "sealed.test/actions", key); err != nil {
+	if _, err := stores.Init(context.Background(), db, "sealed.test/actions", key); err != nil {
 		t.Fatal(err)
 	}
 	tl := &testLedger{t: t}
-	l, err := ledger.Open(db, ledger.Options{KeyFile: key, Clock: func() time.Time { return time.Unix(0, tl.now.Load()).UTC() }})
+	l, err := stores.Open(context.Background(), db, ledger.Options{KeyFile: key, Clock: func() time.Time { return time.Unix(0, tl.now.Load()).UTC() }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sealedhq/sealed/internal/testvector"
+	"github.com/sealedhq/sealed/ledger/stores"
 
 	"github.com/sealedhq/sealed/ledger"
 )
@@ -80,11 +81,11 @@ func newFixture(t testing.TB) *fixture {
 	dir := t.TempDir()
 	f := &fixture{path: filepath.Join(dir, "l.db"), key: filepath.Join(dir, "l.key"), clk: &testClock{},
 		idx: map[string]int64{}, digest: map[string]string{}, now: at(t, "2026-03-09T12:00:00Z")}
-	if _, err := ledger.Init(f.path, "test.sealed.invalid/web", f.key); err != nil {
+	if _, err := stores.Init(context.Background(), f.path, "test.sealed.invalid/web", f.key); err != nil {
 		t.Fatal(err)
 	}
 	var err error
-	f.w, err = ledger.Open(f.path, ledger.Options{KeyFile: f.key, Clock: f.clk.now, CheckpointInterval: time.Millisecond})
+	f.w, err = stores.Open(context.Background(), f.path, ledger.Options{KeyFile: f.key, Clock: f.clk.now, CheckpointInterval: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func newFixture(t testing.TB) *fixture {
 	if _, err := f.w.WaitCheckpoint(ctx, 9); err != nil {
 		t.Fatal(err)
 	}
-	f.r, err = ledger.Open(f.path, ledger.Options{ReadOnly: true})
+	f.r, err = stores.Open(context.Background(), f.path, ledger.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 )
 
 // Seeds and commitments of testdata/replays (README there; each commitment
@@ -28,15 +30,15 @@ func newTieFixture(t *testing.T) *fixture {
 	dir := t.TempDir()
 	f := &fixture{path: filepath.Join(dir, "l.db"), key: filepath.Join(dir, "l.key"), clk: &testClock{},
 		idx: map[string]int64{}, digest: map[string]string{}, now: at(t, "2026-11-23T12:00:00Z")}
-	if _, err := ledger.Init(f.path, "test.sealed.invalid/web", f.key); err != nil {
+	if _, err := stores.Init(context.Background(), f.path, "test.sealed.invalid/web", f.key); err != nil {
 		t.Fatal(err)
 	}
 	var err error
-	if f.w, err = ledger.Open(f.path, ledger.Options{KeyFile: f.key, Clock: f.clk.now, CheckpointInterval: time.Millisecond}); err != nil {
+	if f.w, err = stores.Open(context.Background(), f.path, ledger.Options{KeyFile: f.key, Clock: f.clk.now, CheckpointInterval: time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.w.Close() })
-	if f.r, err = ledger.Open(f.path, ledger.Options{ReadOnly: true}); err != nil {
+	if f.r, err = stores.Open(context.Background(), f.path, ledger.Options{ReadOnly: true}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.r.Close() })

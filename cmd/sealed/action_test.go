@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 )
 
 // newCLILedger creates a ledger in a temp dir (ledger.Init, as 'sealed
@@ -17,7 +19,7 @@ func newCLILedger(t *testing.T) (db, key string) {
 	t.Helper()
 	dir := t.TempDir()
 	db, key = filepath.Join(dir, "game.db"), filepath.Join(dir, "game.key")
-	if _, err := ledger.Init(db, "sealed.test/cli", key); err != nil {
+	if _, err := stores.Init(context.Background(), db, "sealed.test/cli", key); err != nil {
 		t.Fatal(err)
 	}
 	return db, key
@@ -36,7 +38,7 @@ func mustRun(t *testing.T, want int, stdin string, args ...string) (stdout, stde
 // readLedger opens db read-only for checks.
 func readLedger(t *testing.T, db string) *ledger.Ledger {
 	t.Helper()
-	l, err := ledger.Open(db, ledger.Options{ReadOnly: true})
+	l, err := stores.Open(context.Background(), db, ledger.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/spf13/cobra"
 )
 
@@ -53,6 +57,9 @@ const keyFileHelp = "(default: the --db FILE with .key added; ./sealed.key for .
 // writes FILE.key), except that the default ledger ./sealed.db keeps its
 // key in ./sealed.key.
 func defaultKeyFile(db string) string {
+	if stores.IsURL(db) {
+		return ""
+	}
 	if filepath.Clean(db) == filepath.Clean(defaultDB) {
 		return "./sealed.key"
 	}
@@ -61,14 +68,25 @@ func defaultKeyFile(db string) string {
 
 // openLedgerRO opens the ledger read-only for the reading verbs.
 func openLedgerRO(db string) (*ledger.Ledger, error) {
-	if _, err := os.Stat(db); err != nil {
-		return nil, usageErrorf("no ledger at %s", db).withHint("create one with 'sealed ledger init', or give --db FILE")
-	}
-	l, err := ledger.Open(db, ledger.Options{ReadOnly: true})
+	l, err := stores.Open(context.Background(), db, ledger.Options{ReadOnly: true})
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, openError(db, err)
 	}
 	return l, nil
+}
+
+// openError is the usage error for a ledger that cannot be opened, with a
+// hint for the common causes.
+func openError(db string, err error) *exitError {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usageErrorf("no ledger at %s", db).withHint("create one with 'sealed ledger init', or give --db FILE (or a postgres:// URL)")
+	case errors.Is(err, ledger.ErrNotLedger):
+		return usageErrorf("%s is not a sealed ledger: %v", stores.Redact(db), err).withHint("give --db the file made by 'sealed ledger init'")
+	case errors.Is(err, ledger.ErrSchemaTooNew):
+		return usageErrorf("%v", err).withHint("this ledger was written by a newer sealed: upgrade sealed")
+	}
+	return usageErrorf("cannot open the ledger %s: %v", stores.Redact(db), err)
 }
 
 // openLedgerRW opens the ledger for appending, with its signer key (key ""
@@ -78,12 +96,20 @@ func openLedgerRW(db, key string) (*ledger.Ledger, error) {
 	if key == "" {
 		key = defaultKeyFile(db)
 	}
-	if _, err := os.Stat(db); err != nil {
-		return nil, usageErrorf("no ledger at %s", db).withHint("create one with 'sealed ledger init', or give --db FILE")
+	if key == "" {
+		return nil, usageErrorf("appending to %s needs the ledger's signer key", stores.Redact(db)).withHint("give --key FILE (the key file 'sealed ledger init' wrote)")
 	}
-	l, err := ledger.Open(db, ledger.Options{KeyFile: key})
+	l, err := stores.Open(context.Background(), db, ledger.Options{KeyFile: key})
 	if err != nil {
-		e := usageErrorf("cannot open the ledger %s for appending: %v", db, err)
+		if errors.Is(err, fs.ErrNotExist) && !stores.IsURL(db) {
+			if _, serr := os.Stat(db); serr != nil {
+				return nil, openError(db, err)
+			}
+		}
+		if errors.Is(err, ledger.ErrNotLedger) || errors.Is(err, ledger.ErrSchemaTooNew) {
+			return nil, openError(db, err)
+		}
+		e := usageErrorf("cannot open the ledger %s for appending: %v", stores.Redact(db), err)
 		if _, serr := os.Stat(key); serr != nil {
 			e = e.withHint("appending needs the ledger's signer key, made by 'sealed ledger init': give --key FILE")
 		}

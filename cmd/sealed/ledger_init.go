@@ -1,9 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
-	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/spf13/cobra"
 )
 
@@ -47,7 +48,7 @@ checkpoints and proofs offline.`,
 }
 
 func runLedgerInit(a *app, o *ledgerInitOptions) error {
-	vkey, err := ledger.Init(o.DB, o.Origin, o.Key)
+	vkey, err := stores.Init(context.Background(), o.DB, o.Origin, o.Key)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/rules/secret"
 	"github.com/sealedhq/sealed/verify"
 )
@@ -17,7 +18,7 @@ import (
 // intent, the lots concluded, and the whole ledger audited. Failures go to
 // s.Problems.
 func check(ctx context.Context, o Options, week secret.Week, rec *recorded, s *Summary) error {
-	l, err := ledger.Open(o.Path, ledger.Options{ReadOnly: true})
+	l, err := stores.Open(context.Background(), o.Path, ledger.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/rules/secret"
 	"github.com/sealedhq/sealed/verify"
 )
@@ -122,7 +123,7 @@ func Build(ctx context.Context, o Options) (*Summary, error) {
 	if err := clear(o.Path, o.Force); err != nil {
 		return nil, err
 	}
-	vkey, err := ledger.Init(o.Path, Origin, KeyFile(o.Path))
+	vkey, err := stores.Init(context.Background(), o.Path, Origin, KeyFile(o.Path))
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +153,7 @@ type recorded struct {
 // record appends every entry in time order through the injected clock.
 func record(ctx context.Context, path string, monday time.Time, s *Summary) (*recorded, error) {
 	clk := &clock{t: monday}
-	l, err := ledger.Open(path, ledger.Options{KeyFile: KeyFile(path), Clock: clk.now, CheckpointInterval: 10 * time.Millisecond})
+	l, err := stores.Open(context.Background(), path, ledger.Options{KeyFile: KeyFile(path), Clock: clk.now, CheckpointInterval: 10 * time.Millisecond})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/rules/secret"
 )
 
@@ -80,7 +81,7 @@ func TestBuild(t *testing.T) {
 	}
 
 	// The times are the script's, in ledger order.
-	l, err := ledger.Open(path, ledger.Options{ReadOnly: true})
+	l, err := stores.Open(context.Background(), path, ledger.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestBuildReplacesOnlyDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := ledger.Open(path, ledger.Options{KeyFile: KeyFile(path)})
+	w, err := stores.Open(context.Background(), path, ledger.Options{KeyFile: KeyFile(path)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestBuildReplacesOnlyDemo(t *testing.T) {
 			t.Errorf("build (Force %v) over a posted entry: %v, want ErrPosted", force, err)
 		}
 	}
-	r, err := ledger.Open(path, ledger.Options{ReadOnly: true})
+	r, err := stores.Open(context.Background(), path, ledger.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestBuildReplacesOnlyDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := filepath.Join(dir, "other.db")
-	if _, err := ledger.Init(other, "example.com/log", filepath.Join(dir, "other.key")); err != nil {
+	if _, err := stores.Init(context.Background(), other, "example.com/log", filepath.Join(dir, "other.key")); err != nil {
 		t.Fatal(err)
 	}
 	lonely := filepath.Join(dir, "fresh.db")
@@ -215,7 +216,7 @@ func TestBuildReplacesOnlyDemo(t *testing.T) {
 	if b, _ := os.ReadFile(notes); string(b) != "my notes" {
 		t.Errorf("notes.txt changed: %q", b)
 	}
-	l, err := ledger.Open(other, ledger.Options{ReadOnly: true})
+	l, err := stores.Open(context.Background(), other, ledger.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatalf("the other ledger: %v", err)
 	}

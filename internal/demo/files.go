@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 )
 
 // Origin is the demo ledger's origin (the first line of its checkpoints and
@@ -72,7 +74,7 @@ func clear(path string, force bool) error {
 	} else if err != nil {
 		return err
 	}
-	l, err := ledger.Open(path, ledger.Options{ReadOnly: true})
+	l, err := stores.Open(context.Background(), path, ledger.Options{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("%s exists and is not a ledger (%v); refusing to overwrite it: %w", path, err, ErrNotDemo)
 	}

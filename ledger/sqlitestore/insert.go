@@ -1,4 +1,4 @@
-package ledger
+package sqlitestore
 
 import (
 	"database/sql"

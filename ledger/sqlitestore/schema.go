@@ -1,4 +1,4 @@
-package ledger
+package sqlitestore
 
 import (
 	"database/sql"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // schemaSQL is the versioned schema: "-- migration N" sections, applied
@@ -74,7 +76,7 @@ func migrate(db *sql.DB) error {
 	}
 	latest := ms[len(ms)-1].version
 	if current > latest {
-		return fmt.Errorf("database schema version %d is newer than this sealed understands (%d): upgrade sealed", current, latest)
+		return fmt.Errorf("database schema version %d is newer than this version of sealed understands (%d): %w", current, latest, ledger.ErrSchemaTooNew)
 	}
 	for _, m := range ms[current:] {
 		tx, err := db.Begin()

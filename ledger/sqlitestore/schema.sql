@@ -78,3 +78,10 @@ CREATE TRIGGER replays_no_update BEFORE UPDATE ON replays
 BEGIN SELECT RAISE(ABORT, 'stored replays are immutable'); END;
 CREATE TRIGGER replays_no_delete BEFORE DELETE ON replays
 BEGIN SELECT RAISE(ABORT, 'stored replays are immutable'); END;
+
+-- migration 2
+-- Duplicate and commitment lookups go to the store, so that a one-shot
+-- append or lookup costs O(log n) on any ledger size (formerly in-memory
+-- maps rebuilt by each process).
+CREATE INDEX entries_dedup ON entries(dedup);
+CREATE INDEX entries_commitment ON entries(commitment) WHERE commitment IS NOT NULL;

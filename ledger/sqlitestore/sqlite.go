@@ -1,4 +1,4 @@
-package ledger
+package sqlitestore
 
 import (
 	"database/sql"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
-	"golang.org/x/mod/sumdb/tlog"
 )
 
 // writerDriver is go-sqlite3 with automatic WAL checkpoints turned off on
@@ -82,11 +81,16 @@ func openWriter(path, mode string) (*sql.DB, error) {
 	return db, nil
 }
 
-// openReaders opens the read-only connection pool.
-func openReaders(path string) (*sql.DB, error) {
+// openReaders opens the read-only connection pool. immutable opens the
+// file with SQLite's immutable flag: no locks and no -shm file, for a
+// ledger in a directory this process cannot write (a read-only copy).
+func openReaders(path string, immutable bool) (*sql.DB, error) {
 	d, err := dsn(path, "ro")
 	if err != nil {
 		return nil, err
+	}
+	if immutable {
+		d += "&immutable=1"
 	}
 	db, err := sql.Open("sqlite3", d)
 	if err != nil {
@@ -95,80 +99,6 @@ func openReaders(path string) (*sql.DB, error) {
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(4)
 	return db, nil
-}
-
-// queryer is what *sql.DB and *sql.Tx share for reads.
-type queryer interface {
-	Query(query string, args ...any) (*sql.Rows, error)
-	QueryRow(query string, args ...any) *sql.Row
-}
-
-// hashReader is a tlog.HashReader over the hashes table.
-type hashReader struct{ q queryer }
-
-// ReadHashes implements tlog.HashReader: the stored hashes at the given
-// tlog.StoredHashIndex positions, in the order asked. A missing or
-// malformed hash is an error.
-func (r hashReader) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
-	if len(indexes) == 0 {
-		return nil, nil
-	}
-	var sb strings.Builder
-	sb.WriteString(`SELECT id, hash FROM hashes WHERE id IN (`)
-	args := make([]any, len(indexes))
-	for i, x := range indexes {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteByte('?')
-		args[i] = x
-	}
-	sb.WriteByte(')')
-	rows, err := r.q.Query(sb.String(), args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading stored hashes: %w", err)
-	}
-	defer rows.Close()
-	got := make(map[int64]tlog.Hash, len(indexes))
-	for rows.Next() {
-		var id int64
-		var h []byte
-		if err := rows.Scan(&id, &h); err != nil {
-			return nil, err
-		}
-		if len(h) != tlog.HashSize {
-			return nil, fmt.Errorf("stored hash %d has %d bytes, want %d", id, len(h), tlog.HashSize)
-		}
-		got[id] = tlog.Hash(h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	out := make([]tlog.Hash, len(indexes))
-	for i, x := range indexes {
-		h, ok := got[x]
-		if !ok {
-			return nil, fmt.Errorf("stored hash %d: %w", x, ErrNotFound)
-		}
-		out[i] = h
-	}
-	return out, nil
-}
-
-// treeSizeQuery reads the number of entries in the database.
-const treeSizeQuery = `SELECT coalesce(max(idx)+1, 0) FROM entries`
-
-// tailQuery reads the tree size and the newest entry's integration time
-// (Unix ns); no row when the ledger is empty.
-const tailQuery = `SELECT idx+1, integrated_at FROM entries ORDER BY idx DESC LIMIT 1`
-
-// treeSize is the number of entries in the database.
-func treeSize(q queryer) (int64, error) {
-	var n int64
-	if err := q.QueryRow(treeSizeQuery).Scan(&n); err != nil {
-		return 0, fmt.Errorf("reading tree size: %w", err)
-	}
-	return n, nil
 }
 
 // walInterval is how often the WAL checkpointer copies the WAL into the

@@ -1,0 +1,578 @@
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/mattn/go-sqlite3"
+	"github.com/sealedhq/sealed/ledger"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// Options configure Open.
+type Options struct {
+	// ReadOnly opens the file for reading only: every write returns an
+	// error wrapping ledger.ErrReadOnly, and nothing is written to the
+	// file or its directory.
+	ReadOnly bool
+	// Create makes a new file, refusing an existing one; Store.Create
+	// then writes the ledger into it.
+	Create bool
+}
+
+// Store is a ledger.Store in one SQLite file.
+type Store struct {
+	path    string
+	w       *sql.DB // the single writer connection; nil if read-only
+	r       *sql.DB // read-only pool
+	inserts insertCache
+
+	encOnce sync.Once // the database encoding, read once (utf8)
+	encUTF8 bool
+	encErr  error
+
+	walStop chan struct{} // closed by Close to stop the WAL checkpointer
+	walDone chan struct{}
+}
+
+// Open opens the SQLite ledger file at path. Errors: no file (wrapping
+// fs.ErrNotExist), an existing file with opts.Create, a file SQLite
+// cannot open, a schema newer than this code (wrapping ledger.ErrSchemaTooNew).
+// A file that is not a sealed ledger is reported by Meta, wrapping
+// ledger.ErrNotLedger.
+func Open(path string, opts Options) (*Store, error) {
+	if opts.Create {
+		if _, err := os.Lstat(path); err == nil {
+			return nil, fmt.Errorf("%s already exists: refusing to overwrite it", path)
+		}
+	} else if st, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("ledger %s: %w", path, err)
+	} else if st.IsDir() {
+		return nil, fmt.Errorf("ledger %s is a directory: %w", path, ledger.ErrNotLedger)
+	}
+	s := &Store{path: path}
+	fail := func(err error) (*Store, error) {
+		if s.w != nil {
+			s.w.Close()
+		}
+		if s.r != nil {
+			s.r.Close()
+		}
+		return nil, err
+	}
+	var err error
+	if !opts.ReadOnly {
+		mode := "rw"
+		if opts.Create {
+			mode = "rwc"
+		}
+		if s.w, err = openWriter(path, mode); err != nil {
+			return fail(notLedger(err))
+		}
+		if err := migrate(s.w); err != nil {
+			return fail(notLedger(err))
+		}
+		if err := s.inserts.prepare(s.w); err != nil {
+			return fail(fmt.Errorf("preparing statements: %w", err))
+		}
+	}
+	if s.r, err = openReaders(path, false); err != nil {
+		return fail(err)
+	}
+	if opts.ReadOnly {
+		// A WAL database needs its -shm file; in a directory this process
+		// cannot write, that file cannot be made, so read the file as
+		// immutable instead (it is a read-only copy: nobody writes it).
+		if err := s.r.Ping(); err != nil || probe(s.r) != nil {
+			s.r.Close()
+			if s.r, err = openReaders(path, true); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if !opts.ReadOnly {
+		plain, err := openWriterPlain(path)
+		if err != nil {
+			return fail(err)
+		}
+		s.walStop, s.walDone = make(chan struct{}), make(chan struct{})
+		go walCheckpointer(plain, s.walStop, s.walDone)
+	}
+	return s, nil
+}
+
+// probe runs a read that needs the file's schema.
+func probe(db *sql.DB) error {
+	var n int
+	return db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&n)
+}
+
+// notLedger wraps SQLite's "not a database" as ledger.ErrNotLedger.
+func notLedger(err error) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) && se.Code == sqlite3.ErrNotADB {
+		return fmt.Errorf("%w: %v", ledger.ErrNotLedger, err)
+	}
+	return err
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close implements ledger.Store: it stops the WAL checkpointer and
+// copies the WAL into the database file.
+func (s *Store) Close() error {
+	if s.walStop != nil {
+		close(s.walStop)
+		<-s.walDone
+		s.walStop = nil
+	}
+	// Readers first: the last connection to close checkpoints the WAL
+	// into the database file and removes it.
+	err := s.r.Close()
+	if s.w != nil {
+		if _, cerr := s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); cerr != nil && err == nil {
+			err = cerr
+		}
+		if cerr := s.w.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+func (s *Store) readOnly(what string) error {
+	if s.w == nil {
+		return fmt.Errorf("%s: %w", what, ledger.ErrReadOnly)
+	}
+	return nil
+}
+
+// Meta implements ledger.Store.
+func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
+	var exists int
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type='table' AND name IN ('log_meta', 'schema_version')`).Scan(&exists); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.path, notLedger(err))
+	}
+	if exists != 2 {
+		return nil, fmt.Errorf("%s: %w (no log_meta or schema_version table)", s.path, ledger.ErrNotLedger)
+	}
+	m := &ledger.Meta{}
+	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&m.Schema); err != nil {
+		return nil, fmt.Errorf("%s: reading schema version: %w", s.path, err)
+	}
+	if m.Schema > SchemaVersion() {
+		return nil, fmt.Errorf("%s: database schema version %d is newer than this version of sealed understands (%d): %w", s.path, m.Schema, SchemaVersion(), ledger.ErrSchemaTooNew)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT key, value FROM log_meta`)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("%s: log_meta: %w", s.path, err)
+		}
+		switch k {
+		case "origin":
+			m.Origin = v
+		case "verifier_key":
+			m.VerifierKey = v
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if m.Origin == "" || m.VerifierKey == "" {
+		return nil, fmt.Errorf("%s: %w (no origin or verifier key)", s.path, ledger.ErrNotLedger)
+	}
+	return m, nil
+}
+
+// Create implements ledger.Store.
+func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.StoredCheckpoint) error {
+	if err := s.readOnly("creating a ledger"); err != nil {
+		return err
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM log_meta`).Scan(&n); err != nil {
+		return err
+	}
+	if n != 0 {
+		return fmt.Errorf("%s already holds a ledger", s.path)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO log_meta(key, value) VALUES('origin', ?), ('verifier_key', ?)`, m.Origin, m.VerifierKey); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO checkpoints(size, root, note, created_at) VALUES(?, ?, ?, ?)`,
+		first.Size, first.Root, first.Note, first.CreatedAt); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// queryer is what *sql.DB and *sql.Tx share for reads.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Size implements ledger.Store.
+func (s *Store) Size(ctx context.Context) (int64, error) {
+	var n int64
+	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(idx)+1, 0) FROM entries`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("reading tree size: %w", err)
+	}
+	return n, nil
+}
+
+// ReadHashes implements ledger.Store.
+func (s *Store) ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error) {
+	return readHashes(ctx, s.r, indexes)
+}
+
+// readHashes reads the stored hashes at indexes, in the order asked.
+func readHashes(ctx context.Context, q queryer, indexes []int64) ([]tlog.Hash, error) {
+	if len(indexes) == 0 {
+		return nil, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT id, hash FROM hashes WHERE id IN (`+placeholders(len(indexes))+`)`, int64Args(indexes)...)
+	if err != nil {
+		return nil, fmt.Errorf("reading stored hashes: %w", err)
+	}
+	defer rows.Close()
+	got := make(map[int64]tlog.Hash, len(indexes))
+	for rows.Next() {
+		var id int64
+		var h []byte
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, err
+		}
+		if len(h) != tlog.HashSize {
+			return nil, fmt.Errorf("stored hash %d has %d bytes, want %d", id, len(h), tlog.HashSize)
+		}
+		got[id] = tlog.Hash(h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]tlog.Hash, len(indexes))
+	for i, x := range indexes {
+		h, ok := got[x]
+		if !ok {
+			return nil, fmt.Errorf("stored hash %d: %w", x, ledger.ErrNotFound)
+		}
+		out[i] = h
+	}
+	return out, nil
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+func int64Args(xs []int64) []any {
+	args := make([]any, len(xs))
+	for i, x := range xs {
+		args[i] = x
+	}
+	return args
+}
+
+const entryColumns = `idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref`
+
+func (s *Store) queryEntries(ctx context.Context, q string, args ...any) ([]ledger.StoredEntry, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries `+q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ledger.StoredEntry
+	for rows.Next() {
+		var e ledger.StoredEntry
+		var kind string
+		var posted, ref sql.NullInt64
+		var commitment sql.NullString
+		if err := rows.Scan(&e.Index, &kind, &e.Leaf, &e.LeafHash, &e.IntegratedAt, &posted, &e.Dedup, &commitment, &ref); err != nil {
+			return nil, fmt.Errorf("reading entries: %w", err)
+		}
+		e.Kind = ledger.Kind(kind)
+		e.PostedAt, e.HasPostedAt = posted.Int64, posted.Valid
+		e.Commitment = commitment.String
+		e.Ref = -1
+		if ref.Valid {
+			e.Ref = ref.Int64
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// EntryRange implements ledger.Store.
+func (s *Store) EntryRange(ctx context.Context, from, to int64) ([]ledger.StoredEntry, error) {
+	return s.queryEntries(ctx, `WHERE idx >= ? AND idx < ? ORDER BY idx`, from, to)
+}
+
+// HashRange implements ledger.Store.
+func (s *Store) HashRange(ctx context.Context, from, to int64) ([]ledger.StoredHash, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, hash FROM hashes WHERE id >= ? AND id < ? ORDER BY id`, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ledger.StoredHash
+	for rows.Next() {
+		var h ledger.StoredHash
+		if err := rows.Scan(&h.ID, &h.Hash); err != nil {
+			return nil, fmt.Errorf("reading stored hashes: %w", err)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// EntriesByCommitment implements ledger.Store (through the index
+// entries_commitment).
+func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) ([]ledger.StoredEntry, error) {
+	return s.queryEntries(ctx, `WHERE commitment = ? ORDER BY idx`, commitment)
+}
+
+// EntriesByRef implements ledger.Store (through the index entries_ref).
+func (s *Store) EntriesByRef(ctx context.Context, index int64) ([]ledger.StoredEntry, error) {
+	return s.queryEntries(ctx, `WHERE ref = ? ORDER BY idx`, index)
+}
+
+func (s *Store) queryCheckpoints(ctx context.Context, q string, args ...any) ([]ledger.StoredCheckpoint, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, size, root, note, created_at FROM checkpoints `+q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ledger.StoredCheckpoint
+	for rows.Next() {
+		var c ledger.StoredCheckpoint
+		if err := rows.Scan(&c.ID, &c.Size, &c.Root, &c.Note, &c.CreatedAt); err != nil {
+			return nil, fmt.Errorf("reading checkpoints: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Checkpoints implements ledger.Store.
+func (s *Store) Checkpoints(ctx context.Context, maxSize int64) ([]ledger.StoredCheckpoint, error) {
+	return s.queryCheckpoints(ctx, `WHERE size <= ? ORDER BY size, id`, maxSize)
+}
+
+func (s *Store) oneCheckpoint(ctx context.Context, q string, args ...any) (*ledger.StoredCheckpoint, error) {
+	cps, err := s.queryCheckpoints(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	if len(cps) == 0 {
+		return nil, ledger.ErrNotFound
+	}
+	return &cps[0], nil
+}
+
+// LatestCheckpoint implements ledger.Store.
+func (s *Store) LatestCheckpoint(ctx context.Context) (*ledger.StoredCheckpoint, error) {
+	return s.oneCheckpoint(ctx, `ORDER BY size DESC, id ASC LIMIT 1`)
+}
+
+// CheckpointAt implements ledger.Store.
+func (s *Store) CheckpointAt(ctx context.Context, size int64) (*ledger.StoredCheckpoint, error) {
+	c, err := s.oneCheckpoint(ctx, `WHERE size = ? ORDER BY id LIMIT 1`, size)
+	if err != nil {
+		return nil, fmt.Errorf("size %d: %w", size, err)
+	}
+	return c, nil
+}
+
+// Replay implements ledger.Store.
+func (s *Store) Replay(ctx context.Context, digest string) ([]byte, error) {
+	var b []byte
+	err := s.r.QueryRowContext(ctx, `SELECT bytes FROM replays WHERE sha256 = ?`, digest).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ledger.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b, nil
+}
+
+// PutCheckpoint implements ledger.Store.
+func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) error {
+	if err := s.readOnly("storing a checkpoint"); err != nil {
+		return err
+	}
+	_, err := s.w.ExecContext(ctx, `INSERT INTO checkpoints(size, root, note, created_at) VALUES(?, ?, ?, ?)`,
+		cp.Size, cp.Root, cp.Note, cp.CreatedAt)
+	return err
+}
+
+// PutReplay implements ledger.Store.
+func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) error {
+	if err := s.readOnly("storing a replay"); err != nil {
+		return err
+	}
+	if replay == nil {
+		replay = []byte{}
+	}
+	_, err := s.w.ExecContext(ctx, `INSERT INTO replays(sha256, bytes) VALUES(?, ?) ON CONFLICT(sha256) DO NOTHING`, digest, replay)
+	return err
+}
+
+// Write implements ledger.Store: one BEGIN IMMEDIATE transaction on the
+// writer connection (SQLite's write lock, across processes).
+func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) error {
+	if err := s.readOnly("writing entries"); err != nil {
+		return err
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(&writeTx{s: s, tx: tx}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// writeTx is a ledger.WriteTx on a SQLite transaction.
+type writeTx struct {
+	s  *Store
+	tx *sql.Tx
+}
+
+func (t *writeTx) Tail(ctx context.Context) (size, last int64, err error) {
+	err = t.tx.Stmt(t.s.inserts.tail).QueryRowContext(ctx).Scan(&size, &last)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, math.MinInt64, nil
+	}
+	return size, last, err
+}
+
+func (t *writeTx) ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error) {
+	return readHashes(ctx, t.tx, indexes)
+}
+
+func (t *writeTx) Kinds(ctx context.Context, indexes []int64) (map[int64]ledger.Kind, error) {
+	out := make(map[int64]ledger.Kind, len(indexes))
+	if len(indexes) == 0 {
+		return out, nil
+	}
+	rows, err := t.tx.QueryContext(ctx, `SELECT idx, kind FROM entries WHERE idx IN (`+placeholders(len(indexes))+`)`, int64Args(indexes)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i int64
+		var k string
+		if err := rows.Scan(&i, &k); err != nil {
+			return nil, err
+		}
+		out[i] = ledger.Kind(k)
+	}
+	return out, rows.Err()
+}
+
+func (t *writeTx) Duplicates(ctx context.Context, keys [][32]byte) (map[[32]byte]ledger.IndexKind, error) {
+	out := map[[32]byte]ledger.IndexKind{}
+	for len(keys) > 0 {
+		n := min(len(keys), 500)
+		args := make([]any, n)
+		for i := range n {
+			args[i] = keys[i][:]
+		}
+		keys = keys[n:]
+		rows, err := t.tx.QueryContext(ctx, `SELECT idx, kind, dedup FROM entries WHERE dedup IN (`+placeholders(n)+`) ORDER BY idx`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var i int64
+			var k string
+			var d []byte
+			if err := rows.Scan(&i, &k, &d); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if len(d) != 32 {
+				continue
+			}
+			if _, ok := out[[32]byte(d)]; !ok {
+				out[[32]byte(d)] = ledger.IndexKind{Index: i, Kind: ledger.Kind(k)}
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hashes []ledger.StoredHash) error {
+	ea := t.s.inserts.entryArgs[:0]
+	for _, e := range entries {
+		var posted, commitment, ref any
+		if e.HasPostedAt {
+			posted = e.PostedAt
+		}
+		if e.Commitment != "" {
+			commitment = e.Commitment
+		}
+		if e.Ref >= 0 {
+			ref = e.Ref
+		}
+		ea = append(ea, e.Index, string(e.Kind), e.Leaf, e.LeafHash, e.IntegratedAt, posted, e.Dedup, commitment, ref)
+	}
+	ha := t.s.inserts.hashArgs[:0]
+	for _, h := range hashes {
+		ha = append(ha, h.ID, h.Hash)
+	}
+	defer func() {
+		clear(ea)
+		clear(ha)
+		t.s.inserts.entryArgs, t.s.inserts.hashArgs = ea[:0], ha[:0]
+	}()
+	if err := t.s.inserts.exec(t.tx, insertEntries, ea); err != nil {
+		return conflict(err)
+	}
+	if err := t.s.inserts.exec(t.tx, insertHashes, ha); err != nil {
+		return conflict(err)
+	}
+	return nil
+}
+
+// conflict wraps a primary key violation as ledger.ErrConflict.
+func conflict(err error) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) && se.Code == sqlite3.ErrConstraint {
+		return fmt.Errorf("%w: %v", ledger.ErrConflict, err)
+	}
+	return err
+}
+
+// tailQuery reads the tree size and the newest entry's integration time
+// (Unix ns); no row when the ledger is empty.
+const tailQuery = `SELECT idx+1, integrated_at FROM entries ORDER BY idx DESC LIMIT 1`

@@ -1,0 +1,195 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// Store is where a log keeps what it writes: entries, the stored hashes of
+// the Merkle tree, signed checkpoints, the log's identity and the replay
+// store. The log logic (sequencing, duplicates, references, integration
+// times, checkpoint signing, proofs, audit) lives in this package and is
+// written once against Store; a Store only reads and writes rows. Every
+// implementation passes the conformance suite in
+// [github.com/sealedhq/sealed/ledger/storetest]. The stores are
+// [github.com/sealedhq/sealed/ledger/sqlitestore] (the default, one file),
+// [github.com/sealedhq/sealed/ledger/pgstore] (PostgreSQL) and
+// [github.com/sealedhq/sealed/ledger/memstore] (in memory, for tests).
+//
+// Methods are safe for concurrent use. Reads see committed data only.
+// "Not found" results wrap [ErrNotFound]. A Store opened read-only returns
+// an error wrapping [ErrReadOnly] from every write.
+type Store interface {
+	// Meta returns the log's identity and schema version. A database that
+	// is not a sealed ledger returns an error wrapping ErrNotLedger.
+	Meta(ctx context.Context) (*Meta, error)
+	// Create makes an empty ledger: schema, the identity rows and the
+	// first checkpoint (the empty tree's). It fails if the store already
+	// holds a ledger.
+	Create(ctx context.Context, m *Meta, first *StoredCheckpoint) error
+
+	// Size is the number of entries: one more than the largest index, or
+	// 0 for an empty log.
+	Size(ctx context.Context) (int64, error)
+	// ReadHashes returns the stored hashes at the given
+	// tlog.StoredHashIndex positions, in the order asked; a missing one is
+	// an error wrapping ErrNotFound, a stored value that is not 32 bytes
+	// an error.
+	ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error)
+	// EntryRange returns the stored entries with from <= index < to, in
+	// index order (missing rows are simply absent). to-from is at most
+	// MaxEntries, or the caller's audit chunk size.
+	EntryRange(ctx context.Context, from, to int64) ([]StoredEntry, error)
+	// HashRange returns the stored hashes with from <= id < to, in id
+	// order (missing rows are absent).
+	HashRange(ctx context.Context, from, to int64) ([]StoredHash, error)
+	// EntriesByCommitment returns the entries whose commitment column is
+	// commitment (64 lowercase hex), in index order: commit entries only.
+	EntriesByCommitment(ctx context.Context, commitment string) ([]StoredEntry, error)
+	// EntriesByRef returns the entries whose ref column is index (the
+	// reveals and edits of a commit, the seed-reveals of a seed-commit),
+	// in index order.
+	EntriesByRef(ctx context.Context, index int64) ([]StoredEntry, error)
+	// Checkpoints returns the stored checkpoints with size <= maxSize in
+	// (size, id) order.
+	Checkpoints(ctx context.Context, maxSize int64) ([]StoredCheckpoint, error)
+	// LatestCheckpoint returns the checkpoint of the largest size (the
+	// first stored of that size); ErrNotFound if there is none.
+	LatestCheckpoint(ctx context.Context) (*StoredCheckpoint, error)
+	// CheckpointAt returns the first stored checkpoint of the given size;
+	// ErrNotFound if there is none.
+	CheckpointAt(ctx context.Context, size int64) (*StoredCheckpoint, error)
+	// Replay returns the replay bytes stored under digest (64 lowercase
+	// hex), unchecked; ErrNotFound if there are none.
+	Replay(ctx context.Context, digest string) ([]byte, error)
+
+	// Write runs fn in one transaction that holds the log's write lock:
+	// no other writer, in this process or any other, on this host or any
+	// other, appends until it ends. The transaction commits durably if fn
+	// returns nil and Write returns nil only after that commit; otherwise
+	// nothing fn wrote is kept.
+	Write(ctx context.Context, fn func(WriteTx) error) error
+	// PutCheckpoint stores a signed checkpoint (its ID is assigned by the
+	// store, in storing order).
+	PutCheckpoint(ctx context.Context, cp *StoredCheckpoint) error
+	// PutReplay stores replay bytes under their digest (64 lowercase hex
+	// SHA-256, computed by the caller); storing an existing digest again
+	// is a no-op.
+	PutReplay(ctx context.Context, digest string, replay []byte) error
+
+	// Close releases the store.
+	Close() error
+}
+
+// WriteTx is the transaction [Store.Write] passes to its function: reads
+// see what the transaction wrote.
+type WriteTx interface {
+	// Tail returns the number of entries and the newest entry's
+	// integration time (Unix ns); lastIntegrated is math.MinInt64 for an
+	// empty log.
+	Tail(ctx context.Context) (size, lastIntegrated int64, err error)
+	// ReadHashes is Store.ReadHashes inside the transaction.
+	ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error)
+	// Kinds returns the kinds of the entries at the given indexes (those
+	// that exist).
+	Kinds(ctx context.Context, indexes []int64) (map[int64]Kind, error)
+	// Duplicates returns, for each of keys that an entry's dedup column
+	// holds, that entry's index and kind (the first, if several).
+	Duplicates(ctx context.Context, keys [][32]byte) (map[[32]byte]IndexKind, error)
+	// Insert adds entries (consecutive indexes) and stored hashes. A row
+	// whose index or id is already present is an error wrapping
+	// ErrConflict.
+	Insert(ctx context.Context, entries []StoredEntry, hashes []StoredHash) error
+}
+
+// Meta is a log's identity as a store keeps it.
+type Meta struct {
+	Origin      string // the checkpoint origin line and the key name
+	VerifierKey string // note.NewVerifier format
+	// Schema is the store's schema version (set by the store on Meta).
+	Schema int
+}
+
+// StoredEntry is one row of a store's entries: the leaf and the lookup
+// columns copied from it (which the audit checks against the leaf).
+type StoredEntry struct {
+	Index        int64
+	Kind         Kind
+	Leaf         []byte // canonical JSON leaf (docs/ledger.md)
+	LeafHash     []byte // as stored: 32 bytes unless tampered with
+	IntegratedAt int64  // Unix ns
+	PostedAt     int64  // Unix ns; meaningful only if HasPostedAt
+	HasPostedAt  bool
+	Dedup        []byte // the 32-byte duplicate key
+	Commitment   string // commit entries: the commitment; else ""
+	Ref          int64  // reveal, edit, seed-reveal: the index named; else -1
+}
+
+// StoredHash is one stored hash of the tree: ID is its
+// tlog.StoredHashIndex; Hash is 32 bytes unless tampered with.
+type StoredHash struct {
+	ID   int64
+	Hash []byte
+}
+
+// StoredCheckpoint is one stored signed checkpoint.
+type StoredCheckpoint struct {
+	ID        int64  // assigned by the store: 1, 2, ... in storing order
+	Size      int64  // tree size
+	Root      []byte // 32 bytes
+	Note      []byte // the signed note
+	CreatedAt int64  // Unix ns, the signer's clock
+}
+
+// IndexKind is an entry's index and kind.
+type IndexKind struct {
+	Index int64
+	Kind  Kind
+}
+
+// ErrNotLedger is returned (wrapped) by Store.Meta for a database that
+// holds no sealed ledger.
+var ErrNotLedger = errors.New("not a sealed ledger")
+
+// ErrSchemaTooNew is returned (wrapped) when opening a store whose schema
+// was written by a newer version of sealed.
+var ErrSchemaTooNew = errors.New("schema too new")
+
+// ErrConflict is returned (wrapped) by WriteTx.Insert when a row at the
+// same index or id is already stored.
+var ErrConflict = errors.New("row already stored")
+
+// ChunkReader is an optional fast path for [Ledger.Audit]: a store that
+// can read a range of rows as a few aggregates implements it. The audit
+// only ever accepts what a chunk read shows; anything that does not check
+// out is read again with EntryRange and HashRange, which decide what is
+// reported.
+type ChunkReader interface {
+	// EntryChunk reads entries [from, to) into c.
+	EntryChunk(ctx context.Context, from, to int64, c *EntryChunk) error
+	// HashChunk reads stored hashes [from, to): the row count, the
+	// shortest hash's length and the hashes concatenated in id order,
+	// appended to buf[:0].
+	HashChunk(ctx context.Context, from, to int64, buf []byte) (count, shortest int64, blob []byte, err error)
+}
+
+// EntryChunk is a range of entries as aggregates: Count rows, Times of
+// them with an integration time, MinLeafHash the shortest stored leaf
+// hash; Bodies and LeafHashes concatenated in index order, Lengths the
+// body lengths and Instants the integration times as comma-separated
+// decimals.
+type EntryChunk struct {
+	Count, Times, MinLeafHash             int64
+	Bodies, LeafHashes, Lengths, Instants []byte
+}
+
+// ColumnChecker is an optional fast path for [Ledger.Audit]: a store that
+// can compare its lookup columns with the leaves itself implements it.
+type ColumnChecker interface {
+	// CheckColumns returns the first index in [from, to) whose kind,
+	// posted_at, ref or commitment column differs from the leaf's
+	// top-level member, and what differs; -1 if none.
+	CheckColumns(ctx context.Context, from, to int64) (int64, string, error)
+}

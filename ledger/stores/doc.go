@@ -1,0 +1,6 @@
+// Package stores opens a ledger by name: a PostgreSQL connection URL
+// (postgres:// or postgresql://) opens a [pgstore.Store], anything else
+// is the path of a SQLite file ([sqlitestore.Store]). It is the one place
+// that knows every store, so that package ledger stays free of database
+// drivers and cgo. docs/ledger.md ("Stores") describes each store.
+package stores
