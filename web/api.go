@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/verify"
 )
 
 // apiCheckpoint is GET /api/v1/checkpoint: the latest signed checkpoint
@@ -195,7 +196,10 @@ type appended struct {
 // body (docs/ledger.md, ledger.ParseBody) appended with the server's
 // signer key. 201 with the index; 415 unless the Content-Type is
 // application/json (charset, if given, utf-8); 400 with {"error"} for a bad
-// body or a result whose replay_sha256 names no stored replay; 409 with the
+// body or one verify.Admit refuses (a reveal of another player's commit,
+// a seed-reveal whose seed does not hash to its commitment, a result whose
+// replay_sha256 names no stored replay or whose config differs from its
+// match's seed-commit); 409 with the
 // existing index for a duplicate; 401, 403, 413 and 429
 // come from the middleware before.
 func (s *Server) apiAppend(c echo.Context) error {
@@ -206,8 +210,19 @@ func (s *Server) apiAppend(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.checkResultReplay(body); err != nil {
-		return err
+	if b, err := ledger.ParseBody(body); err == nil {
+		// The admission every writer shares (verify.Admit); a body that
+		// does not parse is left to Append, which says what is wrong.
+		if _, err := verify.Admit(s.o.Writer, b, nil, time.Now()); err != nil {
+			var ae *verify.AdmissionError
+			if errors.As(err, &ae) {
+				if ae.Field == "replay_sha256" && strings.Contains(ae.Msg, "names no replay stored") {
+					return badRequest("bad entry: %v (sealed ledger append --replay FILE stores the replay and appends the result)", ae)
+				}
+				return badRequest("bad entry: %v", ae)
+			}
+			return err
+		}
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 10*time.Second)
 	defer cancel()
@@ -221,22 +236,6 @@ func (s *Server) apiAppend(c echo.Context) error {
 		out.Entry = e
 	}
 	return c.JSON(http.StatusCreated, out)
-}
-
-// checkResultReplay refuses (400) a result entry whose replay_sha256 names
-// no replay stored in the ledger, as `sealed ledger append` does: its
-// /replay/{index} page could only say 404. A body that does not parse is
-// left to Append, which says what is wrong with it.
-func (s *Server) checkResultReplay(body []byte) error {
-	b, err := ledger.ParseBody(body)
-	if err != nil || b.Kind != ledger.KindResult {
-		return nil
-	}
-	_, err = s.o.Writer.Replay(b.ReplaySHA256)
-	if errors.Is(err, ledger.ErrNotFound) {
-		return badRequest("bad entry: replay_sha256: %s names no replay stored in the ledger; expected the SHA-256 of a replay already stored (sealed ledger append --replay FILE stores the replay and appends the result)", b.ReplaySHA256)
-	}
-	return err
 }
 
 // requireJSON answers 415 unless the request's Content-Type is

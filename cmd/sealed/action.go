@@ -10,6 +10,7 @@ import (
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/rules/secret"
+	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -163,31 +164,26 @@ func commitEntry(l *ledger.Ledger, index int64) (*ledger.Entry, *ledger.Body, er
 	return e, b, nil
 }
 
-// checkAfterPost refuses an edit or reveal (what: "edit" or "reveal") of the commit entry post
-// whose time, postedAt (the body field, TimeLayout) or else now, is before
-// the post's time (its posted_at, else its integration time): it cannot
-// have happened before the post it names. The judge ignores such entries
-// already in a ledger (secret.Game.Judge).
-func checkAfterPost(what, postedAt string, post *ledger.Entry, now time.Time) error {
-	t, flag := now, "now"
-	if postedAt != "" {
-		var err error
-		if t, err = time.Parse(ledger.TimeLayout, postedAt); err != nil {
-			return fmt.Errorf("--posted-at %s: %v", postedAt, err)
+// admit runs the write admission every writer shares (verify.Admit)
+// before an append: a refused entry is bad input (exit 2); the warnings
+// (recorded, but will not count) go to stderr as "warning: ..." lines and
+// are returned for the command's own output.
+func (a *app) admit(l *ledger.Ledger, b *ledger.Body, replay []byte) ([]string, error) {
+	warnings, err := verify.Admit(l, b, replay, time.Now())
+	var ae *verify.AdmissionError
+	if errors.As(err, &ae) {
+		e := usageErrorf("%v", ae)
+		switch ae.Field {
+		case "posted_at":
+			e = e.withHint("give the time the %s appeared in the channel, at or after the post", b.Kind)
+		case "replay_sha256":
+			e = e.withHint("store the replay with the entry: sealed ledger append --kind result --replay FILE ...")
+		case "replay":
+			e = e.withHint("'sealed replay check FILE' says what is wrong with a replay")
 		}
-		flag = "--posted-at " + t.UTC().Format(time.RFC3339Nano)
+		return nil, e
 	}
-	pt, src := secret.Stamp{IntegratedAt: post.IntegratedAt, PostedAt: post.PostedAt}.Time()
-	if t.Before(pt) {
-		article := "a"
-		if strings.HasPrefix(what, "e") {
-			article = "an"
-		}
-		return usageErrorf("%s is before commit entry %d was posted (%s, its %s): %s %s cannot happen before the post it names",
-			flag, post.Index, pt.UTC().Format(time.RFC3339Nano), src, article, what).
-			withHint("give the time the %s appeared in the channel, at or after the post", what)
-	}
-	return nil
+	return warnings, err
 }
 
 // fmtTime writes an instant in the game's zone, RFC 3339.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
@@ -67,17 +66,15 @@ func runActionEdit(a *app, o *actionEditOptions) error {
 		return err
 	}
 	defer l.Close()
-	pe, post, err := commitEntry(l, o.Commit)
+	b := &ledger.Body{Kind: ledger.KindEdit, PostedAt: postedAt, Player: o.Player, Commit: &o.Commit}
+	if _, err := a.admit(l, b, nil); err != nil {
+		return err
+	}
+	_, post, err := commitEntry(l, o.Commit)
 	if err != nil {
 		return err
 	}
-	if post.Player != o.Player {
-		return usageErrorf("--player %s: commit entry %d was posted by %s; an edit names the player whose post was edited", o.Player, o.Commit, post.Player)
-	}
-	if err := checkAfterPost("edit", postedAt, pe, time.Now()); err != nil {
-		return err
-	}
-	i, err := l.AppendBody(context.Background(), &ledger.Body{Kind: ledger.KindEdit, PostedAt: postedAt, Player: o.Player, Commit: &o.Commit})
+	i, err := l.AppendBody(context.Background(), b)
 	if err != nil {
 		return appendError(err)
 	}

@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"time"
 
-	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
 )
@@ -117,39 +114,19 @@ func runActionReveal(a *app, o *actionRevealOptions) error {
 		return err
 	}
 	defer l.Close()
-	pe, post, err := commitEntry(l, o.Commit)
+	b := &ledger.Body{Kind: ledger.KindReveal, PostedAt: postedAt, Player: o.Player, Commit: &o.Commit}
+	setRevealText(b, text)
+	warnings, err := a.admit(l, b, nil)
 	if err != nil {
 		return err
 	}
-	if err := checkAfterPost("reveal", postedAt, pe, time.Now()); err != nil {
-		return err
-	}
-	b := &ledger.Body{Kind: ledger.KindReveal, PostedAt: postedAt, Player: o.Player, Commit: &o.Commit}
-	setRevealText(b, text)
 	i, err := l.AppendBody(context.Background(), b)
 	if err != nil {
 		return appendError(err)
 	}
-	var warnings []string
-	if post.Player != o.Player {
-		warnings = append(warnings, fmt.Sprintf("commit entry %d was posted by %s: a reveal by %s does not count", o.Commit, post.Player, o.Player))
-	}
-	c, err := commit.ParseCommitment(post.Commitment)
-	if err != nil {
-		return fmt.Errorf("commit entry %d: %v", o.Commit, err)
-	}
 	match := "it hashes to the commitment"
-	if r := commit.Verify(c, text); !r.Match {
+	if len(warnings) > 0 {
 		match = "it does NOT hash to the commitment"
-		w := fmt.Sprintf("mismatch: the revealed bytes hash to %s, not to the commitment %s; the reveal does not count (reading S3)", r.Got, c)
-		var names []string
-		for _, h := range r.Hints {
-			names = append(names, h.Name)
-		}
-		if len(names) > 0 {
-			w += "; it would have matched with: " + strings.Join(names, ", ")
-		}
-		warnings = append(warnings, w)
 	}
 	return a.printAppended(l, i, fmt.Sprintf("%s revealed %d bytes for ledger index %d; %s", o.Player, len(text), o.Commit, match), warnings)
 }

@@ -127,7 +127,7 @@ func TestActionErrors(t *testing.T) {
 		{[]string{"action", "post", "--db", db, "--key", filepath.Join(t.TempDir(), "none.key"), "--player", "a", "--type", "bid", "--commitment", h}, 2, "signer key"},
 		{[]string{"action", "status", "--db", db, "--zone", "Mars/Olympus"}, 2, `--zone "Mars/Olympus" is not an IANA time zone`},
 		{[]string{"action", "status", "--db", db, "--at", "2026-13-01"}, 2, "--at"},
-		{[]string{"action", "edit", "--db", db, "--key", key, "--player", "bob", "--commit", "7"}, 2, "no such ledger entry"},
+		{[]string{"action", "edit", "--db", db, "--key", key, "--player", "bob", "--commit", "7"}, 2, "commit: entry 7 does not exist; expected the index of a commit entry"},
 		{[]string{"lots", "conclude", "--db", db, "--week", "2026-13"}, 2, "--week"},
 		{[]string{"lots", "conclude", "--db", db, "--week", "2026-W13", "--pricing", "third"}, 2, "--pricing"},
 		{[]string{"lots", "conclude", "--db", db}, 2, "needs --week"},
@@ -146,8 +146,10 @@ func TestActionErrors(t *testing.T) {
 	if !strings.Contains(stderr, "posted by bob") {
 		t.Errorf("edit by another player: %q", stderr)
 	}
-	_, stderr = mustRun(t, 0, "x", "action", "reveal", "--db", db, "--key", key, "--player", "alice", "--commit", "0")
-	if !strings.Contains(stderr, "a reveal by alice does not count") {
+	// A reveal of another player's commitment can only be a typo: refused
+	// by the admission every writer shares (verify.Admit).
+	_, stderr = mustRun(t, 2, "x", "action", "reveal", "--db", db, "--key", key, "--player", "alice", "--commit", "0")
+	if !strings.Contains(stderr, "sealed: player: commit entry 0 was posted by bob, not alice") {
 		t.Errorf("reveal by another player: %q", stderr)
 	}
 	// Next week has not concluded: its conclusion is its Sunday 00:00 at

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/sealedhq/sealed/ledger"
-	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -185,22 +184,32 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 		return err
 	}
 	defer l.Close()
+	var replay []byte
 	if o.Replay != "" {
 		if body.Kind != ledger.KindResult || body.ReplaySHA256 != "" {
 			return usageErrorf("--replay goes with --kind result and without --replay-sha256")
 		}
-		replay, err := readInput(a, o.Replay, ledger.MaxReplaySize)
-		if err != nil {
+		if replay, err = readInput(a, o.Replay, ledger.MaxReplaySize); err != nil {
 			return err
 		}
-		if err := checkResultReplay(a, "--replay "+o.Replay, body.Game, replay); err != nil {
-			return err
+	}
+	admitted := body
+	if admitted == nil {
+		if admitted, err = ledger.ParseBody(raw); err != nil {
+			return usageErrorf("%v", err)
 		}
+	}
+	warnings, err := a.admit(l, admitted, replay)
+	if err != nil {
+		return err
+	}
+	if replay != nil {
 		if body.ReplaySHA256, err = l.PutReplay(replay); err != nil {
 			return usageErrorf("%v", err)
 		}
-	} else if err := checkStoredReplay(a, l, body, raw); err != nil {
-		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(a.errOut, "warning: %s\n", w)
 	}
 	ctx := context.Background()
 	var idx int64
@@ -229,56 +238,4 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 	fmt.Fprintf(a.errOut, "appended %s entry %d; prove it with: sealed ledger prove --index %d\n", e.Kind, idx, idx)
 	_, err = fmt.Fprintln(a.out, idx)
 	return err
-}
-
-// checkStoredReplay checks the replay a result entry names by digest
-// (--replay-sha256, or replay_sha256 in a --body): it must be stored in the
-// ledger ("a replay already stored") and be a replay of the entry's game.
-// Entries of other kinds pass.
-func checkStoredReplay(a *app, l *ledger.Ledger, body *ledger.Body, raw []byte) error {
-	if body == nil {
-		b, err := ledger.ParseBody(raw)
-		if err != nil {
-			return nil // the ledger's Append says what is wrong
-		}
-		body = b
-	}
-	if body.Kind != ledger.KindResult || body.ReplaySHA256 == "" {
-		return nil
-	}
-	replay, err := l.Replay(body.ReplaySHA256)
-	if errors.Is(err, ledger.ErrNotFound) {
-		return usageErrorf("replay_sha256 %s names no replay stored in the ledger; expected the SHA-256 of a replay already stored", body.ReplaySHA256).
-			withHint("store the replay with the entry: sealed ledger append --kind result --replay FILE ...")
-	}
-	if err != nil {
-		return usageErrorf("replay_sha256: %v", err)
-	}
-	return checkResultReplay(a, "the stored replay "+body.ReplaySHA256, body.Game, replay)
-}
-
-// checkResultReplay checks, before a result entry is appended, that replay
-// is a replay (verify.CheckReplay reads it) of the declared game: auction
-// replays are sealed.auction.replay.v1, bargain replays
-// negotiation.replay.v1. A replay that re-simulates with differences is
-// still recorded (it is evidence), with a warning on stderr.
-func checkResultReplay(a *app, what, game string, replay []byte) error {
-	rep, err := verify.CheckReplay(replay)
-	if err != nil {
-		return usageErrorf("%s: %v; expected a whole replay of the match", what, err).
-			withHint("'sealed replay check FILE' says what is wrong with a replay")
-	}
-	want := map[string]string{"auction": verify.FormatAuction, "bargain": verify.FormatBargain}[game]
-	if want != "" && rep.Format != want {
-		return usageErrorf("%s is a %s replay, but the entry's game is %s; expected a %s replay", what, rep.Format, game, want)
-	}
-	if !rep.Clean() {
-		seed := "seed commitment ok"
-		if !rep.SeedCommitmentOK {
-			seed = "seed commitment MISMATCH"
-		}
-		fmt.Fprintf(a.errOut, "warning: %s does not re-simulate cleanly (%d differences, %s); it is recorded as evidence: 'sealed replay check' lists the differences\n",
-			what, len(rep.Differences), seed)
-	}
-	return nil
 }

@@ -1,0 +1,241 @@
+package verify
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/rules/secret"
+)
+
+// AdmissionError is returned by Admit for an entry that can only be a
+// mistake: Field names the body field at fault, Msg what was wrong and
+// what was expected. The CLI exits 2 on it and the web API answers 400.
+type AdmissionError struct {
+	Field string
+	Msg   string
+}
+
+// Error is "FIELD: MSG".
+func (e *AdmissionError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return e.Field + ": " + e.Msg
+}
+
+func refuse(field, format string, args ...any) error {
+	return &AdmissionError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Admit is the write admission of every writer (the CLI's action verbs
+// and ledger append, and the web API): it checks a validated body
+// (ledger.ParseBody) against the entries it names in l, before
+// ledger.Append, and returns warnings about entries that are recorded but
+// will not count. now stands for the integration time of an entry
+// without posted_at. replay, if not nil, is the replay a result entry
+// will name, not stored yet: the caller stores it (ledger.PutReplay) once
+// admitted and sets b.ReplaySHA256 to its digest. It refuses, with an
+// *AdmissionError:
+//
+//   - a reveal or edit naming an entry that is not a commit entry, or a
+//     commit posted by another player (a reveal by bob of alice's commit
+//     is a typo, not an event), or timed before the commit's post (its
+//     posted_at, else its integration time): it cannot have happened
+//     before the post it names;
+//   - a seed-reveal whose seed does not hash to its seed-commit's
+//     commitment (commit.CheckSeed);
+//   - a result whose replay_sha256 names no stored replay, whose replay
+//     CheckReplay cannot read or is of another game, or whose config
+//     differs from the config of its match's seed-commit (the earliest
+//     seed-commit entry of the same game and match_id, if any).
+//
+// It records, with a warning, what happened even though it does not
+// count: a reveal whose text does not hash to the commitment (rule S3),
+// with the near misses; a replay that does not re-simulate cleanly.
+// Other errors are storage errors. Admit reads the entries named, and for
+// a result every entry up to the first seed-commit of its match.
+func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warnings []string, err error) {
+	switch b.Kind {
+	case ledger.KindReveal, ledger.KindEdit:
+		return admitRevealOrEdit(l, b, now)
+	case ledger.KindSeedReveal:
+		return nil, admitSeedReveal(l, b)
+	case ledger.KindResult:
+		return admitResult(l, b, replay)
+	}
+	return nil, nil
+}
+
+// referenced returns the entry idx names and its body; a missing entry or
+// one of another kind is refused.
+func referenced(l *ledger.Ledger, field string, idx int64, want ledger.Kind) (*ledger.Entry, *ledger.Body, error) {
+	e, err := l.Entry(idx)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return nil, nil, refuse(field, "entry %d does not exist; expected the index of a %s entry", idx, want)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if e.Kind != want {
+		return nil, nil, refuse(field, "entry %d is a %s entry; expected a %s entry", idx, e.Kind, want)
+	}
+	body, err := e.Body()
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, body, nil
+}
+
+func admitRevealOrEdit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string, error) {
+	if b.Commit == nil {
+		return nil, nil // ParseBody requires it; Append says so
+	}
+	pe, post, err := referenced(l, "commit", *b.Commit, ledger.KindCommit)
+	if err != nil {
+		return nil, err
+	}
+	if post.Player != b.Player {
+		return nil, refuse("player", "commit entry %d was posted by %s, not %s; a %s names the player who posted the commitment", pe.Index, post.Player, b.Player, b.Kind)
+	}
+	t := now
+	if b.PostedAt != "" {
+		// A body not yet normalised may carry any RFC 3339 time; one that
+		// does not parse is left to Append, which says what is wrong.
+		if t, err = time.Parse(time.RFC3339Nano, b.PostedAt); err != nil {
+			return nil, nil
+		}
+	}
+	pt, src := secret.Stamp{IntegratedAt: pe.IntegratedAt, PostedAt: pe.PostedAt}.Time()
+	if t.Before(pt) {
+		when := "now (" + t.UTC().Format(time.RFC3339Nano) + ")"
+		if b.PostedAt != "" {
+			when = "posted_at " + t.UTC().Format(time.RFC3339Nano)
+		}
+		article := "a"
+		if b.Kind == ledger.KindEdit {
+			article = "an"
+		}
+		return nil, refuse("posted_at", "%s is before commit entry %d was posted (%s, its %s): %s %s cannot happen before the post it names",
+			when, pe.Index, pt.UTC().Format(time.RFC3339Nano), src, article, b.Kind)
+	}
+	if b.Kind != ledger.KindReveal {
+		return nil, nil
+	}
+	text, err := b.RevealedBytes()
+	if err != nil {
+		return nil, refuse("text_base64", "not valid base64: %v", err)
+	}
+	c, err := commit.ParseCommitment(post.Commitment)
+	if err != nil {
+		return nil, fmt.Errorf("commit entry %d: %w", pe.Index, err)
+	}
+	r := commit.Verify(c, text)
+	if r.Match {
+		return nil, nil
+	}
+	w := fmt.Sprintf("mismatch: the revealed bytes hash to %s, not to the commitment %s; the reveal does not count (reading S3)", r.Got, c)
+	var names []string
+	for _, h := range r.Hints {
+		names = append(names, h.Name)
+	}
+	if len(names) > 0 {
+		w += "; it would have matched with: " + strings.Join(names, ", ")
+	}
+	return []string{w}, nil
+}
+
+func admitSeedReveal(l *ledger.Ledger, b *ledger.Body) error {
+	if b.SeedCommit == nil {
+		return nil
+	}
+	_, sc, err := referenced(l, "seed_commit", *b.SeedCommit, ledger.KindSeedCommit)
+	if err != nil {
+		return err
+	}
+	seed, err := commit.ParseSeed(b.Seed)
+	if err != nil {
+		return refuse("seed", "%v", err)
+	}
+	c, err := commit.ParseCommitment(sc.Commitment)
+	if err != nil {
+		return fmt.Errorf("seed-commit entry %d: %w", *b.SeedCommit, err)
+	}
+	if !commit.CheckSeed(seed, c) {
+		return refuse("seed", "the seed hashes to %s, not to the commitment %s of seed-commit entry %d; expected the seed that was committed (the SHA-256 of its 64 hex characters)",
+			seed.Commitment(), c, *b.SeedCommit)
+	}
+	return nil
+}
+
+func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error) {
+	what, field := "the replay", "replay"
+	if data == nil {
+		field = "replay_sha256"
+		var err error
+		data, err = l.Replay(b.ReplaySHA256)
+		if errors.Is(err, ledger.ErrNotFound) {
+			return nil, refuse("replay_sha256", "%s names no replay stored in the ledger; expected the SHA-256 of a replay already stored", b.ReplaySHA256)
+		}
+		if err != nil {
+			return nil, err
+		}
+		what = "the stored replay " + b.ReplaySHA256
+	}
+	rep, err := CheckReplay(data)
+	if err != nil {
+		return nil, refuse(field, "%s: %v; expected a whole replay of the match", what, err)
+	}
+	if want := gameFormats[b.Game]; want != "" && rep.Format != want {
+		return nil, refuse("game", "the replay is a %s replay, but the entry's game is %s; expected a %s replay", rep.Format, b.Game, want)
+	}
+	size, err := l.Size()
+	if err != nil {
+		return nil, err
+	}
+	scs, err := seedCommits(l, b.Game, b.MatchID, 0, size, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(scs) > 0 {
+		cfg, err := replayConfig(data)
+		if err != nil {
+			return nil, refuse(field, "%s: %v", what, err)
+		}
+		diffs, err := compareConfigs(scs[0].body.Config, cfg, formatFixedKeys[rep.Format])
+		if err != nil {
+			return nil, refuse(field, "comparing the replay's config with seed-commit entry %d: %v", scs[0].index, err)
+		}
+		if len(diffs) > 0 {
+			keys := make([]string, len(diffs))
+			for i, d := range diffs {
+				keys[i] = fmt.Sprintf("%s (seed-commit %s, replay %s)", d.Key, d.Ledger, d.Replay)
+			}
+			return nil, refuse(field, "the replay's config differs from the one seed-commit entry %d recorded for match %s: %s; expected the config committed before the match",
+				scs[0].index, b.MatchID, strings.Join(keys, ", "))
+		}
+	}
+	if !rep.Clean() {
+		seed := "seed commitment ok"
+		if !rep.SeedCommitmentOK {
+			seed = "seed commitment MISMATCH"
+		}
+		return []string{fmt.Sprintf("the replay does not re-simulate cleanly (%d differences, %s); it is recorded as evidence: 'sealed replay check' lists the differences", len(rep.Differences), seed)}, nil
+	}
+	return nil, nil
+}
+
+// replayConfig is the config object of a replay document.
+func replayConfig(data []byte) (json.RawMessage, error) {
+	var head struct {
+		Config json.RawMessage `json:"config"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("reading the replay's config: %w", err)
+	}
+	return head.Config, nil
+}
