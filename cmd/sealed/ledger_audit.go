@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
 )
@@ -112,24 +111,8 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 		}
 		return errSilentFailure
 	}
-	var progress func(done, total int64)
-	if isTerminal(a.errOut) {
-		var bar *progressbar.ProgressBar
-		progress = func(done, total int64) {
-			if bar == nil {
-				bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(a.errOut),
-					progressbar.OptionSetDescription("auditing"), progressbar.OptionShowCount(),
-					progressbar.OptionShowIts(), progressbar.OptionSetItsString("entries"),
-					progressbar.OptionClearOnFinish())
-			}
-			bar.Set64(done)
-		}
-		defer func() {
-			if bar != nil {
-				bar.Finish()
-			}
-		}()
-	}
+	progress, finish := a.progress("auditing", "entries")
+	defer finish()
 	rep, err := l.Audit(context.Background(), progress)
 	if err != nil {
 		return err

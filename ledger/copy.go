@@ -1,0 +1,204 @@
+package ledger
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"slices"
+
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// CopyReport says what Copy copied.
+type CopyReport struct {
+	Entries     int64 `json:"entries"`
+	Checkpoints int   `json:"checkpoints"`
+	Replays     int   `json:"replays"`
+}
+
+// copyChunk is how many entries Copy reads and writes at a time.
+const copyChunk = 4096
+
+// Copy copies the ledger in src into dst, an empty store (Store.Create
+// refuses one that holds a ledger), checking everything as it goes: each
+// leaf hashes to its stored leaf hash, the stored hashes are recomputed
+// from the leaves (tlog.StoredHashesForRecordHash) and must equal the
+// source's, indexes have no gap, every checkpoint verifies with the
+// source's verifier key and its root is the recomputed root at its size,
+// and every replay a result entry names hashes to its digest. Nothing
+// that fails a check is written: Copy stops with an error naming it
+// (entries already written stay in dst, which is then incomplete; use a
+// new dst). The copy holds the same leaves, stored hashes and checkpoint
+// notes byte for byte, with the checkpoints in their original order, so
+// it audits clean with the same roots. Replays that no result entry names
+// are not copied. progress, if not nil, is called with entries done and
+// the total.
+func Copy(ctx context.Context, src, dst Store, progress func(done, total int64)) (*CopyReport, error) {
+	m, err := src.Meta(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("source: %w", err)
+	}
+	cps, err := src.Checkpoints(ctx, math.MaxInt64)
+	if err != nil {
+		return nil, fmt.Errorf("source: %w", err)
+	}
+	n, err := src.Size(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("source: %w", err)
+	}
+	slices.SortFunc(cps, func(a, b StoredCheckpoint) int { return cmpInt64(a.ID, b.ID) })
+	if len(cps) == 0 {
+		return nil, fmt.Errorf("source: no checkpoint: a ledger made by Create always has the empty tree's")
+	}
+	// Every checkpoint verifies and covers entries the source has.
+	roots := map[int64][]tlog.Hash{}
+	for _, c := range cps {
+		cp, err := OpenCheckpoint(m.VerifierKey, c.Note)
+		if err != nil {
+			return nil, fmt.Errorf("source checkpoint %d (size %d): %w", c.ID, c.Size, err)
+		}
+		if cp.Size != c.Size || !bytes.Equal(cp.Root[:], c.Root) {
+			return nil, fmt.Errorf("source checkpoint %d: the signed size %d and root %s differ from the stored ones", c.ID, cp.Size, cp.Root)
+		}
+		if c.Size > n {
+			return nil, fmt.Errorf("source checkpoint %d covers %d entries, but the source has %d", c.ID, c.Size, n)
+		}
+		roots[c.Size] = append(roots[c.Size], cp.Root)
+	}
+	checkRoot := func(f *frontier) error {
+		want, ok := roots[f.size]
+		if !ok {
+			return nil
+		}
+		root, err := f.root()
+		if err != nil {
+			return err
+		}
+		for _, r := range want {
+			if r != root {
+				return fmt.Errorf("source: a checkpoint of size %d signs root %s, but the entries give %s", f.size, r, root)
+			}
+		}
+		return nil
+	}
+	first := cps[0]
+	if first.Size != 0 {
+		return nil, fmt.Errorf("source: the first checkpoint has size %d; expected the empty tree's", first.Size)
+	}
+	if err := dst.Create(ctx, &Meta{Origin: m.Origin, VerifierKey: m.VerifierKey}, &first); err != nil {
+		return nil, fmt.Errorf("destination: %w", err)
+	}
+	rep := &CopyReport{Checkpoints: 1}
+	f := &frontier{}
+	if err := checkRoot(f); err != nil {
+		return nil, err
+	}
+	next := 1 // the next checkpoint (in storing order) to copy
+	putCheckpoints := func() error {
+		// A checkpoint is stored after the entries it covers.
+		for ; next < len(cps) && cps[next].Size <= f.size; next++ {
+			c := cps[next]
+			if err := dst.PutCheckpoint(ctx, &c); err != nil {
+				return fmt.Errorf("destination: %w", err)
+			}
+			rep.Checkpoints++
+		}
+		return nil
+	}
+	for from := int64(0); from < n; from += copyChunk {
+		to := min(from+copyChunk, n)
+		es, err := src.EntryRange(ctx, from, to)
+		if err != nil {
+			return nil, fmt.Errorf("source: %w", err)
+		}
+		if int64(len(es)) != to-from {
+			return nil, fmt.Errorf("source: entries %d..%d: %d of %d rows present", from, to-1, len(es), to-from)
+		}
+		hashes, err := src.HashRange(ctx, tlog.StoredHashIndex(0, from), tlog.StoredHashCount(to))
+		if err != nil {
+			return nil, fmt.Errorf("source: %w", err)
+		}
+		hi := 0
+		for i := range es {
+			e := &es[i]
+			if e.Index != from+int64(i) {
+				return nil, fmt.Errorf("source: entry %d is missing", from+int64(i))
+			}
+			lh := tlog.RecordHash(e.Leaf)
+			if !bytes.Equal(lh[:], e.LeafHash) {
+				return nil, fmt.Errorf("source: entry %d: the leaf hashes to %s, not to its stored leaf hash", e.Index, lh)
+			}
+			if problem := checkColumns(e); problem != "" {
+				return nil, fmt.Errorf("source: entry %d: %s", e.Index, problem)
+			}
+			hs, err := tlog.StoredHashesForRecordHash(e.Index, lh, f)
+			if err != nil {
+				return nil, err
+			}
+			base := tlog.StoredHashIndex(0, e.Index)
+			for k, h := range hs {
+				if hi >= len(hashes) || hashes[hi].ID != base+int64(k) || !bytes.Equal(hashes[hi].Hash, h[:]) {
+					return nil, fmt.Errorf("source: stored hash %d (written by entry %d) is missing or differs from the one the entries give", base+int64(k), e.Index)
+				}
+				hi++
+			}
+			f.add(hs)
+			if err := checkRoot(f); err != nil {
+				return nil, err
+			}
+			if e.Kind == KindResult {
+				if err := copyReplay(ctx, src, dst, e); err != nil {
+					return nil, err
+				}
+				rep.Replays++
+			}
+		}
+		if err := dst.Write(ctx, func(tx WriteTx) error { return tx.Insert(ctx, es, hashes) }); err != nil {
+			return nil, fmt.Errorf("destination: %w", err)
+		}
+		rep.Entries = to
+		if err := putCheckpoints(); err != nil {
+			return nil, err
+		}
+		if progress != nil {
+			progress(to, n)
+		}
+	}
+	if err := putCheckpoints(); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// copyReplay copies the replay a result entry names, checked against its
+// digest.
+func copyReplay(ctx context.Context, src, dst Store, e *StoredEntry) error {
+	b, err := (&Entry{Index: e.Index, Leaf: e.Leaf}).Body()
+	if err != nil {
+		return fmt.Errorf("source: %w", err)
+	}
+	data, err := src.Replay(ctx, b.ReplaySHA256)
+	if err != nil {
+		return fmt.Errorf("source: the replay %s of result entry %d: %w", b.ReplaySHA256, e.Index, err)
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != b.ReplaySHA256 {
+		return fmt.Errorf("source: the replay %s of result entry %d does not hash to its digest", b.ReplaySHA256, e.Index)
+	}
+	if err := dst.PutReplay(ctx, b.ReplaySHA256, data); err != nil {
+		return fmt.Errorf("destination: %w", err)
+	}
+	return nil
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
