@@ -49,7 +49,7 @@ type ledgerFlags struct {
 
 // addLedgerFlags adds --db and, when appending, --key.
 func addLedgerFlags(c *cobra.Command, lf *ledgerFlags, appending bool) {
-	c.Flags().StringVar(&lf.DB, "db", defaultDB, "ledger database `FILE`")
+	c.Flags().StringVar(&lf.DB, "db", defaultDB, "the ledger: a SQLite `FILE` or a postgres:// URL")
 	if appending {
 		c.Flags().StringVar(&lf.Key, "key", "", "the ledger's private signer key `FILE`, written by 'sealed ledger init' "+keyFileHelp)
 	}

@@ -41,7 +41,7 @@ consistency proofs can be checked offline with only the verifier key.`,
   sealed ledger prove --index 0 > proof.json
   sealed ledger check-proof --proof proof.json --vkey "$(cat vkey.txt)"`,
 	}
-	c.PersistentFlags().StringVar(&g.DB, "db", defaultDB, "the ledger database `FILE`")
+	c.PersistentFlags().StringVar(&g.DB, "db", defaultDB, "the ledger: a SQLite `FILE` or a postgres:// URL")
 	for _, f := range ledgerSubcommands {
 		c.AddCommand(f(a, g))
 	}

@@ -32,7 +32,10 @@ key goes to --key with mode 0600, outside the database: by default the
 --db file name with ".key" added (o2.db: o2.db.key), or ./sealed.key for
 the default ./sealed.db. Neither file is ever overwritten. The verifier
 key is printed on stdout: publish it, it is all anyone needs to check
-checkpoints and proofs offline.`,
+checkpoints and proofs offline.
+
+--db may be a PostgreSQL URL (postgres://... or postgresql://...) naming
+an empty database; --key is then required.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.DB = g.DB
@@ -48,14 +51,18 @@ checkpoints and proofs offline.`,
 }
 
 func runLedgerInit(a *app, o *ledgerInitOptions) error {
+	if o.Key == "" {
+		return usageErrorf("ledger init on %s needs --key FILE: where to write the private signer key", stores.Redact(o.DB)).
+			withHint("sealed ledger init --db 'postgres://...' --key ledger.key")
+	}
 	vkey, err := stores.Init(context.Background(), o.DB, o.Origin, o.Key)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
 	if a.json {
-		return a.printJSON(map[string]string{"db": o.DB, "key_file": o.Key, "origin": o.Origin, "verifier_key": vkey})
+		return a.printJSON(map[string]string{"db": stores.Redact(o.DB), "key_file": o.Key, "origin": o.Origin, "verifier_key": vkey})
 	}
-	fmt.Fprintf(a.errOut, "created ledger %s (origin %s); private key in %s (mode 0600, keep it secret)\nverifier key:\n", o.DB, o.Origin, o.Key)
+	fmt.Fprintf(a.errOut, "created ledger %s (origin %s); private key in %s (mode 0600, keep it secret)\nverifier key:\n", stores.Redact(o.DB), o.Origin, o.Key)
 	_, err = fmt.Fprintln(a.out, vkey)
 	return err
 }

@@ -27,6 +27,7 @@ const minTokenLen = 16
 // serveOptions are the inputs of `sealed serve`.
 type serveOptions struct {
 	DB        string
+	ReadDB    string // --read-db: a replica the pages read from; "" means DB
 	Addr      string
 	TokenFile string // "" disables the write API
 	KeyFile   string // the ledger's signer key; "" disables the write API
@@ -42,7 +43,7 @@ func newServeCmd(a *app) *cobra.Command { return serveCmd(a, runServe) }
 func serveCmd(a *app, runF func(context.Context, *app, *serveOptions) error) *cobra.Command {
 	o := &serveOptions{}
 	c := &cobra.Command{
-		Use:   "serve --db FILE [--addr 127.0.0.1:8080] [--token-file F --key FILE]",
+		Use:   "serve --db LEDGER [--read-db REPLICA] [--addr 127.0.0.1:8080] [--token-file F --key FILE]",
 		Short: "Serve the public web site and JSON API on a ledger (docs/web.md)",
 		Long: `Serve the web site on a ledger: look commitments up, hash a bid in the
 browser, verify reveals, browse entries with inclusion proofs, read the
@@ -62,7 +63,8 @@ the write API answers 403. Stop with Ctrl-C.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.DB, "db", "", "the ledger database `FILE` (required)")
+	f.StringVar(&o.DB, "db", "", "the ledger: a SQLite `FILE` or a postgres:// URL (required)")
+	f.StringVar(&o.ReadDB, "read-db", "", "serve pages and API reads from this replica of the ledger (a postgres:// `URL` or a file); writes still go to --db")
 	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
 	f.StringVar(&o.TokenFile, "token-file", "", "enable the write API: `FILE` holds the bearer token (at least 16 characters)")
 	f.StringVar(&o.KeyFile, "key", "", "the ledger's signer key `FILE`, needed to append entries")
@@ -85,7 +87,7 @@ func runServe(ctx context.Context, a *app, o *serveOptions) error {
 	if err != nil {
 		return usageErrorf("--zone %q: %v; expected an IANA zone such as Europe/Paris", o.Zone, err)
 	}
-	site := siteOptions{db: o.DB, addr: o.Addr, token: token, keyFile: o.KeyFile, game: secret.Game{Calendar: secret.Calendar{Location: loc}}, ready: o.ready}
+	site := siteOptions{db: o.DB, readDB: o.ReadDB, addr: o.Addr, token: token, keyFile: o.KeyFile, game: secret.Game{Calendar: secret.Calendar{Location: loc}}, ready: o.ready}
 	return serveSite(ctx, a, site, nil)
 }
 
@@ -116,16 +118,20 @@ func readToken(path string) (string, error) {
 
 // siteOptions is what serveSite needs (sealed serve and sealed demo --serve).
 type siteOptions struct {
-	db, addr, token, keyFile string
-	game                     secret.Game
-	ready                    func(url string)
+	db, readDB, addr, token, keyFile string
+	game                             secret.Game
+	ready                            func(url string)
 }
 
 // serveSite opens the ledger (read-only for the pages; with the signer key
 // too when keyFile is set), listens on addr, calls announce with the URL
 // (or prints it), and serves until ctx ends, then shuts down gracefully.
 func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url string) error) error {
-	r, err := openLedgerRO(o.db)
+	readDB := o.db
+	if o.readDB != "" {
+		readDB = o.readDB
+	}
+	r, err := openLedgerRO(readDB)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,124 @@
+package sqlitestore_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/sqlitestore"
+)
+
+// copyFixture copies the schema-1 ledger of testdata/v1 (written by the
+// sealed of commit 8d9c23f, see its README) to a temp dir.
+func copyFixture(t *testing.T) (db, key, vkey string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"v1.db", "v1.key"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "v1", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := os.ReadFile(filepath.Join("testdata", "v1", "vkey.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "v1.db"), filepath.Join(dir, "v1.key"), strings.TrimSpace(string(v))
+}
+
+func schemaVersion(t *testing.T, db string) int {
+	t.Helper()
+	c, err := sql.Open("sqlite3", "file:"+db+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var v int
+	if err := c.QueryRow(`SELECT max(version) FROM schema_version`).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestOpensSchemaV1: a ledger written before the storage split opens
+// unchanged: read-only it is read as it is (no migration, nothing
+// written); opened for writing it gets migration 2 (the lookup indexes),
+// keeps its leaves byte for byte, takes new entries, and audits clean.
+func TestOpensSchemaV1(t *testing.T) {
+	ctx := context.Background()
+	db, key, vkey := copyFixture(t)
+	const commitment = "baef89a677af1ec9cd1f0248475b713055b2a76a58cc60086921c94e7f772846"
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	s, err := sqlitestore.Open(db, sqlitestore.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro, err := ledger.Open(ctx, s, ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ro.VerifierKey() != vkey {
+		t.Errorf("verifier key %s, want %s", ro.VerifierKey(), vkey)
+	}
+	old, err := ro.Entries(0, 10)
+	if err != nil || len(old) != 2 {
+		t.Fatalf("entries of the v1 ledger: %d, %v", len(old), err)
+	}
+	if cs, err := ro.CommitsByCommitment(commitment); err != nil || len(cs) != 1 || cs[0].Index != 0 {
+		t.Errorf("CommitsByCommitment on the unindexed v1 file = %v, %v", cs, err)
+	}
+	if rep, err := ro.Audit(ctx, nil); err != nil || !rep.OK || rep.Size != 2 {
+		t.Fatalf("audit of the v1 ledger: %+v, %v", rep, err)
+	}
+	ro.Close()
+	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) || schemaVersion(t, db) != 1 {
+		t.Fatal("opening read-only changed the file")
+	}
+
+	s, err = sqlitestore.Open(db, sqlitestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ledger.Open(ctx, s, ledger.Options{KeyFile: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := schemaVersion(t, db); v != sqlitestore.SchemaVersion() {
+		t.Errorf("after a writable open the schema version is %d, want %d", v, sqlitestore.SchemaVersion())
+	}
+	body := `{"kind":"commit","player":"bob","action_type":"bid","channel":"#auctions","commitment":"` + strings.Repeat("ab", 32) + `"}`
+	if i, err := w.Append(ctx, []byte(body)); err != nil || i != 2 {
+		t.Fatalf("append to the upgraded ledger = %d, %v", i, err)
+	}
+	dupOld := `{"kind":"commit","player":"alice","action_type":"bid","channel":"#auctions","commitment":"` + commitment + `"}`
+	var de *ledger.DuplicateError
+	if _, err := w.Append(ctx, []byte(dupOld)); !errors.As(err, &de) || de.Index != 0 {
+		t.Errorf("a copy of the v1 ledger's commit: %v; want a duplicate of entry 0 (found through the new index)", err)
+	}
+	now, err := w.Entries(0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range now {
+		if !bytes.Equal(now[i].Leaf, old[i].Leaf) || now[i].LeafHash != old[i].LeafHash {
+			t.Errorf("entry %d changed in the upgrade", i)
+		}
+	}
+	if rep, err := w.Audit(ctx, nil); err != nil || !rep.OK || rep.Size != 3 {
+		t.Errorf("audit after the upgrade: %+v, %v", rep, err)
+	}
+	w.Close()
+}
