@@ -41,7 +41,7 @@ func EngineStreamSeed(seed int64) (int64, error) {
 // table[rand(len-1)] (drawPool and drawValues in sim.nim).
 type nimSource struct{ r *nimrand.Rand }
 
-func (s nimSource) Range(lo, hi int) int  { return lo + int(s.r.Rand(uint64(hi-lo))) }
+func (s nimSource) Range(lo, hi int) int { return lo + int(s.r.Rand(uint64(hi-lo))) }
 func (s nimSource) Intn(n uint64) uint64 { return s.r.Rand(n - 1) }
 
 // EngineDraw is everything the engine's seed decides for an episode.

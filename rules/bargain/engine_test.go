@@ -232,7 +232,7 @@ func TestCleanMessage(t *testing.T) {
 // 16 and 17 significant digits).
 func TestEngineFloat(t *testing.T) {
 	for _, c := range []struct {
-		f         float64
+		f            float64
 		short, nim16 string
 	}{
 		{4.0 / 3, "1.3333333333333333", "1.333333333333333"},
