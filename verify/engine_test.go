@@ -382,3 +382,28 @@ func TestEnginePlayChecksClean(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineDocExample: docs/replays.md shows testdata/engine_example.json
+// verbatim, and it checks clean against seed 000102...1f and its
+// commitment (printf %s SEED | sha256sum).
+func TestEngineDocExample(t *testing.T) {
+	data, err := os.ReadFile("testdata/engine_example.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../docs/replays.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := "<!-- example: verify/testdata/engine_example.json -->\n```json\n"
+	i := strings.Index(string(doc), marker)
+	if i < 0 || !strings.HasPrefix(string(doc[i+len(marker):]), strings.TrimSpace(string(data))+"\n```") {
+		t.Fatal("docs/replays.md does not show testdata/engine_example.json verbatim after its marker")
+	}
+	seed, _ := commit.ParseSeed(seedA)
+	c, _ := commit.ParseCommitment(commitmentA)
+	rep, err := CheckReplayWith(data, ReplayOptions{Seed: &seed, SeedCommitment: &c})
+	if err != nil || !rep.Clean() || !rep.SeedCommitmentOK {
+		t.Fatalf("%v %+v", err, rep)
+	}
+}
