@@ -178,6 +178,11 @@ type bargainCheck struct {
 	rep     *Report
 	pending *bargain.Move // a settled match whose matchEnd event is due
 	ended   bool          // an end event was applied
+	// engine is set for the engine's dialect: texts are checked against the
+	// engine's cleaning (engineTexts) instead of the length rules, and
+	// notes carry over from a seat's earlier actions.
+	engine bool
+	notes  [bargain.Seats]string // engine: each seat's latest notes
 }
 
 func (c *bargainCheck) diff(i int, field, claimed, derived string) {
@@ -219,19 +224,29 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 		}
 		c.cmpInt(i, "maxTurns", ev.MaxTurns, c.ep.Config().MaxTurns)
 	case bargain.EventOffer:
-		mv, err := c.ep.Offer(bargain.Vector(ev.Take), ev.Text, ev.Notes)
+		text, notes := ev.Text, ev.Notes
+		if c.engine {
+			text, notes = "", "" // engineTexts checks them
+		}
+		mv, err := c.ep.Offer(bargain.Vector(ev.Take), text, notes)
 		if err != nil {
 			c.illegal(i, ev, err)
 			return
 		}
+		c.engineTexts(i, ev, mv.Seat)
 		c.cmpMove(i, ev, mv)
 		c.cmpInts(i, "worth", ev.Worth, mv.Worth[:])
 	case bargain.EventAccept:
-		mv, err := c.ep.Accept(ev.Text, ev.Notes)
+		text, notes := ev.Text, ev.Notes
+		if c.engine {
+			text, notes = "", ""
+		}
+		mv, err := c.ep.Accept(text, notes)
 		if err != nil {
 			c.illegal(i, ev, err)
 			return
 		}
+		c.engineTexts(i, ev, mv.Seat)
 		c.cmpMove(i, ev, mv)
 		c.cmpInts(i, "take", ev.Take, mv.Take[:])
 		c.cmpInts(i, "payoff", ev.Payoff, mv.Payoff[:])
@@ -306,6 +321,12 @@ func (c *bargainCheck) illegal(i int, ev *bargainEvent, err error) {
 
 // finish reports events the derivation expects after the last one.
 func (c *bargainCheck) finish(n int) {
+	if m := c.ep.Current(); m != nil && !c.ended {
+		p := m.Plan()
+		c.diff(-1, "events", fmt.Sprintf("%d events, ending inside match %d before turn %d", n, p.Match, m.Turn()),
+			fmt.Sprintf("the rest of match %d (up to turn %d), its matchEnd, and an end event", p.Match, m.MaxTurns()))
+		return
+	}
 	if c.pending != nil {
 		c.diff(-1, "events", fmt.Sprintf("%d events, ending before the matchEnd", n), fmt.Sprintf("matchEnd of match %d", c.pending.Match))
 		c.pending = nil

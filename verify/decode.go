@@ -41,45 +41,49 @@ func decodeStrict(data []byte, v any, what string) error {
 	return nil
 }
 
-// replayFormat returns the top-level "format" of a replay, reading no
-// further than that member. The game's own decoder reads the whole replay
-// strictly afterwards; an error here comes from what was read so far.
-func replayFormat(data []byte) (string, error) {
+// replayFormat returns the name of a replay's dialect field and its value:
+// the top-level "format" (sealed's replays) or "protocol" (the engine's),
+// whichever comes first, reading no further than that member; key is ""
+// when the object has neither. The game's own decoder reads the whole
+// replay strictly afterwards; an error here comes from what was read so
+// far.
+func replayFormat(data []byte) (key, value string, err error) {
 	if err := checkStart(data); err != nil {
-		return "", err
+		return "", "", err
 	}
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.ReadToken()
 	if err != nil {
-		return "", readError(err, "replay")
+		return "", "", readError(err, "replay")
 	}
 	if tok.Kind() != '{' {
-		return "", fmt.Errorf("replay is a JSON %s; expected a JSON object", kindName(tok.Kind()))
+		return "", "", fmt.Errorf("replay is a JSON %s; expected a JSON object", kindName(tok.Kind()))
 	}
 	for dec.PeekKind() != '}' {
 		name, err := dec.ReadToken()
 		if err != nil {
-			return "", readError(err, "replay")
+			return "", "", readError(err, "replay")
 		}
-		if name.String() != "format" {
+		k := name.String()
+		if k != "format" && k != "protocol" {
 			if err := dec.SkipValue(); err != nil {
-				return "", readError(err, "replay")
+				return "", "", readError(err, "replay")
 			}
 			continue
 		}
 		val, err := dec.ReadToken()
 		if err != nil {
-			return "", readError(err, "replay")
+			return "", "", readError(err, "replay")
 		}
 		if val.Kind() != '"' {
-			return "", fmt.Errorf("replay \"format\" is a JSON %s; expected a string", kindName(val.Kind()))
+			return "", "", fmt.Errorf("replay %q is a JSON %s; expected a string", k, kindName(val.Kind()))
 		}
-		return val.String(), nil
+		return k, val.String(), nil
 	}
 	if _, err := dec.ReadToken(); err != nil { // the closing '}', or why it is missing
-		return "", readError(err, "replay")
+		return "", "", readError(err, "replay")
 	}
-	return "", nil
+	return "", "", nil
 }
 
 // checkStart refuses, with a message naming them, the two starts a JSON

@@ -26,11 +26,25 @@ type Report struct {
 	// SeedCommitmentOK reports whether the revealed seed hashes to the seed
 	// commitment the replay carries (docs/commitments.md, seeds).
 	SeedCommitmentOK bool `json:"seed_commitment_ok"`
+	// Dialect is "engine" for a replay written by the Negotiation Games
+	// engine itself (docs/replays.md, "Engine replays"), and empty for
+	// sealed's own replays.
+	Dialect string `json:"dialect,omitempty"`
+	// SeedNotCommitted is set when no seed commitment was checked: an
+	// engine replay carries only its integer seed, so unless the check was
+	// given the revealed 256-bit seed and its commitment, a clean report
+	// shows that the claims follow from that seed, and nothing shows the
+	// seed was fixed before play. SeedCommitmentOK is then false.
+	SeedNotCommitted bool `json:"seed_not_committed,omitempty"`
 	// Events is the number of events re-simulated.
 	Events int `json:"events"`
 	// Differences lists every difference found, in event order; empty for a
 	// clean replay. In JSON it is always a list, [] when empty (never null).
 	Differences []Difference `json:"differences"`
+	// Notes are plain sentences about what the check could not show or
+	// did not check (for an engine replay: the seed was not committed;
+	// results.fallbacks is not derivable). They are not differences.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // MarshalJSON writes the report with its json tags, and "differences" as []
@@ -45,5 +59,9 @@ func (r Report) MarshalJSON() ([]byte, error) {
 	return json.Marshal(p)
 }
 
-// Clean reports whether the replay's seed matched and nothing differed.
-func (r *Report) Clean() bool { return r.SeedCommitmentOK && len(r.Differences) == 0 }
+// Clean reports whether nothing differed and the replay's seed matched its
+// commitment, or no commitment was checked (SeedNotCommitted: then Notes
+// say that nothing shows the seed was fixed before play).
+func (r *Report) Clean() bool {
+	return (r.SeedCommitmentOK || r.SeedNotCommitted) && len(r.Differences) == 0
+}

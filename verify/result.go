@@ -11,6 +11,7 @@ import (
 	"github.com/gowebpki/jcs"
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/rules/bargain"
 )
 
 // ConfigDifference is one key of a match config on which a replay and the
@@ -46,13 +47,16 @@ type ResultCheck struct {
 	LaterSeedCommits []int64 `json:"later_seed_commits"`
 	// LedgerCommitment is the seed-commit entry's commitment (64 lowercase
 	// hex), "" when SeedCommit is -1; ReplayCommitment is the one the replay
-	// carries.
+	// carries or, for an engine replay (which carries none), the commitment
+	// of the revealed seed that derives its config.seed ("" when no
+	// seed-reveal does).
 	LedgerCommitment string `json:"ledger_commitment"`
 	ReplayCommitment string `json:"replay_commitment"`
 	// CommitmentMatches reports LedgerCommitment == ReplayCommitment.
 	CommitmentMatches bool `json:"commitment_matches"`
 	// SeedReveal is the index of the first seed-reveal entry naming
-	// SeedCommit whose seed is the replay's seed, -1 if none;
+	// SeedCommit whose seed is the replay's seed (for an engine replay: whose
+	// bargain.EngineSeed is the replay's config.seed), -1 if none;
 	// OtherSeedReveals lists the seed-reveals naming SeedCommit with another
 	// seed.
 	SeedReveal       int64   `json:"seed_reveal"`
@@ -160,12 +164,22 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 	}
 	var head struct {
 		Format         string          `json:"format"`
+		Protocol       string          `json:"protocol"`
 		Config         json.RawMessage `json:"config"`
 		SeedCommitment string          `json:"seed_commitment"`
 		Seed           string          `json:"seed"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("result entry %d: reading the replay: %w", resultIndex, err)
+	}
+	var engineSeed *int64 // an engine replay's config.seed
+	if rep.Dialect == DialectEngine {
+		var cfg struct {
+			Seed int64 `json:"seed"`
+		}
+		_ = json.Unmarshal(head.Config, &cfg) // CheckReplay read it
+		engineSeed = &cfg.Seed
+		head.Format = head.Protocol
 	}
 	c := &ResultCheck{Result: resultIndex, Game: res.Game, MatchID: res.MatchID, SeedCommit: -1, SeedReveal: -1,
 		ReplayCommitment: strings.ToLower(head.SeedCommitment), Replay: rep, FormatMatches: gameFormats[res.Game] == head.Format}
@@ -203,18 +217,51 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 	}
 
 	c.LedgerCommitment = sc.Commitment
+	refs, err := l.EntriesReferencing(c.SeedCommit)
+	if err != nil {
+		return nil, err
+	}
+	if engineSeed != nil {
+		if err := c.engineTie(refs, *engineSeed, data, problem); err != nil {
+			return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
+		}
+	} else if err := c.sealedTie(refs, head.Seed, problem); err != nil {
+		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
+	}
+
+	c.ConfigDifferences, err = compareConfigs(sc.Config, head.Config, formatFixedKeys[head.Format])
+	if engineSeed != nil {
+		c.ConfigDifferences, err = compareConfigs(sc.Config, head.Config, engineFixedKeys)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("result entry %d: comparing configs: %w", resultIndex, err)
+	}
+	c.ConfigMatches = len(c.ConfigDifferences) == 0
+	if !c.ConfigMatches {
+		keys := make([]string, len(c.ConfigDifferences))
+		for i, d := range c.ConfigDifferences {
+			keys[i] = d.Key
+		}
+		problem("the replay's config differs from the one recorded at entry %d in %s", c.SeedCommit, strings.Join(keys, ", "))
+	}
+	return c, nil
+}
+
+// engineFixedKeys are the config keys of an engine replay that a
+// seed-commit config need not carry: config.seed is derived from the
+// revealed seed, the rest is fixed by the format or derived from the seed.
+var engineFixedKeys = []string{"itemNames", "sampled", "schedule", "seed"}
+
+// sealedTie holds a sealed replay's own seed_commitment and seed to the
+// seed-commit entry and its seed-reveals (refs).
+func (c *ResultCheck) sealedTie(refs []ledger.Entry, seed string, problem func(string, ...any)) error {
 	c.CommitmentMatches = c.LedgerCommitment == c.ReplayCommitment
 	if !c.CommitmentMatches {
 		problem("the replay's seed commitment differs from the one recorded at entry %d", c.SeedCommit)
 	}
-
-	replaySeed, err := commit.ParseSeed(head.Seed)
+	replaySeed, err := commit.ParseSeed(seed)
 	if err != nil { // CheckReplay has already refused a malformed seed
-		return nil, fmt.Errorf("result entry %d: the replay's seed: %w", resultIndex, err)
-	}
-	refs, err := l.EntriesReferencing(c.SeedCommit)
-	if err != nil {
-		return nil, err
+		return fmt.Errorf("the replay's seed: %w", err)
 	}
 	for _, r := range refs {
 		if r.Kind != ledger.KindSeedReveal {
@@ -222,7 +269,7 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 		}
 		b, err := r.Body()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if s, err := commit.ParseSeed(b.Seed); err == nil && s == replaySeed && c.SeedReveal < 0 {
 			c.SeedReveal = r.Index
@@ -237,20 +284,57 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 			problem("the seed revealed at %s for entry %d is not the replay's seed", entryList(c.OtherSeedReveals), c.SeedCommit)
 		}
 	}
+	return nil
+}
 
-	c.ConfigDifferences, err = compareConfigs(sc.Config, head.Config, formatFixedKeys[head.Format])
-	if err != nil {
-		return nil, fmt.Errorf("result entry %d: comparing configs: %w", resultIndex, err)
-	}
-	c.ConfigMatches = len(c.ConfigDifferences) == 0
-	if !c.ConfigMatches {
-		keys := make([]string, len(c.ConfigDifferences))
-		for i, d := range c.ConfigDifferences {
-			keys[i] = d.Key
+// engineTie holds an engine replay, which carries only its integer
+// config.seed, to the seed-commit entry: the replay's seed is the one a
+// seed-reveal naming the entry reveals when bargain.EngineSeed of it is
+// config.seed, and its commitment must be the entry's. The replay is then
+// re-checked against that seed and the entry's commitment, so c.Replay no
+// longer says the seed was not committed.
+func (c *ResultCheck) engineTie(refs []ledger.Entry, engineSeed int64, data []byte, problem func(string, ...any)) error {
+	var revealed *commit.Seed
+	for _, r := range refs {
+		if r.Kind != ledger.KindSeedReveal {
+			continue
 		}
-		problem("the replay's config differs from the one recorded at entry %d in %s", c.SeedCommit, strings.Join(keys, ", "))
+		b, err := r.Body()
+		if err != nil {
+			return err
+		}
+		s, err := commit.ParseSeed(b.Seed)
+		if n, _ := bargain.EngineSeed(s[:]); err == nil && n == engineSeed && c.SeedReveal < 0 {
+			c.SeedReveal, revealed = r.Index, &s
+		} else {
+			c.OtherSeedReveals = append(c.OtherSeedReveals, r.Index)
+		}
 	}
-	return c, nil
+	if revealed == nil {
+		if len(c.OtherSeedReveals) == 0 {
+			problem("no seed-reveal names the seed commitment at entry %d", c.SeedCommit)
+		} else {
+			problem("the seed revealed at %s for entry %d does not derive the engine replay's config.seed %d", entryList(c.OtherSeedReveals), c.SeedCommit, engineSeed)
+		}
+		problem("an engine replay carries no seed commitment of its own: without the revealed seed nothing ties it to entry %d", c.SeedCommit)
+		return nil
+	}
+	c.ReplayCommitment = revealed.Commitment().String()
+	c.CommitmentMatches = c.LedgerCommitment == c.ReplayCommitment
+	if !c.CommitmentMatches {
+		problem("the seed revealed at entry %d derives the replay's config.seed but its commitment differs from the one recorded at entry %d", c.SeedReveal, c.SeedCommit)
+		return nil
+	}
+	committed, err := commit.ParseCommitment(c.LedgerCommitment)
+	if err != nil {
+		return fmt.Errorf("the seed commitment at entry %d: %w", c.SeedCommit, err)
+	}
+	rep, err := CheckReplayWith(data, ReplayOptions{Seed: revealed, SeedCommitment: &committed})
+	if err != nil {
+		return err
+	}
+	c.Replay = rep
+	return nil
 }
 
 // entryList renders indexes as "entry 5" or "entries 5, 7".

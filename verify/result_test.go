@@ -264,3 +264,32 @@ func TestCheckResultErrors(t *testing.T) {
 		}
 	}
 }
+
+// An engine replay carries only its integer config.seed: it is tied to the
+// ledger through the seed-reveal whose seed derives that integer
+// (2032301331 for seedA: OpenSSL, rules/bargain/testdata/engine_seed_vectors.txt),
+// and then re-checked against that seed and the seed-commit's commitment.
+// testdata/engine_example.json is `sealed replay play bargain --format
+// engine --seed seedA --matches 3 --max-turns 4 --bots fair,greedy,greedy`.
+func TestCheckResultEngine(t *testing.T) {
+	tl := newTestLedger(t)
+	tl.must("2026-11-16T08:00:00Z", ledger.Body{Kind: ledger.KindSeedCommit, Game: "bargain", MatchID: "demo-bargain-2026-W47",
+		RulesVersion: "negotiation.replay.v1", Config: []byte(`{"matches":3,"maxTurns":4}`), Commitment: commitmentA})
+	tl.seedReveal("2026-11-16T12:00:00Z", 0, seedA)
+	n := tl.result("2026-11-16T12:00:01Z", "bargain", "testdata/engine_example.json", "engine")
+	c := checkResult(t, tl, n)
+	if !c.Clean() || c.SeedReveal != 1 || c.ReplayCommitment != commitmentA || !c.Replay.SeedCommitmentOK ||
+		c.Replay.SeedNotCommitted || c.Replay.Dialect != DialectEngine {
+		t.Fatalf("check = %+v, replay %+v", c, c.Replay)
+	}
+
+	// A real engine replay (config.seed 42) held to the same match: no
+	// revealed seed derives 42, so it is not tied, and its own report still
+	// says that nothing shows the seed was fixed.
+	n = tl.result("2026-11-16T12:00:02Z", "bargain", "../rules/bargain/testdata/engine/seed-42.json", "engine")
+	c = checkResult(t, tl, n)
+	if c.Tied() || c.Clean() || c.SeedReveal != -1 || !c.Replay.SeedNotCommitted {
+		t.Fatalf("check = %+v", c)
+	}
+	wantProblem(t, c, "the seed revealed at entry 1 for entry 0 does not derive the engine replay's config.seed 42")
+}

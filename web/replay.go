@@ -52,11 +52,16 @@ type talkLine struct {
 
 // bargainView is what the page shows of a Negotiation Games replay.
 type bargainView struct {
+	// Engine is set for a replay the engine wrote itself: it carries an
+	// integer EngineSeed and seat Aliases instead of a seed and commitment.
+	Engine         bool
+	EngineSeed     int64
 	ItemNames      [3]string
 	MaxTurns       int
 	SeedCommitment string
 	Seed           string
-	Seats          []string
+	Seats          []string // policy names
+	Aliases        []string // engine: the names the seats played under
 	Matches        []bargainMatch
 	Results        []bargainSeat
 	Reason         string
@@ -92,6 +97,7 @@ type bargainMove struct {
 type bargainSeat struct {
 	Seat           int
 	Name           string
+	Alias          string // engine replays: the seat's alias
 	Points         int
 	Matches, Deals int
 	Score          string // exact decimal as the replay writes it
@@ -101,7 +107,10 @@ type bargainSeat struct {
 // bargainJSON is the part of a negotiation.replay.v1 replay the page draws
 // (docs/replays.md); numbers that are decimals stay json.Number, exact.
 type bargainJSON struct {
-	Config struct {
+	Protocol string   `json:"protocol"` // the engine's dialect
+	Names    []string `json:"names"`    // the engine's seat aliases
+	Config   struct {
+		Seed      int64     `json:"seed"` // the engine's integer seed
 		MaxTurns  int       `json:"maxTurns"`
 		ItemNames [3]string `json:"itemNames"`
 	} `json:"config"`
@@ -329,13 +338,21 @@ func deref(p *int) int {
 
 func bargainOf(r *bargainJSON) *bargainView {
 	v := &bargainView{ItemNames: r.Config.ItemNames, MaxTurns: r.Config.MaxTurns, SeedCommitment: r.SeedCommitment, Seed: r.Seed,
-		Reason: r.Results.Reason, Played: r.Results.MatchesPlayed, Max: r.Results.MaxMatches}
+		Reason: r.Results.Reason, Played: r.Results.MatchesPlayed, Max: r.Results.MaxMatches,
+		Engine: r.Protocol != "", EngineSeed: r.Config.Seed}
 	for s := range 3 {
 		name := "seat"
 		if s < len(r.PolicyNames) && r.PolicyNames[s] != "" {
 			name = r.PolicyNames[s]
 		}
 		v.Seats = append(v.Seats, name)
+		if v.Engine {
+			alias := ""
+			if s < len(r.Names) {
+				alias = r.Names[s]
+			}
+			v.Aliases = append(v.Aliases, alias)
+		}
 	}
 	var cur *bargainMatch
 	for _, e := range r.Events {
@@ -364,6 +381,9 @@ func bargainOf(r *bargainJSON) *bargainView {
 	var scores []string
 	for s := range 3 {
 		bs := bargainSeat{Seat: s, Name: v.Seats[s]}
+		if v.Engine {
+			bs.Alias = v.Aliases[s]
+		}
 		if s < len(res.Points) {
 			bs.Points = res.Points[s]
 		}

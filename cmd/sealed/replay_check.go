@@ -5,11 +5,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/schollz/progressbar/v3"
+	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
 )
@@ -21,7 +30,10 @@ const maxReplaySize = 64 << 20
 
 // replayCheckOptions are the inputs of `sealed replay check`.
 type replayCheckOptions struct {
-	Files []string // replay files; "-" reads stdin
+	Files          []string // replay files or directories; "-" reads stdin
+	Seed           string   // --seed: the revealed 256-bit seed, or ""
+	SeedCommitment string   // --seed-commitment: its commitment, or ""
+	Jobs           int      // --jobs: workers; 0 means one per CPU
 }
 
 // replayCheckJSON is one file's entry in `sealed replay check --json`.
@@ -39,20 +51,34 @@ func newReplayCheckCmd(a *app) *cobra.Command { return replayCheckCmd(a, runRepl
 // tests can check the parsing alone.
 func replayCheckCmd(a *app, runF func(*app, *replayCheckOptions) error) *cobra.Command {
 	o := &replayCheckOptions{}
-	return &cobra.Command{
-		Use:   "check FILE...",
+	c := &cobra.Command{
+		Use:   "check [--seed SEED [--seed-commitment C]] FILE|DIR...",
 		Short: "Re-simulate replays and report every difference from their claims",
-		Long: `Re-simulate each replay (Blind Auction sealed.auction.replay.v1 or
-Negotiation Games negotiation.replay.v1, docs/replays.md): check the revealed
-seed against its commitment, re-derive the values or pools from the seed,
-replay every event through the rules and compare every claimed field.
-Each difference is printed as "event N: field: claimed X, derived Y"
-(header and results differences without the event). With - the replay is
-read from stdin.
+		Long: `Re-simulate each replay (Blind Auction sealed.auction.replay.v1, Negotiation
+Games negotiation.replay.v1 in sealed's dialect, or a replay the Negotiation
+Games engine wrote itself, with "protocol" and an integer config.seed;
+docs/replays.md): check the revealed seed against its commitment, re-derive
+the values, pools, aliases and schedule from the seed, replay every event
+through the rules and compare every claimed field. The dialect is read
+from the document. Each difference is printed as "event N: field: claimed
+X, derived Y" (header and results differences without the event). With -
+the replay is read from stdin; a directory stands for every *.json file
+under it. Many files are checked on every CPU, with a progress bar on a
+terminal.
+
+An engine replay carries no seed commitment. --seed holds it to a 256-bit
+seed from 'sealed seed new' (its config.seed must be the engine seed
+derived from it, 'sealed seed engine') and --seed-commitment to the
+commitment posted before the episode. Without them the replay is still
+re-simulated, and the report says that nothing shows the seed was fixed
+before play. For sealed's own replays, --seed and --seed-commitment must
+equal the replay's seed and seed_commitment.
 
 Exit status: 0 every replay is clean, 1 some replay has differences,
 2 some replay could not be read.`,
-		Example: `  sealed replay play auction --seed "$SEED" > r.json && sealed replay check r.json`,
+		Example: `  sealed replay play auction --seed "$SEED" > r.json && sealed replay check r.json
+  sealed replay check --seed "$SEED" --seed-commitment "$COMMITMENT" engine-replay.json
+  sealed replay check replays/`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("replay check needs at least one FILE").withHint("make one with 'sealed replay play auction --seed SEED > r.json'")
@@ -64,25 +90,141 @@ Exit status: 0 every replay is clean, 1 some replay has differences,
 			return runF(a, o)
 		},
 	}
+	f := c.Flags()
+	f.StringVar(&o.Seed, "seed", "", "hold every replay to this revealed `SEED` (64 hex digits)")
+	f.StringVar(&o.SeedCommitment, "seed-commitment", "", "and to this seed `COMMITMENT`, posted before play (needs --seed)")
+	f.IntVar(&o.Jobs, "jobs", 0, "check this many replays at once (0: one per CPU)")
+	return c
+}
+
+// options reads --seed and --seed-commitment.
+func (o *replayCheckOptions) options() (verify.ReplayOptions, error) {
+	var ro verify.ReplayOptions
+	if o.SeedCommitment != "" && o.Seed == "" {
+		return ro, usageErrorf("--seed-commitment needs --seed").withHint("give the revealed seed the commitment was made for")
+	}
+	if o.Seed != "" {
+		s, err := commit.ParseSeed(o.Seed)
+		if err != nil {
+			return ro, usageErrorf("--seed: %v", err)
+		}
+		ro.Seed = &s
+	}
+	if o.SeedCommitment != "" {
+		c, err := commit.ParseCommitment(o.SeedCommitment)
+		if err != nil {
+			return ro, usageErrorf("--seed-commitment: %v", err)
+		}
+		ro.SeedCommitment = &c
+	}
+	if o.Jobs < 0 {
+		return ro, usageErrorf("--jobs is %d; expected 0 (one per CPU) or more", o.Jobs)
+	}
+	return ro, nil
+}
+
+// expandFiles replaces each directory argument by the *.json files under
+// it, in lexical order.
+func expandFiles(args []string) ([]string, error) {
+	var out []string
+	for _, f := range args {
+		st, err := os.Stat(f)
+		if f == "-" || err != nil || !st.IsDir() {
+			out = append(out, f) // a missing file is reported as unreadable
+			continue
+		}
+		err = filepath.WalkDir(f, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(p, ".json") {
+				out = append(out, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, usageErrorf("%s: %v", f, unwrapPathError(err))
+		}
+	}
+	return out, nil
+}
+
+// checkResult is one file's outcome.
+type checkResult struct {
+	rep *verify.Report
+	err error
+}
+
+// checkAll checks every file on o.Jobs workers (one per CPU by default) and
+// returns the outcomes in file order; on a terminal it shows a progress bar
+// on a.errOut.
+func checkAll(a *app, files []string, jobs int, ro verify.ReplayOptions) []checkResult {
+	out := make([]checkResult, len(files))
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	jobs = min(jobs, len(files))
+	var bar *progressbar.ProgressBar
+	if len(files) > 1 && isTerminal(a.errOut) {
+		bar = progressbar.NewOptions(len(files), progressbar.OptionSetWriter(a.errOut),
+			progressbar.OptionSetDescription("checking"), progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(), progressbar.OptionSetItsString("replays"),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				out[i].rep, out[i].err = checkReplayFile(a, files[i], ro)
+				if bar != nil {
+					bar.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if bar != nil {
+		bar.Finish()
+	}
+	return out
 }
 
 func runReplayCheck(a *app, o *replayCheckOptions) error {
+	ro, err := o.options()
+	if err != nil {
+		return err
+	}
+	files, err := expandFiles(o.Files)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usageErrorf("no *.json replay files in %s", strings.Join(o.Files, ", "))
+	}
+	results := checkAll(a, files, o.Jobs, ro)
 	var out []replayCheckJSON
 	unreadable, failed := 0, 0
-	for _, f := range o.Files {
-		rep, err := checkReplayFile(a, f)
+	for i, f := range files {
+		rep, err := results[i].rep, results[i].err
 		entry := replayCheckJSON{File: f, Report: rep}
 		switch {
 		case err != nil:
 			unreadable++
 			entry.Error = err.Error()
-			if !a.json && len(o.Files) > 1 {
+			if !a.json && len(files) > 1 {
 				fmt.Fprintf(a.errOut, "sealed: %s: %v\n", f, err)
 			}
 		case rep.Clean():
 			entry.Clean = true
 			if !a.json {
-				fmt.Fprintf(a.out, "%s: clean: %s, %d events, seed commitment ok\n", f, rep.Format, rep.Events)
+				fmt.Fprintf(a.out, "%s: clean: %s, %d events, %s\n", f, formatName(rep), rep.Events, seedStatus(rep))
 			}
 		default:
 			failed++
@@ -99,13 +241,13 @@ func runReplayCheck(a *app, o *replayCheckOptions) error {
 	}
 	switch {
 	case unreadable > 0 && a.json:
-		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d replays could not be read", unreadable, len(o.Files))}
-	case unreadable > 0 && len(o.Files) == 1:
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d replays could not be read", unreadable, len(files))}
+	case unreadable > 0 && len(files) == 1:
 		return usageErrorf("%s: %s", out[0].File, out[0].Error) // its one error line
 	case unreadable > 0:
 		// Each unreadable file had its "sealed:" line; the summary is not
 		// another error.
-		fmt.Fprintf(a.errOut, "%d of %d replays could not be read\n", unreadable, len(o.Files))
+		fmt.Fprintf(a.errOut, "%d of %d replays could not be read\n", unreadable, len(files))
 		return errSilentUsage
 	case failed > 0:
 		return errSilentFailure
@@ -113,17 +255,37 @@ func runReplayCheck(a *app, o *replayCheckOptions) error {
 	return nil
 }
 
+// formatName names a report's format, with the engine's dialect marked.
+func formatName(rep *verify.Report) string {
+	if rep.Dialect != "" {
+		return rep.Format + " (" + rep.Dialect + " dialect)"
+	}
+	return rep.Format
+}
+
+// seedStatus says in words what the report shows about the seed, and what
+// it did not check.
+func seedStatus(rep *verify.Report) string {
+	s := "seed commitment ok"
+	switch {
+	case rep.SeedNotCommitted:
+		s = "NO seed commitment checked: nothing shows the seed was fixed before play"
+	case !rep.SeedCommitmentOK:
+		s = "seed commitment MISMATCH"
+	}
+	if rep.Dialect == verify.DialectEngine {
+		s += "; results.fallbacks is not derivable and was not checked"
+	}
+	return s
+}
+
 // printDifferences prints a report with differences, one line each.
 func printDifferences(w io.Writer, file string, rep *verify.Report) {
-	seed := "seed commitment ok"
-	if !rep.SeedCommitmentOK {
-		seed = "seed commitment MISMATCH"
-	}
 	noun := "differences"
 	if len(rep.Differences) == 1 {
 		noun = "difference"
 	}
-	fmt.Fprintf(w, "%s: %d %s: %s, %d events re-simulated, %s\n", file, len(rep.Differences), noun, rep.Format, rep.Events, seed)
+	fmt.Fprintf(w, "%s: %d %s: %s, %d events re-simulated, %s\n", file, len(rep.Differences), noun, formatName(rep), rep.Events, seedStatus(rep))
 	for _, d := range rep.Differences {
 		field, claimed, derived := terminalSafe(d.Field), terminalSafe(d.Claimed), terminalSafe(d.Derived)
 		if d.Event >= 0 {
@@ -135,7 +297,7 @@ func printDifferences(w io.Writer, file string, rep *verify.Report) {
 }
 
 // checkReplayFile reads and re-simulates one replay; "-" is stdin.
-func checkReplayFile(a *app, name string) (*verify.Report, error) {
+func checkReplayFile(a *app, name string, ro verify.ReplayOptions) (*verify.Report, error) {
 	var r io.Reader = a.in
 	if name != "-" {
 		f, err := os.Open(name)
@@ -152,7 +314,7 @@ func checkReplayFile(a *app, name string) (*verify.Report, error) {
 	if len(data) > maxReplaySize {
 		return nil, fmt.Errorf("replay is larger than %d MiB", maxReplaySize>>20)
 	}
-	return verify.CheckReplay(data)
+	return verify.CheckReplayWith(data, ro)
 }
 
 // terminalSafe returns s as it is when every rune of it prints as itself

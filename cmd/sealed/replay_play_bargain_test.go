@@ -17,17 +17,17 @@ func TestReplayPlayBargainFlags(t *testing.T) {
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	want := replayPlayBargainOptions{Seed: "ab", Matches: 6, MaxTurns: 10, Bots: "greedy,fair,fair"}
+	want := replayPlayBargainOptions{Seed: "ab", Matches: 6, MaxTurns: 10, Bots: "greedy,fair,fair", Format: "sealed", EngineSeed: -1}
 	if *got != want {
 		t.Errorf("defaults %+v, want %+v", *got, want)
 	}
 
 	c = replayPlayBargainCmd(a, capture)
-	c.SetArgs([]string{"--seed", "cd", "--matches", "3", "--max-turns", "4", "--bots", "fair", "--stop-after", "2", "-o", "r.json"})
+	c.SetArgs([]string{"--seed", "cd", "--matches", "3", "--max-turns", "4", "--bots", "fair", "--stop-after", "2", "-o", "r.json", "--format", "engine", "--engine-seed", "7"})
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	want = replayPlayBargainOptions{Seed: "cd", Matches: 3, MaxTurns: 4, Bots: "fair", StopAfter: 2, Out: "r.json"}
+	want = replayPlayBargainOptions{Seed: "cd", Matches: 3, MaxTurns: 4, Bots: "fair", StopAfter: 2, Out: "r.json", Format: "engine", EngineSeed: 7}
 	if *got != want {
 		t.Errorf("flags %+v, want %+v", *got, want)
 	}

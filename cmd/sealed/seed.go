@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/rules/bargain"
 	"github.com/spf13/cobra"
 )
 
@@ -21,7 +22,7 @@ func newSeedCmd(a *app) *cobra.Command {
 commitment is the SHA-256 of those 64 ASCII characters, so
 printf %s SEED | sha256sum checks it.`,
 	}
-	c.AddCommand(seedNewCmd(a, runSeedNew), seedCheckCmd(a, runSeedCheck))
+	c.AddCommand(seedNewCmd(a, runSeedNew), seedCheckCmd(a, runSeedCheck), seedEngineCmd(a, runSeedEngine))
 	return c
 }
 
@@ -170,6 +171,68 @@ func runSeedCheck(a *app, o *seedCheckOptions) error {
 		return errSilentFailure
 	}
 	return nil
+}
+
+// seedEngineOptions are the inputs of `sealed seed engine`.
+type seedEngineOptions struct {
+	Seed     string // --seed
+	SeedFile string // --seed-file
+}
+
+// seedEngineCmd builds `sealed seed engine` with runF as its action.
+func seedEngineCmd(a *app, runF func(*app, *seedEngineOptions) error) *cobra.Command {
+	o := &seedEngineOptions{}
+	c := &cobra.Command{
+		Use:   "engine (--seed S | --seed-file F)",
+		Short: "Print the Negotiation Games engine's integer seed derived from a seed",
+		Long: `The Negotiation Games engine takes a 31-bit integer seed and commits to
+nothing; a commitment to a 31-bit number could be brute-forced. Instead,
+draw a 256-bit seed with 'sealed seed new', post its commitment before the
+episode, and run the engine with the integer this prints: the first 4
+bytes, big-endian, of HMAC-SHA256(key = seed, "negotiation-engine/seed"
+0x00 and 8 zero bytes), top bit cleared (docs/replays.md, "A seed the engine
+can commit to"). After the episode reveal the seed; 'sealed replay check
+--seed S --seed-commitment C' then checks the engine's replay against both.`,
+		Example: `  sealed seed new --out seed.txt      # prints the commitment to post
+  sealed seed engine --seed-file seed.txt`,
+		Args: noArgs("seed engine"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("seed") == cmd.Flags().Changed("seed-file") {
+				return usageErrorf("seed engine needs the seed: one of --seed or --seed-file")
+			}
+			return runF(a, o)
+		},
+	}
+	c.Flags().StringVar(&o.Seed, "seed", "", "the seed: 64 hex digits")
+	c.Flags().StringVar(&o.SeedFile, "seed-file", "", "read the seed from `FILE`")
+	return c
+}
+
+func runSeedEngine(a *app, o *seedEngineOptions) error {
+	text := o.Seed
+	if o.SeedFile != "" {
+		b, err := os.ReadFile(o.SeedFile)
+		if err != nil {
+			return usageErrorf("cannot read the seed: %s: %v", o.SeedFile, unwrapPathError(err))
+		}
+		if len(b) > 1024 {
+			return usageErrorf("%s is %d bytes; expected a seed of 64 hex digits", o.SeedFile, len(b))
+		}
+		text = string(b)
+	}
+	s, err := commit.ParseSeed(text)
+	if err != nil {
+		return usageErrorf("seed: %v", err)
+	}
+	n, _ := bargain.EngineSeed(s[:]) // a commit.Seed is 32 bytes
+	if a.json {
+		return a.printJSON(struct {
+			EngineSeed int64  `json:"engine_seed"`
+			Commitment string `json:"commitment"`
+		}{n, s.Commitment().String()})
+	}
+	_, err = fmt.Fprintln(a.out, n)
+	return err
 }
 
 // noArgs is cobra.NoArgs with a usage error that names the verb.

@@ -33,6 +33,9 @@ type Results struct {
 	// s's u), in [-10, 10], or 0 when s played none, rounded half up (away
 	// from zero) to ScorePlaces places.
 	Giveaway [Seats]apd.Decimal
+	// Given[s] is the sum over s's settled matches of (opponent's u - s's
+	// u), -10*Matches[s]..10*Matches[s]: the numerator of Giveaway[s].
+	Given [Seats]int
 	// MatchesPlayed is the number of matches that reached a matchEnd.
 	MatchesPlayed int
 	// MaxMatches is the number of scheduled matches, 3 or 6.
@@ -53,6 +56,9 @@ func (e *Episode) Results() Results {
 func (e *Episode) ResultsInto(r *Results) {
 	r.Points, r.Matches, r.Deals = e.points, e.played, e.deals
 	r.MatchesPlayed, r.MaxMatches = e.settled, e.cfg.Matches
+	for s := range r.Given {
+		r.Given[s] = e.given[s] - e.taken[s]
+	}
 	r.Reason = ""
 	if e.done {
 		r.Reason = e.reason
@@ -118,4 +124,27 @@ func FormatDecimal(d *apd.Decimal) string {
 		return d.Text('f')
 	}
 	return q.Text('f')
+}
+
+// EngineScore returns seat s's score as the engine computes it, a float64
+// (score in sim.nim): float64(points) / (10.0 * float64(matchesPlayed)), or
+// 0.0 when the seat settled no match. Both operands are exact, so the
+// result is the correctly rounded quotient, the same in every IEEE 754
+// language. s must be 0..Seats-1.
+func (r *Results) EngineScore(s int) float64 {
+	if r.Matches[s] == 0 {
+		return 0
+	}
+	return float64(r.Points[s]) / (float64(PoolValue) * float64(r.Matches[s]))
+}
+
+// EngineGiveaway returns seat s's giveaway as the engine computes it, a
+// float64 (giveaway in sim.nim): float64(given - taken) /
+// float64(matchesPlayed), or 0.0 when the seat settled no match. s must be
+// 0..Seats-1.
+func (r *Results) EngineGiveaway(s int) float64 {
+	if r.Matches[s] == 0 {
+		return 0
+	}
+	return float64(r.Given[s]) / float64(r.Matches[s])
 }

@@ -1,0 +1,335 @@
+package verify
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/rules/bargain"
+)
+
+// DialectEngine is Report.Dialect for a replay the Negotiation Games
+// engine wrote itself (docs/replays.md, "Engine replays").
+const DialectEngine = "engine"
+
+// engineWire is an engine replay as read (replayPayload in the engine's
+// src/negotiation/server.nim): every claim is a pointer or a slice, so an
+// absent claim is told apart from a zero one.
+type engineWire struct {
+	Protocol    string   `json:"protocol"`
+	Names       []string `json:"names"`
+	PolicyNames []string `json:"policyNames"`
+	Config      *struct {
+		Seed      *int64            `json:"seed"`
+		Matches   *int              `json:"matches"`
+		MaxTurns  *int              `json:"maxTurns"`
+		Sampled   *bool             `json:"sampled"`
+		ItemNames []string          `json:"itemNames"`
+		Schedule  []engineMatchWire `json:"schedule"`
+	} `json:"config"`
+	Events  []bargainEvent     `json:"events"`
+	Results *engineResultsWire `json:"results"`
+}
+
+// engineMatchWire is one entry of config.schedule.
+type engineMatchWire struct {
+	Kind   *string `json:"kind"`
+	Seats  []int   `json:"seats"`
+	Opener *int    `json:"opener"`
+	Pool   []int   `json:"pool"`
+	Values [][]int `json:"values"`
+}
+
+// engineResultsWire is an engine replay's "results" (resultsJson in
+// sim.nim).
+type engineResultsWire struct {
+	Names         []string         `json:"names"`
+	Scores        []jsontext.Value `json:"scores"`
+	Points        []int            `json:"points"`
+	Matches       []int            `json:"matches"`
+	Deals         []int            `json:"deals"`
+	Giveaway      []jsontext.Value `json:"giveaway"`
+	Fallbacks     []int            `json:"fallbacks"`
+	MatchesPlayed *int             `json:"matchesPlayed"`
+	MaxMatches    *int             `json:"maxMatches"`
+	Reason        *string          `json:"reason"`
+}
+
+// ReplayOptions are what CheckReplayWith holds a replay to besides its own
+// content.
+type ReplayOptions struct {
+	// Seed is the revealed 256-bit seed, or nil. An engine replay's
+	// config.seed must be bargain.EngineSeed(Seed); a sealed replay's seed
+	// must be Seed.
+	Seed *commit.Seed
+	// SeedCommitment is the seed commitment posted before play, or nil; it
+	// needs Seed. Seed must hash to it (commit.CheckSeed), and a sealed
+	// replay's seed_commitment must be it.
+	SeedCommitment *commit.Commitment
+}
+
+// Sentences of Report.Notes.
+const (
+	noteNoCommitment = "no seed commitment was checked: the claims follow from the replay's config.seed, but nothing shows that seed was fixed before play (give the revealed seed and its commitment, or check the result against a ledger)"
+	noteSeedOnly     = "the given seed derives the replay's config.seed, but no seed commitment was given: nothing shows the seed was fixed before play"
+)
+
+// CheckEngineReplay re-simulates a replay written by the Negotiation Games
+// engine itself (github.com/Metta-AI/cogame-negotiation-games: "protocol"
+// negotiation.replay.v1, an integer config.seed; docs/replays.md "Engine
+// replays"), under the rules of seed 002 and the engine's draws
+// (bargain.DrawEngine: Nim's xoroshiro128+ seeded with seed*7919+17).
+//
+// It re-derives the seat aliases ("names"), the schedule (config.schedule
+// and every match event), each offer's worth, each accept's take and
+// payoff, each matchEnd, the end and the results (points, matches, deals,
+// matchesPlayed, maxMatches, reason, results.names as the policy names,
+// and scores and giveaway as the exact float64 the engine computes,
+// bargain.Results.EngineScore). A claimed float must read back as that
+// float64, or be it printed with 16 significant digits (Nim 1.6's float
+// printing). Messages and notes must be texts the engine's cleaning can
+// produce (bargain.CheckEngineMessage, CheckEngineNotes), and an action's
+// notes are the seat's latest non-empty notes, as the engine writes them.
+// results.fallbacks is not derivable and is not checked (a note says so).
+// Differences are (event index, field, claimed, derived) as for
+// CheckBargainReplay.
+//
+// With o.Seed, config.seed must be bargain.EngineSeed(o.Seed); with
+// o.SeedCommitment as well, o.Seed must hash to it (SeedCommitmentOK).
+// Without a commitment the report has SeedNotCommitted and a note saying
+// that nothing shows the seed was fixed before play.
+//
+// It returns an error when data cannot be read as such a replay (the
+// strictness of docs/replays.md "Reading a replay": duplicate or unknown
+// keys, invalid UTF-8, wrong JSON types), another protocol, a config
+// outside 3|6 matches and even 2..12 turns, a config.seed that is absent
+// or outside 0..bargain.MaxEngineSeed, an unreadable event, or
+// o.SeedCommitment without o.Seed.
+func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
+	var w engineWire
+	if err := decodeStrict(data, &w, "engine replay"); err != nil {
+		return nil, err
+	}
+	return checkEngineWire(&w, o)
+}
+
+func checkEngineWire(w *engineWire, o ReplayOptions) (*Report, error) {
+	if w.Protocol != bargain.EngineProtocol {
+		return nil, fmt.Errorf("engine replay protocol is %q; expected %q", w.Protocol, bargain.EngineProtocol)
+	}
+	if o.SeedCommitment != nil && o.Seed == nil {
+		return nil, fmt.Errorf("a seed commitment was given without the revealed seed; expected both, or the seed alone")
+	}
+	if w.Config == nil || w.Config.Matches == nil || w.Config.MaxTurns == nil || w.Config.Seed == nil {
+		return nil, fmt.Errorf("engine replay has no config.seed, config.matches or config.maxTurns")
+	}
+	cfg := bargain.Config{Matches: *w.Config.Matches, MaxTurns: *w.Config.MaxTurns}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("engine replay config: %v", err)
+	}
+	for i := range w.Events {
+		if err := checkBargainEvent(&w.Events[i]); err != nil {
+			return nil, fmt.Errorf("engine replay event %d: %v", i, err)
+		}
+	}
+	c := &bargainCheck{ep: new(bargain.Episode), engine: true,
+		rep: &Report{Format: bargain.EngineProtocol, Dialect: DialectEngine, Differences: []Difference{}}}
+	names, err := c.ep.ResetEngine(*w.Config.Seed, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("engine replay config.seed: %v", err)
+	}
+	c.engineSeed(*w.Config.Seed, o)
+	c.engineHeader(w, names)
+	for i := range w.Events {
+		c.event(i, &w.Events[i])
+	}
+	c.finish(len(w.Events))
+	c.engineResults(w)
+	c.rep.Events = len(w.Events)
+	return c.rep, nil
+}
+
+// engineSeed holds config.seed to the given seed and commitment.
+func (c *bargainCheck) engineSeed(claimed int64, o ReplayOptions) {
+	if o.Seed == nil {
+		c.rep.SeedNotCommitted = true
+		c.rep.Notes = append(c.rep.Notes, noteNoCommitment)
+		return
+	}
+	derived, _ := bargain.EngineSeed(o.Seed[:]) // a commit.Seed is 32 bytes
+	if derived != claimed {
+		c.diff(-1, "config.seed", strconv.FormatInt(claimed, 10), fmt.Sprintf("%d (bargain.EngineSeed of the given seed)", derived))
+	}
+	if o.SeedCommitment == nil {
+		c.rep.SeedNotCommitted = true
+		c.rep.Notes = append(c.rep.Notes, noteSeedOnly)
+		return
+	}
+	c.rep.SeedCommitmentOK = commit.CheckSeed(*o.Seed, *o.SeedCommitment)
+	if !c.rep.SeedCommitmentOK {
+		derived := o.Seed.Commitment().String()
+		for _, h := range commit.SeedHints(*o.Seed, *o.SeedCommitment) {
+			derived += " (the claim is the SHA-256 of the " + h.Name + ")"
+		}
+		c.diff(-1, "seed_commitment", o.SeedCommitment.String(), derived)
+	}
+}
+
+// engineHeader compares the aliases and the config with the derivation.
+func (c *bargainCheck) engineHeader(w *engineWire, names [bargain.Seats]string) {
+	c.cmpStrings(-1, "names", w.Names, names[:])
+	cfg := w.Config
+	if cfg.Sampled == nil || !*cfg.Sampled {
+		got := absent
+		if cfg.Sampled != nil {
+			got = "false"
+		}
+		c.diff(-1, "config.sampled", got, "true (the engine records the config after fitting it to its call budget)")
+	}
+	c.cmpStrings(-1, "config.itemNames", cfg.ItemNames, bargain.ItemNames[:])
+	n := c.ep.Config().Matches
+	if len(cfg.Schedule) != n {
+		c.diff(-1, "config.schedule", fmt.Sprintf("%d matches", len(cfg.Schedule)), fmt.Sprintf("%d matches", n))
+	}
+	for m := 0; m < n && m < len(cfg.Schedule); m++ {
+		s, p := &cfg.Schedule[m], c.plan(m)
+		f := fmt.Sprintf("config.schedule[%d].", m)
+		c.cmpString(-1, f+"kind", s.Kind, bargain.MatchKind)
+		c.cmpInts(-1, f+"seats", s.Seats, p.Seats[:])
+		c.cmpInt(-1, f+"opener", s.Opener, p.Opener)
+		c.cmpInts(-1, f+"pool", s.Pool, p.Pool[:])
+		if len(s.Values) != 2 {
+			c.diff(-1, f+"values", renderMatrix(s.Values), renderMatrix([][]int{p.Values[0][:], p.Values[1][:]}))
+		} else {
+			c.cmpInts(-1, f+"values[0]", s.Values[0], p.Values[0][:])
+			c.cmpInts(-1, f+"values[1]", s.Values[1], p.Values[1][:])
+		}
+	}
+}
+
+func (c *bargainCheck) plan(m int) bargain.MatchPlan {
+	p, _ := c.ep.Plan(m)
+	return p
+}
+
+// engineTexts checks an action's message and notes against what the
+// engine writes: a cleaned message (or none), and the seat's latest
+// non-empty cleaned notes. It does nothing for sealed's dialect.
+func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
+	if !c.engine {
+		return
+	}
+	if err := bargain.CheckEngineMessage(ev.Text); err != nil {
+		c.diff(i, "text", strconv.Quote(ev.Text), "a message the engine writes: this one "+err.Error())
+	}
+	prev := c.notes[seat]
+	switch {
+	case ev.Notes == prev:
+	case ev.Notes == "":
+		c.diff(i, "notes", absent, strconv.Quote(prev)+" (the engine writes the seat's latest notes on each of its actions)")
+	default:
+		if err := bargain.CheckEngineNotes(ev.Notes); err != nil {
+			c.diff(i, "notes", strconv.Quote(ev.Notes), "notes the engine writes: these "+err.Error())
+		}
+		c.notes[seat] = ev.Notes
+	}
+}
+
+// engineResults compares the claimed results with the derived ones.
+func (c *bargainCheck) engineResults(w *engineWire) {
+	claimed := w.Results
+	if claimed == nil {
+		c.diff(-1, "results", absent, "names, scores, points, matches, deals, giveaway, fallbacks, matchesPlayed, maxMatches and reason")
+		return
+	}
+	d := c.ep.Results()
+	c.cmpStrings(-1, "results.names", claimed.Names, w.PolicyNames)
+	c.cmpInts(-1, "results.points", claimed.Points, d.Points[:])
+	c.cmpInts(-1, "results.matches", claimed.Matches, d.Matches[:])
+	c.cmpInts(-1, "results.deals", claimed.Deals, d.Deals[:])
+	var scores, give [bargain.Seats]float64
+	for s := range scores {
+		scores[s], give[s] = d.EngineScore(s), d.EngineGiveaway(s)
+	}
+	c.cmpFloats("results.scores", claimed.Scores, scores[:])
+	c.cmpFloats("results.giveaway", claimed.Giveaway, give[:])
+	c.cmpInt(-1, "results.matchesPlayed", claimed.MatchesPlayed, d.MatchesPlayed)
+	c.cmpInt(-1, "results.maxMatches", claimed.MaxMatches, d.MaxMatches)
+	c.cmpString(-1, "results.reason", claimed.Reason, string(d.Reason))
+	fb := absent
+	if claimed.Fallbacks != nil {
+		fb = renderInts(claimed.Fallbacks)
+	}
+	c.rep.Notes = append(c.rep.Notes, "results.fallbacks ("+fb+") counts the turns the engine filled with its scripted fallback; that is not derivable from the events, and was not checked")
+}
+
+// cmpFloats compares claimed JSON numbers with the derived float64s: a
+// claim is equal when it reads back as the float64, or when it is the
+// float64 printed with 16 significant digits (%.16g, Nim 1.6's printing).
+func (c *bargainCheck) cmpFloats(field string, claimed []jsontext.Value, derived []float64) {
+	want := make([]string, len(derived))
+	for s, f := range derived {
+		want[s] = string(bargain.AppendEngineFloat(nil, f, bargain.FloatShortest))
+	}
+	if len(claimed) != len(derived) {
+		got := absent
+		if claimed != nil {
+			got = "[" + string(joinValues(claimed)) + "]"
+		}
+		c.diff(-1, field, got, "["+strings.Join(want, ",")+"]")
+		return
+	}
+	for s, raw := range claimed {
+		if !floatClaimEqual(raw, derived[s]) {
+			c.diff(-1, fmt.Sprintf("%s[%d]", field, s), string(raw), want[s])
+		}
+	}
+}
+
+// floatClaimEqual reports whether raw is a JSON number that reads as f or
+// as f rounded to 16 significant digits.
+func floatClaimEqual(raw jsontext.Value, f float64) bool {
+	if raw.Kind() != '0' {
+		return false
+	}
+	got, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return false
+	}
+	if got == f {
+		return true
+	}
+	r16, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 16, 64), 64)
+	return got == r16
+}
+
+func joinValues(v []jsontext.Value) []byte {
+	var b []byte
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, x...)
+	}
+	return b
+}
+
+// cmpStrings compares element by element ("names[1]") when the lengths
+// agree, and the whole list otherwise.
+func (c *bargainCheck) cmpStrings(i int, field string, claimed, derived []string) {
+	if len(claimed) != len(derived) {
+		got := absent
+		if claimed != nil {
+			got = renderStrings(claimed)
+		}
+		c.diff(i, field, got, renderStrings(derived))
+		return
+	}
+	for k := range claimed {
+		if claimed[k] != derived[k] {
+			c.diff(i, fmt.Sprintf("%s[%d]", field, k), strconv.Quote(claimed[k]), strconv.Quote(derived[k]))
+		}
+	}
+}
