@@ -1,0 +1,178 @@
+package stores_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sealedhq/sealed/internal/pgtest"
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
+)
+
+// The stores side by side, in one run:
+//
+//	go test ./ledger/stores -run '^$' -bench . -benchtime 20000x -timeout 60m
+//
+// BenchmarkAppend64 has 64 concurrent appenders each waiting for its
+// index (goals: SQLite >= 40,000/s, PostgreSQL >= 5,000/s on 2 cores).
+// BenchmarkOneShotAppend1M is what a CLI append costs on a 1,000,000-entry
+// ledger: open, append one entry, sign the checkpoint, close (goal
+// < 100 ms on either store).
+
+func commitBody(player string) []byte {
+	c := sha256.Sum256([]byte(player))
+	return fmt.Appendf(nil, `{"kind":"commit","player":%q,"action_type":"bid","channel":"#auctions","commitment":"%x"}`, player, c)
+}
+
+// ledgers returns, per store, a function making a new empty ledger's
+// name and key file. The PostgreSQL server is started once.
+func ledgers(b *testing.B) map[string]func(b *testing.B) (name, key string) {
+	var srv *pgtest.Server
+	return map[string]func(b *testing.B) (string, string){
+		"sqlite": func(b *testing.B) (string, string) {
+			dir := b.TempDir()
+			return filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
+		},
+		"postgres": func(b *testing.B) (string, string) {
+			if srv == nil {
+				srv = pgtest.Start(b, pgtest.Options{})
+			}
+			return srv.NewDatabase(b), filepath.Join(b.TempDir(), "l.key")
+		},
+	}
+}
+
+func BenchmarkAppend64(b *testing.B) {
+	ctx := context.Background()
+	for _, store := range []string{"sqlite", "postgres"} {
+		mk := ledgers(b)[store]
+		b.Run(store, func(b *testing.B) {
+			name, key := mk(b)
+			if _, err := stores.Init(ctx, name, "bench.example/log", key); err != nil {
+				b.Fatal(err)
+			}
+			l, err := stores.Open(ctx, name, ledger.Options{KeyFile: key})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer l.Close()
+			const writers = 64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			t0 := time.Now()
+			for w := range writers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := w; i < b.N; i += writers {
+						if _, err := l.Append(ctx, commitBody(fmt.Sprintf("%s-%d-%d", store, b.N, i))); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			b.ReportMetric(float64(b.N)/time.Since(t0).Seconds(), "appends/s")
+		})
+	}
+}
+
+// bigSQLite returns a 1,000,000-entry SQLite ledger, built once (64
+// appenders) and kept in the system temp dir between runs.
+func bigSQLite(b *testing.B) (name, key string) {
+	const size = 1_000_000
+	ctx := context.Background()
+	dir := filepath.Join(os.TempDir(), "sealed-stores-bench-1m")
+	name, key = filepath.Join(dir, "ledger.db"), filepath.Join(dir, "ledger.key")
+	if l, err := stores.Open(ctx, name, ledger.Options{ReadOnly: true}); err == nil {
+		n, _ := l.Size()
+		l.Close()
+		if n >= size {
+			return name, key
+		}
+	}
+	os.RemoveAll(dir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := stores.Init(ctx, name, "bench.example/big", key); err != nil {
+		b.Fatal(err)
+	}
+	l, err := stores.Open(ctx, name, ledger.Options{KeyFile: key})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("building the 1M-entry ledger in %s", dir)
+	var wg sync.WaitGroup
+	for w := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < size; i += 64 {
+				if _, err := l.Append(ctx, commitBody(fmt.Sprintf("big-%d", i))); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := l.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return name, key
+}
+
+func BenchmarkOneShotAppend1M(b *testing.B) {
+	if testing.Short() {
+		b.Skip("the 1M-entry ledgers are skipped in -short mode")
+	}
+	ctx := context.Background()
+	sqlName, key := bigSQLite(b)
+	for _, store := range []string{"sqlite", "postgres"} {
+		b.Run(store, func(b *testing.B) {
+			name := sqlName
+			if store == "postgres" {
+				srv := pgtest.Start(b, pgtest.Options{})
+				name = srv.NewDatabase(b)
+				src, err := stores.OpenStore(ctx, sqlName, true, false)
+				if err != nil {
+					b.Fatal(err)
+				}
+				dst, err := stores.OpenStore(ctx, name, false, true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t0 := time.Now()
+				if _, err := ledger.Copy(ctx, src, dst, nil); err != nil {
+					b.Fatal(err)
+				}
+				b.Logf("copied the 1M-entry ledger to PostgreSQL in %v", time.Since(t0))
+				src.Close()
+				dst.Close()
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				// What `sealed action post` does: open, append, close
+				// (which signs the checkpoint covering the entry).
+				l, err := stores.Open(ctx, name, ledger.Options{KeyFile: key})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := l.Append(ctx, commitBody(fmt.Sprintf("oneshot-%s-%d-%d", store, time.Now().UnixNano(), i))); err != nil {
+					b.Fatal(err)
+				}
+				if err := l.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
