@@ -40,7 +40,7 @@ const defaultDB = "./sealed.db"
 
 // ledgerFlags are the flags that locate the ledger: --db, and --key for
 // the verbs that append (defaults as in 'sealed ledger': ./sealed.db and
-// ./sealed.key).
+// defaultKeyFile of the --db file, ./sealed.key).
 type ledgerFlags struct {
 	DB  string
 	Key string

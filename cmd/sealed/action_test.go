@@ -54,7 +54,7 @@ func TestActionPostParsing(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.Player != "alice" || got.Type != "bid" || got.Commitment != "H" || got.PostedAt != "2026-03-23T09:00:00Z" || got.DB != "x.db" || got.Key != "" /* resolved to x.db.key when the ledger is opened (openLedgerRW) */ {
+	if got.Player != "alice" || got.Type != "bid" || got.Commitment != "H" || got.PostedAt != "2026-03-23T09:00:00Z" || got.DB != "x.db" || got.Key != "" /* resolved to x.key when the ledger is opened (openLedgerRW) */ {
 		t.Fatalf("options %+v", got)
 	}
 	cmd = actionPostCmd(&app{}, func(*app, *actionPostOptions) error { t.Fatal("ran without --commitment"); return nil })

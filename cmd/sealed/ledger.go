@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/ledger"
@@ -46,18 +45,11 @@ consistency proofs can be checked offline with only the verifier key.`,
 
 // keyFileHelp is the help of the --key flag of the ledger verbs that
 // create or append.
-const keyFileHelp = "(default: the --db FILE with .key added; ./sealed.key for ./sealed.db)"
+const keyFileHelp = "(default: the --db FILE with .db replaced by .key, or .key added: ./sealed.db -> ./sealed.key, o2 -> o2.key)"
 
 // defaultKeyFile is the signer key file of the ledger db when --key is not
-// given: db with ".key" added (demo.KeyFile, as 'sealed demo --db FILE'
-// writes FILE.key), except that the default ledger ./sealed.db keeps its
-// key in ./sealed.key.
-func defaultKeyFile(db string) string {
-	if filepath.Clean(db) == filepath.Clean(defaultDB) {
-		return "./sealed.key"
-	}
-	return demo.KeyFile(db)
-}
+// given: demo.KeyFile, the one naming rule of every verb.
+func defaultKeyFile(db string) string { return demo.KeyFile(db) }
 
 // openLedgerRO opens the ledger read-only for the reading verbs.
 func openLedgerRO(db string) (*ledger.Ledger, error) {

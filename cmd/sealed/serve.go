@@ -42,16 +42,22 @@ func newServeCmd(a *app) *cobra.Command { return serveCmd(a, runServe) }
 func serveCmd(a *app, runF func(context.Context, *app, *serveOptions) error) *cobra.Command {
 	o := &serveOptions{}
 	c := &cobra.Command{
-		Use:   "serve --db FILE [--addr 127.0.0.1:8080] [--token-file F --key FILE]",
+		Use:   "serve [--db FILE] [--addr 127.0.0.1:8080] [--token-file F [--key FILE]]",
 		Short: "Serve the public web site and JSON API on a ledger (docs/web.md)",
 		Long: `Serve the web site on a ledger: look commitments up, hash a bid in the
 browser, verify reveals, browse entries with inclusion proofs, read the
 signed checkpoint, and view replays re-simulated with their charts. The
 JSON API is under /api/v1. Pages read the ledger on a read-only connection.
 
-Writes (POST /api/v1/entries) need both --token-file, a file holding the
-bearer token clients send, and --key, the ledger's signer key; without them
-the write API answers 403. Stop with Ctrl-C.`,
+The ledger is --db (default ./sealed.db, as for the ledger verbs). Writes
+(POST /api/v1/entries) are enabled by --token-file, a file (mode 0600)
+holding the bearer token clients send; they also need the ledger's signer
+key, --key, by default the --db FILE with .db replaced by .key
+(./sealed.db -> ./sealed.key). When --token-file is given and writes
+cannot work (no key, a key that is not the ledger's, a bad token file)
+serve refuses to start (exit 2) and says why; --key alone is refused too.
+Without --token-file the site is read-only: the write API answers 403.
+Stop with Ctrl-C.`,
 		Example: `  sealed serve --db ledger.db
   sealed serve --db ledger.db --addr 127.0.0.1:9000 --token-file token --key ledger.key`,
 		Args: noArgs("serve"),
@@ -62,23 +68,30 @@ the write API answers 403. Stop with Ctrl-C.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.DB, "db", "", "the ledger database `FILE` (required)")
+	f.StringVar(&o.DB, "db", defaultDB, "the ledger database `FILE`")
 	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
 	f.StringVar(&o.TokenFile, "token-file", "", "enable the write API: `FILE` holds the bearer token (at least 16 characters)")
-	f.StringVar(&o.KeyFile, "key", "", "the ledger's signer key `FILE`, needed to append entries")
+	f.StringVar(&o.KeyFile, "key", "", "with --token-file, the ledger's signer key `FILE` "+keyFileHelp)
 	f.StringVar(&o.Zone, "zone", "UTC", "IANA time zone of the game's weekly phases, for the secret-action states")
 	return c
 }
 
 func runServe(ctx context.Context, a *app, o *serveOptions) error {
 	if o.DB == "" {
-		return usageErrorf("--db is required: the ledger database to serve")
+		return usageErrorf("--db is empty; expected the ledger database to serve")
 	}
 	var token string
+	if o.KeyFile != "" && o.TokenFile == "" {
+		return usageErrorf("--key goes with --token-file: the write API needs a bearer token").
+			withHint("give --token-file FILE to enable writes, or drop --key to serve read-only")
+	}
 	if o.TokenFile != "" {
 		var err error
 		if token, err = readToken(o.TokenFile); err != nil {
 			return err
+		}
+		if o.KeyFile == "" {
+			o.KeyFile = defaultKeyFile(o.DB)
 		}
 	}
 	loc, err := time.LoadLocation(o.Zone)
@@ -138,6 +151,10 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	var w *ledger.Ledger
 	if o.keyFile != "" {
 		if w, err = openLedgerRW(o.db, o.keyFile); err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) {
+				ee.msg = "the write API cannot run: " + ee.msg
+			}
 			return err
 		}
 		defer w.Close()
@@ -154,11 +171,9 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	hs := srv.HTTPServer(o.addr)
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
-	writes := "the write API is disabled (it needs --token-file and --key)"
+	writes := "the write API is disabled: the site is read-only (enable writes with --token-file)"
 	if o.token != "" && w != nil {
 		writes = "the write API is enabled (POST /api/v1/entries with the bearer token)"
-	} else if o.token != "" {
-		writes = "the write API is disabled: --token-file needs --key, the ledger's signer key"
 	}
 	if announce != nil {
 		if err := announce(url); err != nil {
