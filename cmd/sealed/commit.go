@@ -46,7 +46,9 @@ and post the commitment (its SHA-256); reveal the exact text later.
 
 With - the declaration is read from stdin (one trailing newline dropped).
 With --out the reveal text is written to FILE with mode 0600 and only the
-commitment is printed. A weak --salt draws a warning with the estimated
+commitment is printed; with --out - (as everywhere in sealed, - is stdout
+for an output and stdin for an input) the reveal text's exact bytes go to
+stdout and the commitment to stderr. A weak --salt draws a warning with the estimated
 number of guesses that would recover the declaration.`,
 		Example: `  sealed commit 'I bid 40 on lot 2'
   h=$(sealed commit --out bid.txt 'I bid 40 on lot 2') && echo "post $h"`,
@@ -64,7 +66,7 @@ number of guesses that would recover the declaration.`,
 		},
 	}
 	c.Flags().StringVar(&o.Salt, "salt", "", "use this salt instead of 128 random bits (not recommended)")
-	c.Flags().StringVarP(&o.Out, "out", "o", "", "write the reveal text to `FILE` (mode 0600) and print only the commitment")
+	c.Flags().StringVarP(&o.Out, "out", "o", "", "write the reveal text to `FILE` (mode 0600; - for stdout) and print only the commitment")
 	c.Flags().BoolVar(&o.Force, "force", false, "overwrite the --out file if it exists")
 	return c
 }
@@ -113,6 +115,17 @@ func runCommit(a *app, o *commitOptions) error {
 		if sa.Weak {
 			fmt.Fprintf(a.errOut, "warning: weak salt: about %s guesses recover this declaration from its commitment; drop --salt to get 128 random bits\n", guessesText(sa.GuessesLog2))
 		}
+	}
+	if o.Out == stdioName {
+		if a.json {
+			return usageErrorf("--out - writes the reveal text to stdout, where --json would print too").
+				withHint("drop --json, or give --out a file")
+		}
+		if _, err := a.out.Write(reveal); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(a.errOut, "commitment (post this):\n%s\n", c)
+		return err
 	}
 	if o.Out != "" {
 		if err := writeSecretFile(o.Out, reveal, o.Force); err != nil {

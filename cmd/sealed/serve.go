@@ -70,7 +70,7 @@ Stop with Ctrl-C.`,
 	f := c.Flags()
 	f.StringVar(&o.DB, "db", defaultDB, "the ledger database `FILE`")
 	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
-	f.StringVar(&o.TokenFile, "token-file", "", "enable the write API: `FILE` holds the bearer token (at least 16 characters)")
+	f.StringVar(&o.TokenFile, "token-file", "", "enable the write API: `FILE` holds the bearer token (at least 16 characters; - for stdin)")
 	f.StringVar(&o.KeyFile, "key", "", "with --token-file, the ledger's signer key `FILE` "+keyFileHelp)
 	f.StringVar(&o.Zone, "zone", "UTC", "IANA time zone of the game's weekly phases, for the secret-action states")
 	return c
@@ -87,7 +87,7 @@ func runServe(ctx context.Context, a *app, o *serveOptions) error {
 	}
 	if o.TokenFile != "" {
 		var err error
-		if token, err = readToken(o.TokenFile); err != nil {
+		if token, err = readToken(a, o.TokenFile); err != nil {
 			return err
 		}
 		if o.KeyFile == "" {
@@ -105,19 +105,22 @@ func runServe(ctx context.Context, a *app, o *serveOptions) error {
 // readToken reads a bearer token file: its content trimmed of white space,
 // at least minTokenLen characters. Like the signer key file, the token file
 // must not be readable by group or others (mode 0600 or stricter): anyone
-// who reads it can append to the ledger.
-func readToken(path string) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", usageErrorf("--token-file: %v", unwrapPathError(err))
+// who reads it can append to the ledger. "-" reads the token from stdin
+// (a pipe has no mode to check).
+func readToken(a *app, path string) (string, error) {
+	if path != stdioName {
+		st, err := os.Stat(path)
+		if err != nil {
+			return "", usageErrorf("--token-file: %v", unwrapPathError(err))
+		}
+		if perm := st.Mode().Perm(); perm&0o077 != 0 {
+			return "", usageErrorf("--token-file %s has mode %04o: it must not be readable by group or others", path, perm).
+				withHint("chmod 600 %s", path)
+		}
 	}
-	if perm := st.Mode().Perm(); perm&0o077 != 0 {
-		return "", usageErrorf("--token-file %s has mode %04o: it must not be readable by group or others", path, perm).
-			withHint("chmod 600 %s", path)
-	}
-	b, err := os.ReadFile(path)
+	b, err := readInputFile(a, path, 64<<10)
 	if err != nil {
-		return "", usageErrorf("--token-file: %v", unwrapPathError(err))
+		return "", usageErrorf("--token-file: %v", err)
 	}
 	t := strings.TrimSpace(string(b))
 	if len(t) < minTokenLen {

@@ -79,7 +79,7 @@ Exit status: 0 match, 1 mismatch or an unreadable listed file, 2 bad input.`,
 		},
 	}
 	c.Flags().StringVar(&o.Hash, "hash", "", "the posted commitment: 64 hex digits, optionally prefixed sha256:")
-	c.Flags().StringVarP(&o.File, "file", "f", "", "read the reveal text from `FILE`")
+	c.Flags().StringVarP(&o.File, "file", "f", "", "read the reveal text from `FILE` (- for stdin)")
 	c.Flags().StringVarP(&o.Text, "text", "t", "", "the reveal text itself")
 	c.Flags().StringVarP(&o.Check, "check", "c", "", "check the files listed in `FILE` (sha256sum format; - for stdin)")
 	return c
@@ -166,7 +166,7 @@ func runVerify(a *app, o *verifyOptions) error {
 	switch {
 	case o.TextSet:
 		in, err = readReveal(strings.NewReader(o.Text))
-	case o.File != "":
+	case o.File != "" && o.File != stdioName:
 		var f *os.File
 		if f, err = os.Open(o.File); err != nil {
 			return usageErrorf("cannot read the reveal: %s: %v", o.File, unwrapPathError(err))
