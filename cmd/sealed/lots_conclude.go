@@ -84,8 +84,8 @@ A week that has not reached its revelation date is refused (exit 2).`,
 // lotsConcludeJSON is the --json output of `sealed lots conclude`.
 type lotsConcludeJSON struct {
 	*verify.LotsConclusion
-	Zone          string           `json:"zone"`
-	PointsBefore  map[string]int64 `json:"points_before"`
+	Zone         string           `json:"zone"`
+	PointsBefore map[string]int64 `json:"points_before"`
 }
 
 func runLotsConclude(a *app, o *lotsConcludeOptions) error {
