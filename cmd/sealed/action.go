@@ -118,7 +118,7 @@ func appendError(err error) error {
 // appendedJSON is the --json output of post, edit and reveal: the entry as
 // stored, and what the verb noticed.
 type appendedJSON struct {
-	*ledger.Entry
+	entryJSON
 	Warnings []string `json:"warnings"`
 }
 
@@ -133,7 +133,7 @@ func (a *app) printAppended(l *ledger.Ledger, index int64, what string, warnings
 		warnings = []string{}
 	}
 	if a.json {
-		return a.printJSON(appendedJSON{Entry: e, Warnings: warnings})
+		return a.printJSON(appendedJSON{entryJSON: newEntryJSON(e), Warnings: warnings})
 	}
 	fmt.Fprintf(a.out, "%s entry %d: %s\n", e.Kind, e.Index, what)
 	fmt.Fprintf(a.out, "integrated at %s\n", e.IntegratedAt.UTC().Format(time.RFC3339Nano))

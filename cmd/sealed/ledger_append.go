@@ -224,9 +224,9 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 		return err
 	}
 	if a.json {
-		return a.printJSON(e)
+		return a.printJSON(newEntryJSON(e))
 	}
-	fmt.Fprintf(a.errOut, "appended %s entry %d; prove it with: sealed ledger prove --index %d\n", e.Kind, idx, idx)
+	fmt.Fprintf(a.errOut, "appended %s entry %d; prove it with: sealed ledger prove %d\n", e.Kind, idx, idx)
 	_, err = fmt.Fprintln(a.out, idx)
 	return err
 }
