@@ -127,7 +127,7 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	}
 	res.OK = check == nil
 	if check != nil {
-		res.Error = check.Error()
+		res.Error = plainDecoderError(check.Error())
 		if m := originMismatch(vkey, checkpoints); m != "" {
 			res.Error = m + " (" + res.Error + ")"
 		}
