@@ -198,11 +198,8 @@ func fmtTime(t time.Time, loc *time.Location) string {
 // writeExplanation prints one decision: its text, rule and reading after
 // first, then the instants it compared, each on a line after indent.
 func writeExplanation(w io.Writer, first, indent string, e secret.Explanation, loc *time.Location) {
-	cite := e.Rule
-	if e.Reading != "" {
-		cite += "; reading " + e.Reading
-	}
-	fmt.Fprintf(w, "%s%s [%s]\n", first, e.Text, cite)
+	fmt.Fprintf(w, "%s%s (%s)\n", first, e.Text, e.Plain())
+	fmt.Fprintf(w, "%sdetails: %s\n", indent, e.Shorthand())
 	for _, t := range e.Times {
 		fmt.Fprintf(w, "%s%s %s", indent, t.What, fmtTime(t.At, loc))
 		switch {

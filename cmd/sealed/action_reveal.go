@@ -10,6 +10,7 @@ import (
 
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/rules/secret"
 	"github.com/spf13/cobra"
 )
 
@@ -141,7 +142,7 @@ func runActionReveal(a *app, o *actionRevealOptions) error {
 	match := "it hashes to the commitment"
 	if r := commit.Verify(c, text); !r.Match {
 		match = "it does NOT hash to the commitment"
-		w := fmt.Sprintf("mismatch: the revealed bytes hash to %s, not to the commitment %s; the reveal does not count (reading S3)", r.Got, c)
+		w := fmt.Sprintf("mismatch: the revealed bytes hash to %s, not to the commitment %s; the reveal does not count (%s)", r.Got, c, secret.Explanation{Rule: secret.RuleReveal, Reading: secret.ReadingRevealMustMatch}.Plain())
 		var names []string
 		for _, h := range r.Hints {
 			names = append(names, h.Name)

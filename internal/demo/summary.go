@@ -44,7 +44,7 @@ func (s *Summary) WriteText(w io.Writer, url string) error {
 			fmt.Fprintf(&b, "          %s\n", m.Headline)
 		}
 	}
-	fmt.Fprintf(&b, "\nsecret actions of week %s (judged now, seed 004 \"Secret Information\"):\n", s.Week)
+	fmt.Fprintf(&b, "\nsecret actions of week %s (judged now under the rule Secret Information):\n", s.Week)
 	for _, a := range s.Actions {
 		state := string(a.State)
 		if a.Reason != "" {
