@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -44,7 +43,9 @@ is "<declaration>\nsalt: <salt>" with no trailing newline, the salt 128
 random bits in base32 unless --salt gives one. Keep the reveal text secret
 and post the commitment (its SHA-256); reveal the exact text later.
 
-With - the declaration is read from stdin (one trailing newline dropped).
+With - the declaration is read from stdin. From stdin or the argument
+alike, one trailing newline (LF or CRLF) is dropped: 'sealed commit
+"$(cat f)"' and 'sealed commit - < f' make the same reveal text.
 With --out the reveal text is written to FILE with mode 0600 and only the
 commitment is printed; with --out - (as everywhere in sealed, - is stdout
 for an output and stdin for an input) the reveal text's exact bytes go to
@@ -91,6 +92,8 @@ func runCommit(a *app, o *commitOptions) error {
 			return err
 		}
 		decl = b
+	} else {
+		decl = dropFinalNewline(decl)
 	}
 	if err := checkDeclaration(decl); err != nil {
 		return err
@@ -165,9 +168,17 @@ func readDeclaration(r io.Reader) (string, error) {
 	if len(b) > maxDeclaration {
 		return "", usageErrorf("declaration on stdin is longer than %d bytes; expected a short text such as 'I bid 40 on lot 2'", maxDeclaration)
 	}
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	b = bytes.TrimSuffix(b, []byte("\r"))
-	return string(b), nil
+	return dropFinalNewline(string(b)), nil
+}
+
+// dropFinalNewline drops one trailing LF or CRLF from a declaration, given
+// as the argument or on stdin alike: the reveal text adds its own line
+// break before "salt:".
+func dropFinalNewline(s string) string {
+	if t, ok := strings.CutSuffix(s, "\n"); ok {
+		return strings.TrimSuffix(t, "\r")
+	}
+	return s
 }
 
 // checkDeclaration refuses declarations that would make a bad reveal text.
