@@ -88,6 +88,7 @@ type step struct {
 
 var (
 	lf   = []byte("\n")
+	cr   = []byte("\r")
 	crlf = []byte("\r\n")
 	bom  = []byte("\xef\xbb\xbf")
 )
@@ -107,6 +108,14 @@ var newlineSteps = []step{
 			return nil, false
 		}
 		return b[:len(b)-2], true
+	}},
+	// A lone CR at the end: what is left of a final CRLF when a tool
+	// (a shell's $(...), a form) drops only the LF.
+	{"trailing CR removed", func(b []byte) ([]byte, bool) {
+		if !bytes.HasSuffix(b, cr) || bytes.HasSuffix(b, crlf) {
+			return nil, false
+		}
+		return b[:len(b)-1], true
 	}},
 }
 

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
+	"github.com/sealedhq/sealed/commit"
 )
 
 // Kind names an entry kind (docs/ledger.md, "Entries").
@@ -350,25 +351,20 @@ func checkName(field, v string) error {
 	return nil
 }
 
-// NormaliseDigest accepts a SHA-256 digest as posted (DESIGN.md "Reveal
-// text and commitment": any case, surrounding white space trimmed, an
-// optional "sha256:" prefix) and returns its canonical form, 64 lowercase
-// hex characters. Anything else is an error saying what was expected.
+// NormaliseDigest accepts a SHA-256 digest as posted and returns its
+// canonical form, 64 lowercase hex characters. It is [commit.ParseCommitment],
+// the one digest parser of the project (docs/commitments.md, "Parsing a
+// posted hash"): 64 hex digits in any case, surrounding white space
+// trimmed, an optional "sha256:" prefix in any case, white space after the
+// prefix allowed. Anything else is an error saying what it saw and what was
+// expected (another algorithm's prefix, a digest of another length, base64,
+// a character that is not a hex digit).
 func NormaliseDigest(s string) (string, error) {
-	t := strings.TrimSpace(s)
-	if len(t) >= 7 && strings.EqualFold(t[:7], "sha256:") {
-		t = t[7:]
+	c, err := commit.ParseCommitment(s)
+	if err != nil {
+		return "", err
 	}
-	if len(t) != 64 {
-		return "", fmt.Errorf("expected 64 hex characters (optionally prefixed sha256:), got %d characters in %q", len(t), s)
-	}
-	out := []byte(strings.ToLower(t))
-	for _, c := range out {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return "", fmt.Errorf("expected 64 hex characters, got %q", s)
-		}
-	}
-	return string(out), nil
+	return c.String(), nil
 }
 
 // Times the ledger stores are Unix nanoseconds in an int64: 1677-09-21

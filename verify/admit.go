@@ -138,7 +138,8 @@ func admitRevealOrEdit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 	if r.Match {
 		return nil, nil
 	}
-	w := fmt.Sprintf("mismatch: the revealed bytes hash to %s, not to the commitment %s; the reveal does not count (reading S3)", r.Got, c)
+	w := fmt.Sprintf("mismatch: the revealed bytes hash to %s, not to the commitment %s; the reveal does not count (%s)", r.Got, c,
+		secret.Explanation{Rule: secret.RuleReveal, Reading: secret.ReadingRevealMustMatch}.Plain())
 	var names []string
 	for _, h := range r.Hints {
 		names = append(names, h.Name)
@@ -206,7 +207,11 @@ func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error
 		if err != nil {
 			return nil, refuse(field, "%s: %v", what, err)
 		}
-		diffs, err := compareConfigs(scs[0].body.Config, cfg, formatFixedKeys[rep.Format])
+		fixed := formatFixedKeys[rep.Format]
+		if rep.Dialect == DialectEngine {
+			fixed = engineFixedKeys // derived from the seed, not committed (CheckResult compares the same way)
+		}
+		diffs, err := compareConfigs(scs[0].body.Config, cfg, fixed)
 		if err != nil {
 			return nil, refuse(field, "comparing the replay's config with seed-commit entry %d: %v", scs[0].index, err)
 		}

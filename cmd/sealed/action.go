@@ -41,7 +41,7 @@ const defaultDB = "./sealed.db"
 
 // ledgerFlags are the flags that locate the ledger: --db, and --key for
 // the verbs that append (defaults as in 'sealed ledger': ./sealed.db and
-// ./sealed.key).
+// defaultKeyFile of the --db file, ./sealed.key).
 type ledgerFlags struct {
 	DB  string
 	Key string
@@ -119,7 +119,7 @@ func appendError(err error) error {
 // appendedJSON is the --json output of post, edit and reveal: the entry as
 // stored, and what the verb noticed.
 type appendedJSON struct {
-	*ledger.Entry
+	entryJSON
 	Warnings []string `json:"warnings"`
 }
 
@@ -134,7 +134,7 @@ func (a *app) printAppended(l *ledger.Ledger, index int64, what string, warnings
 		warnings = []string{}
 	}
 	if a.json {
-		return a.printJSON(appendedJSON{Entry: e, Warnings: warnings})
+		return a.printJSON(appendedJSON{entryJSON: newEntryJSON(e), Warnings: warnings})
 	}
 	fmt.Fprintf(a.out, "%s entry %d: %s\n", e.Kind, e.Index, what)
 	fmt.Fprintf(a.out, "integrated at %s\n", e.IntegratedAt.UTC().Format(time.RFC3339Nano))
@@ -194,11 +194,8 @@ func fmtTime(t time.Time, loc *time.Location) string {
 // writeExplanation prints one decision: its text, rule and reading after
 // first, then the instants it compared, each on a line after indent.
 func writeExplanation(w io.Writer, first, indent string, e secret.Explanation, loc *time.Location) {
-	cite := e.Rule
-	if e.Reading != "" {
-		cite += "; reading " + e.Reading
-	}
-	fmt.Fprintf(w, "%s%s [%s]\n", first, e.Text, cite)
+	fmt.Fprintf(w, "%s%s (%s)\n", first, e.Text, e.Plain())
+	fmt.Fprintf(w, "%sdetails: %s\n", indent, e.Shorthand())
 	for _, t := range e.Times {
 		fmt.Fprintf(w, "%s%s %s", indent, t.What, fmtTime(t.At, loc))
 		switch {

@@ -131,12 +131,12 @@ func notTakenWarnings(g secret.Game, actionType, channel string, at time.Time) [
 	var ws []string
 	s := g.SettingsFor(actionType)
 	if r, text := g.NotTaken(actionType, channel, at); r == secret.WrongChannel {
-		ws = append(ws, fmt.Sprintf("%s: %s [%s]: recorded, but the action is not taken; post a new commitment in %s",
-			r, text, secret.RuleChannel, s.Channel))
+		ws = append(ws, fmt.Sprintf("%s: %s (%s): recorded, but the action is not taken; post a new commitment in %s",
+			r, text, secret.PlainRule(secret.RuleChannel), s.Channel))
 	}
 	if r, text := g.NotTaken(actionType, s.Channel, at); r == secret.WrongPhase {
-		ws = append(ws, fmt.Sprintf("%s: %s [%s; reading %s, zone %s]: recorded, but the action is not taken; the next %s phase starts %s",
-			r, text, secret.RulePhases, secret.ReadingCalendar, g.Calendar.Loc(), s.Phase, fmtTime(g.Calendar.NextStart(s.Phase, at), g.Calendar.Loc())))
+		ws = append(ws, fmt.Sprintf("%s: %s (%s, zone %s): recorded, but the action is not taken; the next %s phase starts %s",
+			r, text, secret.Explanation{Rule: secret.RulePhases, Reading: secret.ReadingCalendar}.Plain(), g.Calendar.Loc(), s.Phase, fmtTime(g.Calendar.NextStart(s.Phase, at), g.Calendar.Loc())))
 	}
 	return ws
 }

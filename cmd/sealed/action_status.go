@@ -25,6 +25,7 @@ type actionStatusOptions struct {
 	Zone       string
 	SaltAudit  bool
 	MaxGuesses uint64
+	Verbose    bool // --verbose: every decision with its times and the rules' shorthand
 	now        func() time.Time
 }
 
@@ -35,15 +36,18 @@ func newActionStatusCmd(a *app) *cobra.Command { return actionStatusCmd(a, runAc
 func actionStatusCmd(a *app, runF func(*app, *actionStatusOptions) error) *cobra.Command {
 	o := &actionStatusOptions{now: time.Now}
 	c := &cobra.Command{
-		Use:   "status [--player P] [--at TIME] [--zone Z]",
+		Use:   "status [--player P] [--at TIME] [--zone Z] [--verbose]",
 		Short: "Judge every secret action in the ledger at an instant, each decision explained",
 		Long: `Judge the secret actions recorded in the ledger at an instant (--at, default
 now; the output says which instant was used), from the ledger alone (seed
 004, "Secret Information", readings S1-S5 of docs/secret-actions.md). Each
-action is pending, matured, revealed or failed; every decision names the
+action is pending, matured, revealed or failed, on one line with the
+date that matters next or why it failed and the rule it failed under;
+flags (a copied commitment, a salt the player reuses) follow on lines of
+their own. --verbose gives the full reasoning: every decision with the
 rule, the reading and the times it compared (posted_at or integration
-time, with the gap when it is large). Flags: a copied commitment, a salt
-the player reuses. For each pending or matured action whose player revealed
+time, with the gap when it is large), and the rules' shorthand (seed 004,
+failure condition N, reading SN) in a details line; --json has it all. For each pending or matured action whose player revealed
 a salt before, the active audit tries to recover the text from that salt
 (--salt-audit=false to skip; --max-guesses bounds each search).
 
@@ -61,6 +65,7 @@ calendar days follow it. Exit status 0 whatever the states; 2 for bad input.`,
 	f.StringVar(&o.Zone, "zone", "UTC", "the game's IANA time zone")
 	f.BoolVar(&o.SaltAudit, "salt-audit", true, "search unrevealed actions for salts their player revealed before")
 	f.Uint64Var(&o.MaxGuesses, "max-guesses", verify.DefaultSaltReuseGuesses, "bound of each salt-reuse search")
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "print every decision of each action, with its times and the rules' shorthand")
 	return c
 }
 
@@ -130,10 +135,41 @@ func runActionStatus(a *app, o *actionStatusOptions) error {
 		fmt.Fprintln(a.out, "salt-reuse audit interrupted: its results are partial")
 	}
 	for _, act := range out.Actions {
-		fmt.Fprintln(a.out)
-		writeAction(a.out, act, loc)
+		if o.Verbose {
+			fmt.Fprintln(a.out)
+			writeAction(a.out, act, loc)
+		} else {
+			writeActionLine(a.out, act, loc)
+		}
+	}
+	if !o.Verbose && len(out.Actions) > 0 {
+		fmt.Fprintln(a.out, "(--verbose for every decision, its times and the rules' shorthand)")
 	}
 	return nil
+}
+
+// writeActionLine prints one judged action on one line: its state and
+// what comes next, or why it failed in players' words; then its flags, one
+// line each.
+func writeActionLine(w io.Writer, act secret.Action, loc *time.Location) {
+	p := act.Post
+	fmt.Fprintf(w, "#%d %s %s in %s: %s", p.Index, p.Player, p.ActionType, p.Channel, act.State)
+	switch {
+	case act.Failure != nil:
+		fmt.Fprintf(w, ": %s at %s (%s)", act.Failure.Reason, fmtTime(act.Failure.At, loc), act.Failure.Why.Plain())
+	case !act.Taken():
+		fmt.Fprint(w, ": never taken")
+	case act.State == secret.Pending:
+		fmt.Fprintf(w, ": matures %s, reveal before %s", fmtTime(act.Maturation, loc), fmtTime(act.Revelation, loc))
+	case act.State == secret.Matured:
+		fmt.Fprintf(w, ": reveal before %s (the revelation date)", fmtTime(act.Revelation, loc))
+	case act.Declaration != nil:
+		fmt.Fprintf(w, ": %s", declarationText(act.Declaration))
+	}
+	fmt.Fprintln(w)
+	for _, f := range act.Flags {
+		fmt.Fprintf(w, "  flag: %s: %s\n", f.Kind, f.Text)
+	}
 }
 
 // writeAction prints one judged action: its state and why, its dates, and

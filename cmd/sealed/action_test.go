@@ -56,7 +56,7 @@ func TestActionPostParsing(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.Player != "alice" || got.Type != "bid" || got.Commitment != "H" || got.PostedAt != "2026-03-23T09:00:00Z" || got.DB != "x.db" || got.Key != "" /* resolved to x.db.key when the ledger is opened (openLedgerRW) */ {
+	if got.Player != "alice" || got.Type != "bid" || got.Commitment != "H" || got.PostedAt != "2026-03-23T09:00:00Z" || got.DB != "x.db" || got.Key != "" /* resolved to x.key when the ledger is opened (openLedgerRW) */ {
 		t.Fatalf("options %+v", got)
 	}
 	cmd = actionPostCmd(&app{}, func(*app, *actionPostOptions) error { t.Fatal("ran without --commitment"); return nil })
@@ -131,6 +131,7 @@ func TestActionErrors(t *testing.T) {
 		{[]string{"lots", "conclude", "--db", db, "--week", "2026-13"}, 2, "--week"},
 		{[]string{"lots", "conclude", "--db", db, "--week", "2026-W13", "--pricing", "third"}, 2, "--pricing"},
 		{[]string{"lots", "conclude", "--db", db}, 2, "needs --week"},
+		{[]string{"lots", "conclude", "--db", db, "--week", "2026-W13"}, 2, "needs --points FILE"},
 	} {
 		code, _, stderr := runSealed(t, "", c.args...)
 		if code != c.code || !strings.Contains(stderr, c.msg) || strings.Count(stderr, "sealed: ") != 1 {
@@ -158,7 +159,7 @@ func TestActionErrors(t *testing.T) {
 	// taken and no longer moves the conclusion to next Thursday.)
 	y, n := time.Now().UTC().AddDate(0, 0, 7).ISOWeek()
 	week := fmt.Sprintf("%d-W%02d", y, n)
-	_, stderr = mustRun(t, 2, "", "lots", "conclude", "--db", db, "--week", week)
+	_, stderr = mustRun(t, 2, "{}", "lots", "conclude", "--db", db, "--week", week, "--points", "-")
 	if !strings.Contains(stderr, "has not concluded yet") {
 		t.Errorf("current week: %q", stderr)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -44,9 +43,13 @@ is "<declaration>\nsalt: <salt>" with no trailing newline, the salt 128
 random bits in base32 unless --salt gives one. Keep the reveal text secret
 and post the commitment (its SHA-256); reveal the exact text later.
 
-With - the declaration is read from stdin (one trailing newline dropped).
+With - the declaration is read from stdin. From stdin or the argument
+alike, one trailing newline (LF or CRLF) is dropped: 'sealed commit
+"$(cat f)"' and 'sealed commit - < f' make the same reveal text.
 With --out the reveal text is written to FILE with mode 0600 and only the
-commitment is printed. A weak --salt draws a warning with the estimated
+commitment is printed; with --out - (as everywhere in sealed, - is stdout
+for an output and stdin for an input) the reveal text's exact bytes go to
+stdout and the commitment to stderr. A weak --salt draws a warning with the estimated
 number of guesses that would recover the declaration.`,
 		Example: `  sealed commit 'I bid 40 on lot 2'
   h=$(sealed commit --out bid.txt 'I bid 40 on lot 2') && echo "post $h"`,
@@ -64,7 +67,7 @@ number of guesses that would recover the declaration.`,
 		},
 	}
 	c.Flags().StringVar(&o.Salt, "salt", "", "use this salt instead of 128 random bits (not recommended)")
-	c.Flags().StringVarP(&o.Out, "out", "o", "", "write the reveal text to `FILE` (mode 0600) and print only the commitment")
+	c.Flags().StringVarP(&o.Out, "out", "o", "", "write the reveal text to `FILE` (mode 0600; - for stdout) and print only the commitment")
 	c.Flags().BoolVar(&o.Force, "force", false, "overwrite the --out file if it exists")
 	return c
 }
@@ -89,6 +92,8 @@ func runCommit(a *app, o *commitOptions) error {
 			return err
 		}
 		decl = b
+	} else {
+		decl = dropFinalNewline(decl)
 	}
 	if err := checkDeclaration(decl); err != nil {
 		return err
@@ -113,6 +118,17 @@ func runCommit(a *app, o *commitOptions) error {
 		if sa.Weak {
 			fmt.Fprintf(a.errOut, "warning: weak salt: about %s guesses recover this declaration from its commitment; drop --salt to get 128 random bits\n", guessesText(sa.GuessesLog2))
 		}
+	}
+	if o.Out == stdioName {
+		if a.json {
+			return usageErrorf("--out - writes the reveal text to stdout, where --json would print too").
+				withHint("drop --json, or give --out a file")
+		}
+		if _, err := a.out.Write(reveal); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(a.errOut, "commitment (post this):\n%s\n", c)
+		return err
 	}
 	if o.Out != "" {
 		if err := writeSecretFile(o.Out, reveal, o.Force); err != nil {
@@ -152,9 +168,17 @@ func readDeclaration(r io.Reader) (string, error) {
 	if len(b) > maxDeclaration {
 		return "", usageErrorf("declaration on stdin is longer than %d bytes; expected a short text such as 'I bid 40 on lot 2'", maxDeclaration)
 	}
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	b = bytes.TrimSuffix(b, []byte("\r"))
-	return string(b), nil
+	return dropFinalNewline(string(b)), nil
+}
+
+// dropFinalNewline drops one trailing LF or CRLF from a declaration, given
+// as the argument or on stdin alike: the reveal text adds its own line
+// break before "salt:".
+func dropFinalNewline(s string) string {
+	if t, ok := strings.CutSuffix(s, "\n"); ok {
+		return strings.TrimSuffix(t, "\r")
+	}
+	return s
 }
 
 // checkDeclaration refuses declarations that would make a bad reveal text.

@@ -46,11 +46,14 @@ everything (replays re-simulated, seeds against their commitments, actions
 judged, lots concluded) and audit the ledger. Prints a summary.
 
 Without --db the ledger lives in a temporary directory removed on exit.
---db FILE keeps it (and FILE.key, the signer key). An existing FILE is
+--db FILE keeps it, with its signer key and its verifier key beside it
+(demo.db: demo.key and demo.vkey; a name without .db gets .key and .vkey
+appended). An existing FILE is
 never replaced without --force, and even with --force only when it is a
 demo ledger holding nothing but the demo's own entries (none posted to it
 since) and is not being served. With --serve the site is served on the
-ledger, with the write API enabled by a fresh token in FILE.token.
+ledger, with the write API enabled by a fresh token in the token file
+(demo.db: demo.token).
 
 Exit status: 0 everything verifies, 1 a check failed, 2 bad usage.`,
 		Example: `  sealed demo --serve

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -45,3 +46,36 @@ func (v *indexValue) Set(s string) error {
 
 // Type names the value in the help.
 func (v *indexValue) Type() string { return "int" }
+
+// indexArg makes c take the ledger index of the entry it works on either
+// as its one positional argument or as --index (sealed ledger get,
+// prove and check-result accept both, the positional form first in their
+// help), storing it in dst. It refuses (exit 2) neither, both, more than
+// one argument, and an index that is not a whole number >= 0; verb names
+// the command in the errors.
+func indexArg(c *cobra.Command, verb string, dst *int64) {
+	indexVar(c.Flags(), dst, "index", "the entry's `INDEX` (the same as the positional INDEX)")
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		flagSet := cmd.Flags().Changed("index")
+		switch {
+		case len(args) > 1:
+			return usageErrorf("%s takes one INDEX, got %d arguments", verb, len(args)).
+				withHint("sealed ledger %s 3, or sealed ledger %s --index 3", verb, verb)
+		case len(args) == 1 && flagSet:
+			return usageErrorf("%s got INDEX %q and --index %d; give one of them", verb, args[0], *dst)
+		case len(args) == 0 && !flagSet:
+			return usageErrorf("%s needs an INDEX, the entry's ledger index (0, 1, 2, ...)", verb).
+				withHint("sealed ledger %s 3, or sealed ledger %s --index 3", verb, verb)
+		case len(args) == 1:
+			i, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil || i < 0 {
+				return usageErrorf("INDEX %q: expected a ledger index (0, 1, 2, ...)", args[0])
+			}
+			*dst = i
+		}
+		if *dst < 0 {
+			return usageErrorf("--index %d: expected a ledger index (0, 1, 2, ...)", *dst)
+		}
+		return nil
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/ledger"
@@ -50,18 +49,14 @@ consistency proofs can be checked offline with only the verifier key.`,
 
 // keyFileHelp is the help of the --key flag of the ledger verbs that
 // create or append.
-const keyFileHelp = "(default: the --db FILE with .key added; ./sealed.key for ./sealed.db)"
+const keyFileHelp = "(default: the --db FILE with .db replaced by .key, or .key added: ./sealed.db -> ./sealed.key, o2 -> o2.key)"
 
 // defaultKeyFile is the signer key file of the ledger db when --key is not
-// given: db with ".key" added (demo.KeyFile, as 'sealed demo --db FILE'
-// writes FILE.key), except that the default ledger ./sealed.db keeps its
-// key in ./sealed.key.
+// given: demo.KeyFile, the one naming rule of every verb; none for a
+// PostgreSQL URL (--key is then required).
 func defaultKeyFile(db string) string {
 	if stores.IsURL(db) {
 		return ""
-	}
-	if filepath.Clean(db) == filepath.Clean(defaultDB) {
-		return "./sealed.key"
 	}
 	return demo.KeyFile(db)
 }
@@ -80,7 +75,7 @@ func openLedgerRO(db string) (*ledger.Ledger, error) {
 func openError(db string, err error) *exitError {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return usageErrorf("no ledger at %s", db).withHint("create one with 'sealed ledger init', or give --db FILE (or a postgres:// URL)")
+		return usageErrorf("no ledger at %s", db).withHint("create one with 'sealed ledger init', or give --db FILE or a postgres:// URL")
 	case errors.Is(err, ledger.ErrNotLedger):
 		return usageErrorf("%s is not a sealed ledger: %v", stores.Redact(db), err).withHint("give --db the file made by 'sealed ledger init'")
 	case errors.Is(err, ledger.ErrSchemaTooNew):

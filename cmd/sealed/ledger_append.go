@@ -99,14 +99,14 @@ entry) is refused and names the existing index.`,
 	fl.StringVar(&f.PostedAt, "posted-at", "", "RFC 3339 `TIME` the post appeared in the game's channel")
 	indexVar(fl, &o.Commit, "commit", "`INDEX` of the commit entry (reveal, edit)")
 	fl.StringVar(&o.Text, "text", "", "the revealed text, exactly (reveal)")
-	fl.StringVar(&o.TextFile, "text-file", "", "read the revealed bytes, exactly, from `FILE` (reveal)")
+	fl.StringVar(&o.TextFile, "text-file", "", "read the revealed bytes, exactly, from `FILE` (- for stdin) (reveal)")
 	fl.StringVar(&f.Game, "game", "", "auction or bargain (seed-commit, result)")
 	fl.StringVar(&f.MatchID, "match-id", "", "the match id (seed-commit, result)")
 	fl.StringVar(&f.RulesVersion, "rules-version", "", "the rules version, e.g. auction-0.2 (seed-commit)")
 	fl.StringVar(&o.Config, "config", "", "the match config, a JSON object (seed-commit)")
 	indexVar(fl, &o.SeedRef, "seed-commit", "`INDEX` of the seed-commit entry (seed-reveal)")
 	fl.StringVar(&f.Seed, "seed", "", "the revealed seed, 64 hex (seed-reveal)")
-	fl.StringVar(&o.Replay, "replay", "", "store the replay `FILE` and record its SHA-256 (result)")
+	fl.StringVar(&o.Replay, "replay", "", "store the replay `FILE` (- for stdin) and record its SHA-256 (result)")
 	fl.StringVar(&f.ReplaySHA256, "replay-sha256", "", "SHA-256 of a replay already stored (result)")
 	fl.StringVar(&o.Summary, "summary", "", "the result summary, a JSON object (result)")
 	return c
@@ -233,9 +233,9 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 		return err
 	}
 	if a.json {
-		return a.printJSON(e)
+		return a.printJSON(newEntryJSON(e))
 	}
-	fmt.Fprintf(a.errOut, "appended %s entry %d; prove it with: sealed ledger prove --index %d\n", e.Kind, idx, idx)
+	fmt.Fprintf(a.errOut, "appended %s entry %d; prove it with: sealed ledger prove %d\n", e.Kind, idx, idx)
 	_, err = fmt.Fprintln(a.out, idx)
 	return err
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/sealedhq/sealed/ledger"
@@ -57,17 +56,17 @@ published key with --vkey.`,
 		},
 	}
 	c.Flags().StringVar(&o.VKey, "vkey", "", "check the checkpoints with the ledger's verifier `KEY` (name+hash+key)")
-	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE`")
+	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE` (- for stdin)")
 	return c
 }
 
 // auditVerifierKey returns the verifier key given by --vkey or --vkey-file
 // (white space trimmed), or "" if neither was given. A key that is not a
 // note verifier key (name+hash+key) is bad usage.
-func auditVerifierKey(o *ledgerAuditOptions) (string, error) {
+func auditVerifierKey(a *app, o *ledgerAuditOptions) (string, error) {
 	vkey := o.VKey
 	if o.VKeyFile != "" {
-		b, err := os.ReadFile(o.VKeyFile)
+		b, err := readInputFile(a, o.VKeyFile, 64<<10)
 		if err != nil {
 			return "", usageErrorf("reading the verifier key: %s: %v", o.VKeyFile, unwrapPathError(err))
 		}
@@ -86,7 +85,7 @@ func auditVerifierKey(o *ledgerAuditOptions) (string, error) {
 }
 
 func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
-	pinned, err := auditVerifierKey(o)
+	pinned, err := auditVerifierKey(a, o)
 	if err != nil {
 		return err
 	}

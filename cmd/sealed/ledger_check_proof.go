@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/sealedhq/sealed/ledger"
@@ -49,8 +48,8 @@ Exit 0 if the proof holds, 1 if it does not, 2 on bad input.`,
 	}
 	c.Flags().StringVar(&o.Proof, "proof", "", "the proof `FILE` (- for stdin)")
 	c.Flags().StringVar(&o.VKey, "vkey", "", "the ledger's verifier `KEY` (name+hash+key)")
-	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE`")
-	c.Flags().StringVar(&o.Checkpoint, "checkpoint", "", "check against the signed checkpoint in `FILE`")
+	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE` (- for stdin)")
+	c.Flags().StringVar(&o.Checkpoint, "checkpoint", "", "check against the signed checkpoint in `FILE` (- for stdin)")
 	return c
 }
 
@@ -67,9 +66,12 @@ type checkProofJSON struct {
 }
 
 func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
+	if err := oneStdin([2]string{"--proof", o.Proof}, [2]string{"--checkpoint", o.Checkpoint}, [2]string{"--vkey-file", o.VKeyFile}); err != nil {
+		return err
+	}
 	vkey := o.VKey
 	if o.VKeyFile != "" {
-		b, err := os.ReadFile(o.VKeyFile)
+		b, err := readInputFile(a, o.VKeyFile, 64<<10)
 		if err != nil {
 			return usageErrorf("reading the verifier key: %s: %v", o.VKeyFile, unwrapPathError(err))
 		}
@@ -125,7 +127,7 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	}
 	res.OK = check == nil
 	if check != nil {
-		res.Error = check.Error()
+		res.Error = plainDecoderError(check.Error())
 		if m := originMismatch(vkey, checkpoints); m != "" {
 			res.Error = m + " (" + res.Error + ")"
 		}

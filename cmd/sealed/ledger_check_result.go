@@ -24,8 +24,8 @@ func newLedgerCheckResultCmd(a *app, g *ledgerGlobal) *cobra.Command {
 // action, so tests can check the parsing alone.
 func ledgerCheckResultCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerCheckResultOptions) error) *cobra.Command {
 	o := &ledgerCheckResultOptions{}
-	return &cobra.Command{
-		Use:   "check-result INDEX",
+	c := &cobra.Command{
+		Use:   "check-result INDEX | --index INDEX",
 		Short: "Check a result entry against the ledger: seed committed before it, revealed, replay clean",
 		Long: `Check the result entry at INDEX (verify.CheckResult, docs/replays.md "Tied
 to the ledger"): its stored replay must carry the seed commitment recorded
@@ -37,12 +37,13 @@ never committed (or committed after the match) fails here.
 Exit status: 0 tied and clean, 1 something does not hold, 2 bad input (no
 such entry, not a result, replay not stored or unreadable).`,
 		Example: `  sealed ledger check-result 6 --db sealed-demo.db`,
-		Args:    oneIndexArg("check-result", &o.Index),
 		RunE: func(*cobra.Command, []string) error {
 			o.DB = g.DB
 			return runF(a, o)
 		},
 	}
+	indexArg(c, "check-result", &o.Index)
+	return c
 }
 
 func runLedgerCheckResult(a *app, o *ledgerCheckResultOptions) error {

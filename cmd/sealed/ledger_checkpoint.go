@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
 )
 
@@ -11,7 +13,7 @@ func init() { ledgerSubcommands = append(ledgerSubcommands, newLedgerCheckpointC
 // ledgerCheckpointOptions are the inputs of `sealed ledger checkpoint`.
 type ledgerCheckpointOptions struct {
 	DB   string
-	Size int64 // --size: the checkpoint of that tree size; 0 = latest
+	Size int64 // --size: the checkpoint of that tree size; -1 = latest
 }
 
 func newLedgerCheckpointCmd(a *app, g *ledgerGlobal) *cobra.Command {
@@ -25,17 +27,18 @@ func ledgerCheckpointCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerCheckpo
 		Short: "Print the latest signed checkpoint (C2SP tlog-checkpoint signed note)",
 		Long: `Print the latest signed checkpoint exactly as signed: the origin, the tree
 size, the base64 root hash, a blank line and the Ed25519 signature line.
-With --size, the checkpoint of that tree size.`,
+With --size N, the checkpoint of tree size N; --size 0 is the empty
+tree's, which 'sealed ledger init' signed.`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.DB = g.DB
-			if o.Size < 0 {
-				return usageErrorf("--size must be >= 0")
+			if cmd.Flags().Changed("size") && o.Size < 0 {
+				return usageErrorf("--size %d: expected a tree size, 0 or more", o.Size)
 			}
 			return runF(a, o)
 		},
 	}
-	c.Flags().Int64Var(&o.Size, "size", 0, "the checkpoint of tree size `N` (default: the latest)")
+	indexVar(c.Flags(), &o.Size, "size", "the checkpoint of tree size `N`, 0 for the empty tree's (default: the latest)")
 	return c
 }
 
@@ -46,8 +49,13 @@ func runLedgerCheckpoint(a *app, o *ledgerCheckpointOptions) error {
 	}
 	defer l.Close()
 	cp, err := l.LatestCheckpoint()
-	if o.Size > 0 {
+	if o.Size >= 0 {
 		cp, err = l.CheckpointAt(o.Size)
+		if errors.Is(err, ledger.ErrNotFound) {
+			n, _ := l.Size()
+			return usageErrorf("no signed checkpoint of tree size %d; the ledger has %d %s", o.Size, n, plural(int(n), "entry", "entries")).
+				withHint("'sealed ledger checkpoint' prints the latest; checkpoints are signed for some sizes only")
+		}
 	}
 	if err != nil {
 		return usageErrorf("%v", err)

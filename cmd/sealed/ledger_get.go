@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
@@ -24,31 +23,25 @@ func newLedgerGetCmd(a *app, g *ledgerGlobal) *cobra.Command {
 
 func ledgerGetCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerGetOptions) error) *cobra.Command {
 	o := &ledgerGetOptions{}
-	return &cobra.Command{
-		Use:   "get INDEX",
+	c := &cobra.Command{
+		Use:   "get INDEX | --index INDEX",
 		Short: "Print one entry: its leaf (canonical JSON), or all details with --json",
-		Args:  oneIndexArg("get", &o.Index),
+		Long: `Print the leaf of the entry at INDEX: its canonical JSON (RFC 8785, with
+integrated_at), followed by a newline that is not part of the leaf. The
+leaf hash is SHA-256 of a 0x00 byte and the leaf's bytes (RFC 6962).
+
+With --json: index, kind, leaf (the exact leaf as a JSON string),
+leaf_base64 (the same bytes in base64), leaf_hash (base64),
+integrated_at and posted_at written as the leaf writes them.`,
+		Example: `  sealed ledger get 3
+  sealed ledger get --index 3 --json | jq -r .leaf_base64 | base64 -d | sha256sum`,
 		RunE: func(*cobra.Command, []string) error {
 			o.DB = g.DB
 			return runF(a, o)
 		},
 	}
-}
-
-// oneIndexArg accepts exactly one argument, a ledger index (0, 1, 2, ...),
-// and stores it in dst; verb names the command in the usage error.
-func oneIndexArg(verb string, dst *int64) cobra.PositionalArgs {
-	return func(_ *cobra.Command, args []string) error {
-		if len(args) != 1 {
-			return usageErrorf("%s needs one INDEX, got %d arguments", verb, len(args))
-		}
-		i, err := strconv.ParseInt(args[0], 10, 64)
-		if err != nil || i < 0 {
-			return usageErrorf("INDEX %q: expected a ledger index (0, 1, 2, ...)", args[0])
-		}
-		*dst = i
-		return nil
-	}
+	indexArg(c, "get", &o.Index)
+	return c
 }
 
 func runLedgerGet(a *app, o *ledgerGetOptions) error {
@@ -62,7 +55,7 @@ func runLedgerGet(a *app, o *ledgerGetOptions) error {
 		return usageErrorf("%v", err)
 	}
 	if a.json {
-		return a.printJSON(e)
+		return a.printJSON(newEntryJSON(e))
 	}
 	_, err = fmt.Fprintf(a.out, "%s\n", e.Leaf)
 	return err
@@ -127,10 +120,7 @@ func runLedgerList(a *app, o *ledgerListOptions) error {
 		return usageErrorf("%v", err)
 	}
 	if a.json {
-		if es == nil {
-			es = []ledger.Entry{}
-		}
-		return a.printJSON(es)
+		return a.printJSON(entriesJSON(es))
 	}
 	for _, e := range es {
 		if _, err := fmt.Fprintf(a.out, "%d\t%s\t%s\t%s\n", e.Index, e.Kind, e.IntegratedAt.Format(ledger.TimeLayout), e.Leaf); err != nil {

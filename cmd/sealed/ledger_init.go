@@ -29,8 +29,9 @@ func ledgerInitCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerInitOptions) 
 		Long: `Create the ledger database (--db) and an Ed25519 key pair named by --origin,
 the first line of every checkpoint (use your site's address). The private
 key goes to --key with mode 0600, outside the database: by default the
---db file name with ".key" added (o2.db: o2.db.key), or ./sealed.key for
-the default ./sealed.db. Neither file is ever overwritten. The verifier
+--db file name with ".db" replaced by ".key" (./sealed.db: ./sealed.key,
+o2.db: o2.key), or with ".key" appended to a name without ".db" (o2:
+o2.key), the rule every verb uses to find it. Neither file is ever overwritten. The verifier
 key is printed on stdout: publish it, it is all anyone needs to check
 checkpoints and proofs offline.
 

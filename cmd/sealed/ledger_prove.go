@@ -24,25 +24,21 @@ func newLedgerProveCmd(a *app, g *ledgerGlobal) *cobra.Command {
 func ledgerProveCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerProveOptions) error) *cobra.Command {
 	o := &ledgerProveOptions{}
 	c := &cobra.Command{
-		Use:   "prove --index N [--size S]",
+		Use:   "prove INDEX [--size S] | prove --index INDEX [--size S]",
 		Short: "Print the JSON inclusion proof of an entry, with the checkpoint it is against",
-		Long: `Print the inclusion proof of entry --index in the tree of a signed
+		Long: `Print the inclusion proof of entry INDEX (or --index) in the tree of a signed
 checkpoint (the latest, or the one of tree size --size) as JSON: the index,
 the tree size, the leaf, its hash, the audit path and the signed
 checkpoint. Check it anywhere with 'sealed ledger check-proof'.`,
-		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.DB = g.DB
-			if !cmd.Flags().Changed("index") || o.Index < 0 {
-				return usageErrorf("prove needs --index N (a ledger index >= 0)")
-			}
 			if o.Size < 0 {
 				return usageErrorf("--size must be >= 0")
 			}
 			return runF(a, o)
 		},
 	}
-	indexVar(c.Flags(), &o.Index, "index", "the entry's `INDEX`")
+	indexArg(c, "prove", &o.Index)
 	c.Flags().Int64Var(&o.Size, "size", 0, "prove against the checkpoint of tree size `S` (default: the latest)")
 	return c
 }

@@ -21,7 +21,7 @@ func TestLedgerAppendParsing(t *testing.T) {
 	if err := run("--kind", "reveal", "--player", "ann", "--commit", "0", "--text", ""); err != nil {
 		t.Fatal(err)
 	}
-	if got.Commit != 0 || got.SeedRef != -1 || !got.TextSet || got.Text != "" || got.DB != "x.db" || got.Key != "x.db.key" {
+	if got.Commit != 0 || got.SeedRef != -1 || !got.TextSet || got.Text != "" || got.DB != "x.db" || got.Key != "x.key" {
 		t.Errorf("reveal options %+v", got)
 	}
 	if err := run("--kind", "edit", "--player", "ann"); err != nil || got.Commit != -1 {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,19 +34,11 @@ func newLotsCmd(a *app) *cobra.Command {
 // maxStateFile bounds a --points or --possessions file.
 const maxStateFile = 8 << 20
 
-// readStateFile reads a small JSON file given to flag.
-func readStateFile(flag, path string) ([]byte, error) {
-	f, err := os.Open(path)
+// readStateFile reads a small JSON file given to flag (stdin for "-").
+func readStateFile(a *app, flag, path string) ([]byte, error) {
+	b, err := readInputFile(a, path, maxStateFile)
 	if err != nil {
-		return nil, usageErrorf("--%s: %v", flag, err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxStateFile+1))
-	if err != nil {
-		return nil, usageErrorf("--%s: %v", flag, err)
-	}
-	if len(b) > maxStateFile {
-		return nil, usageErrorf("--%s %s is larger than %d bytes", flag, path, maxStateFile)
+		return nil, usageErrorf("--%s %s: %v", flag, path, err)
 	}
 	return b, nil
 }
@@ -56,8 +47,8 @@ func readStateFile(flag, path string) ([]byte, error) {
 // whole points >= 0, e.g. {"alice": 100, "bob": 40}. A player named twice,
 // points that are not a JSON whole number ("50", 50.5, null) and a blank
 // or padded player name are refused.
-func parsePoints(path string) (map[string]int64, error) {
-	b, err := readStateFile("points", path)
+func parsePoints(a *app, path string) (map[string]int64, error) {
+	b, err := readStateFile(a, "points", path)
 	if err != nil {
 		return nil, err
 	}
@@ -83,8 +74,8 @@ func parsePoints(path string) (map[string]int64, error) {
 // name to the cards they hold, e.g. {"erin": ["AS", "KS", "QS", "JS", "TS"]}.
 // A player named twice and a card listed twice for one player (each card
 // exists once) are refused.
-func parsePossessions(path string) (map[string][]secret.Card, error) {
-	b, err := readStateFile("possessions", path)
+func parsePossessions(a *app, path string) (map[string][]secret.Card, error) {
+	b, err := readStateFile(a, "possessions", path)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func newLotsConcludeCmd(a *app) *cobra.Command { return lotsConcludeCmd(a, runLo
 func lotsConcludeCmd(a *app, runF func(*app, *lotsConcludeOptions) error) *cobra.Command {
 	o := &lotsConcludeOptions{now: time.Now}
 	c := &cobra.Command{
-		Use:   "conclude --week YYYY-Www [--points FILE] [--possessions FILE] [--prizes LIST] [--lots LIST] [--pricing first|second] [--zone Z]",
+		Use:   "conclude --week YYYY-Www --points FILE [--possessions FILE] [--prizes LIST] [--lots LIST] [--pricing first|second] [--zone Z]",
 		Short: "Conclude a week's lots and Hands from the ledger: placements, winners, prices, points",
 		Long: `Conclude the bids on lots and the Hands posted in an ISO week, from the
 ledger alone (seed 004, rule "Auctions"; readings S1-S8 of
@@ -46,12 +46,11 @@ successful Hand is checked and placed, its cards destroyed and its prize
 gained; then each bid stands or fails (S6), and each lot goes to the bidder
 with priority (S7) for the price (S8).
 
---points FILE    JSON object, player to whole points before the conclusion:
-                 {"alice": 50, "bob": 40}. Its keys are the players: a
-                 bidder not in it has ceased to be a player (bids
-                 withdrawn). Without it, everyone who posted an action is
-                 a player with 0 points (so every bid fails, S6).
---possessions F  JSON object, player to the cards they hold:
+--points FILE    (required) JSON object, player to whole points before the
+                 conclusion: {"alice": 50, "bob": 40}. Its keys are the
+                 players: a bidder not in it has ceased to be a player
+                 (bids withdrawn). - reads it from stdin.
+--possessions F  JSON object (- for stdin), player to the cards they hold:
                  {"erin": ["2H","5H","8H","JH","KH","AS"]}; cards as in
                  Hands (rank 2-9, T or 10, J, Q, K, A; suit S H D C).
 --prizes LIST    points gained by Hand placement 1, 2, ...: 10,5 (default
@@ -73,8 +72,8 @@ A week that has not reached its revelation date is refused (exit 2).`,
 	addLedgerFlags(c, &o.ledgerFlags, false)
 	f := c.Flags()
 	f.StringVar(&o.Week, "week", "", "the ISO week to conclude, `YYYY-Www` (e.g. 2026-W13)")
-	f.StringVar(&o.Points, "points", "", "JSON `FILE` of each player's points before the conclusion")
-	f.StringVar(&o.Possessions, "possessions", "", "JSON `FILE` of the cards each player holds")
+	f.StringVar(&o.Points, "points", "", "JSON `FILE` of each player's points before the conclusion (required; - for stdin)")
+	f.StringVar(&o.Possessions, "possessions", "", "JSON `FILE` of the cards each player holds (- for stdin)")
 	f.StringVar(&o.Prizes, "prizes", "", "points per Hand placement, comma-separated `LIST` (e.g. 10,5)")
 	f.StringVar(&o.Lots, "lots", "", "the active lots, comma-separated `LIST` (default every lot bid on)")
 	f.StringVar(&o.Pricing, "pricing", "first", "what the winner pays: first (their bid) or second (the next bid in priority)")
@@ -85,9 +84,8 @@ A week that has not reached its revelation date is refused (exit 2).`,
 // lotsConcludeJSON is the --json output of `sealed lots conclude`.
 type lotsConcludeJSON struct {
 	*verify.LotsConclusion
-	Zone          string           `json:"zone"`
-	PointsBefore  map[string]int64 `json:"points_before"`
-	PointsDefault bool             `json:"points_default,omitempty"` // no --points: everyone at 0
+	Zone         string           `json:"zone"`
+	PointsBefore map[string]int64 `json:"points_before"`
 }
 
 func runLotsConclude(a *app, o *lotsConcludeOptions) error {
@@ -108,13 +106,18 @@ func runLotsConclude(a *app, o *lotsConcludeOptions) error {
 	default:
 		return usageErrorf("--pricing %q; expected first or second", o.Pricing)
 	}
-	if o.Points != "" {
-		if opts.Points, err = parsePoints(o.Points); err != nil {
-			return err
-		}
+	if o.Points == "" {
+		return usageErrorf("lots conclude needs --points FILE, each player's points before the conclusion: without them no bid can stand").
+			withHint("write them as JSON, e.g. echo '{\"alice\": 50, \"bob\": 40}' > points.json; --points - reads stdin")
+	}
+	if err := oneStdin([2]string{"--points", o.Points}, [2]string{"--possessions", o.Possessions}); err != nil {
+		return err
+	}
+	if opts.Points, err = parsePoints(a, o.Points); err != nil {
+		return err
 	}
 	if o.Possessions != "" {
-		if opts.Possessions, err = parsePossessions(o.Possessions); err != nil {
+		if opts.Possessions, err = parsePossessions(a, o.Possessions); err != nil {
 			return err
 		}
 	}
@@ -133,12 +136,6 @@ func runLotsConclude(a *app, o *lotsConcludeOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.Points == nil {
-		opts.Points = map[string]int64{}
-		for _, p := range h.Posts {
-			opts.Points[p.Player] = 0
-		}
-	}
 	c, err := verify.ConcludeLots(h, opts)
 	if errors.Is(err, verify.ErrWeekNotOver) {
 		return usageErrorf("%v", err).withHint("conclude it after its revelation date")
@@ -147,10 +144,7 @@ func runLotsConclude(a *app, o *lotsConcludeOptions) error {
 		return usageErrorf("%v", err)
 	}
 	if a.json {
-		return a.printJSON(lotsConcludeJSON{LotsConclusion: c, Zone: loc.String(), PointsBefore: opts.Points, PointsDefault: o.Points == ""})
-	}
-	if o.Points == "" {
-		fmt.Fprintln(a.errOut, "warning: no --points file: every player who posted an action is taken to have 0 points, so every bid fails (S6)")
+		return a.printJSON(lotsConcludeJSON{LotsConclusion: c, Zone: loc.String(), PointsBefore: opts.Points})
 	}
 	writeConclusion(a.out, c, opts.Points, loc)
 	return nil

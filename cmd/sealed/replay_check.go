@@ -217,9 +217,9 @@ func runReplayCheck(a *app, o *replayCheckOptions) error {
 		switch {
 		case err != nil:
 			unreadable++
-			entry.Error = err.Error()
+			entry.Error = plainDecoderError(err.Error())
 			if !a.json && len(files) > 1 {
-				fmt.Fprintf(a.errOut, "sealed: %s: %v\n", f, err)
+				fmt.Fprintf(a.errOut, "sealed: %s: %s\n", f, entry.Error)
 			}
 		case rep.Clean():
 			entry.Clean = true

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -62,9 +63,11 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or input.`,
 	root.SetIn(a.in)
 	root.SetOut(a.out)
 	root.SetErr(a.errOut)
-	root.PersistentFlags().BoolVar(&a.json, "json", false, "print machine-readable JSON")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return flagError(err)
+	root.PersistentFlags().BoolVar(&a.json, "json", false, "print machine-readable JSON (errors too: a JSON object on stderr)")
+	root.Version = versionString()
+	root.SetVersionTemplate("sealed {{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return withHelpHint(flagError(err), c)
 	})
 	for _, f := range subcommands {
 		root.AddCommand(f(a))
@@ -97,11 +100,13 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 	// unknown verb is the real mistake, so say that rather than "unknown
 	// flag: --seed". pflag has already moved the words before the bad flag
 	// to Args.
+	// The verbs of the group inherit this function: for them (cmd != c) a
+	// bad flag is only that.
 	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		if args := cmd.Flags().Args(); len(args) > 0 {
+		if args := cmd.Flags().Args(); cmd == c && len(args) > 0 {
 			return unknownSubcommand(cmd, args[0])
 		}
-		return flagError(err)
+		return withHelpHint(flagError(err), cmd)
 	})
 }
 
@@ -113,8 +118,15 @@ var subcommandNouns = map[string]string{"sealed replay play": "game"}
 func unknownSubcommand(c *cobra.Command, name string) error {
 	noun, ok := subcommandNouns[c.CommandPath()]
 	if !ok {
-		return usageErrorf("unknown command %q for %q", name, c.CommandPath()).
+		e := usageErrorf("unknown command %q for %q", name, c.CommandPath()).
 			withHint("run '%s --help' for the list", c.CommandPath())
+		if c.SuggestionsMinimumDistance <= 0 {
+			c.SuggestionsMinimumDistance = 2 // cobra's default, which only its own lookup sets
+		}
+		if s := c.SuggestionsFor(name); len(s) > 0 {
+			e.withHint("did you mean '%s %s'?", c.CommandPath(), strings.Join(s, "' or '"+c.CommandPath()+" "))
+		}
+		return e
 	}
 	var verbs []string
 	for _, sub := range c.Commands() {
@@ -150,7 +162,7 @@ func setFlagRange(fs *pflag.FlagSet, name string, lo, hi int64) {
 // "X" is too large; expected ...` for a number out of the type's range
 // (with the flag's own range when setFlagRange gave one). Other errors
 // (unknown flag, missing value) pass through as usage errors.
-func flagError(err error) error {
+func flagError(err error) *exitError {
 	var ive *pflag.InvalidValueError
 	if !errors.As(err, &ive) {
 		return usageErrorf("%v", err)
@@ -212,8 +224,26 @@ func typeBound(typ string, small bool) string {
 	}
 }
 
+// withHelpHint gives the usage error e, when it has no hint, the hint to
+// read the help of the command it is about (c).
+func withHelpHint(e *exitError, c *cobra.Command) *exitError {
+	if e.hint == "" {
+		e.hint = fmt.Sprintf("run '%s --help' for usage", c.CommandPath())
+	}
+	return e
+}
+
+// errorJSON is what an error prints on stderr under --json: the same
+// message and hint as the text form, and the exit code.
+type errorJSON struct {
+	Error    string `json:"error"`
+	Hint     string `json:"hint,omitempty"`
+	ExitCode int    `json:"exit_code"`
+}
+
 // run executes the command line and returns the exit code. Errors are one
-// line on stderr starting "sealed: ", plus a "hint: " line where one helps.
+// line on stderr starting "sealed: ", plus a "hint: " line where one helps;
+// with --json, one JSON object (errorJSON) on stderr instead.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{in: stdin, out: stdout, errOut: stderr}
 	root := newRootCmd(a)
@@ -222,16 +252,73 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	if !errors.Is(err, errSilentFailure) && !errors.Is(err, errSilentUsage) {
-		msg := strings.ReplaceAll(err.Error(), "\n", " ")
-		msg = strings.TrimPrefix(msg, "sealed: ")
-		fmt.Fprintf(stderr, "sealed: %s\n", msg)
-		var ee *exitError
-		if errors.As(err, &ee) && ee.hint != "" {
-			fmt.Fprintf(stderr, "hint: %s\n", ee.hint)
-		} else if strings.HasPrefix(err.Error(), "unknown command") || strings.Contains(err.Error(), "unknown flag") {
-			fmt.Fprintf(stderr, "hint: run 'sealed --help' for usage\n")
+	code := exitCode(err)
+	if errors.Is(err, errSilentFailure) || errors.Is(err, errSilentUsage) {
+		return code
+	}
+	msg, hint := errorText(err)
+	if a.json || jsonRequested(args) {
+		enc := json.NewEncoder(stderr)
+		enc.SetEscapeHTML(false)
+		enc.Encode(errorJSON{Error: msg, Hint: hint, ExitCode: code})
+		return code
+	}
+	fmt.Fprintf(stderr, "sealed: %s\n", msg)
+	if hint != "" {
+		fmt.Fprintf(stderr, "hint: %s\n", hint)
+	}
+	return code
+}
+
+// errorText is the one-line message and the hint of err as run prints
+// them. cobra's "unknown command" error carries a "Did you mean this?"
+// list on lines of its own: the first suggestion becomes the hint, on a
+// line of its own. Decoder errors are worded without naming a library
+// (plainDecoderError).
+func errorText(err error) (msg, hint string) {
+	msg = err.Error()
+	var ee *exitError
+	if errors.As(err, &ee) {
+		hint = ee.hint
+	}
+	if i := strings.Index(msg, "\n\nDid you mean this?\n"); i >= 0 {
+		var suggestions []string
+		for _, s := range strings.Split(msg[i+len("\n\nDid you mean this?\n"):], "\n") {
+			if s = strings.TrimSpace(s); s != "" {
+				suggestions = append(suggestions, s)
+			}
+		}
+		msg = msg[:i]
+		prefix := ""
+		if m := regexp.MustCompile(`for "([^"]+)"`).FindStringSubmatch(msg); m != nil {
+			prefix = m[1] + " "
+		}
+		for j := range suggestions {
+			suggestions[j] = prefix + suggestions[j]
+		}
+		if len(suggestions) > 0 && hint == "" {
+			hint = "did you mean '" + strings.Join(suggestions, "' or '") + "'?"
 		}
 	}
-	return exitCode(err)
+	msg = strings.ReplaceAll(strings.TrimSpace(msg), "\n", " ")
+	msg = strings.TrimPrefix(msg, "sealed: ")
+	msg = plainDecoderError(msg)
+	if hint == "" && strings.HasPrefix(msg, "unknown command") {
+		hint = "run 'sealed --help' for usage"
+	}
+	return msg, hint
+}
+
+// jsonRequested reports whether args ask for --json before the flags are
+// parsed (an error in parsing them comes before a.json is set).
+func jsonRequested(args []string) bool {
+	for _, s := range args {
+		switch s {
+		case "--":
+			return false
+		case "--json", "--json=true", "--json=1":
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"unicode/utf8"
@@ -41,11 +42,12 @@ func seedNewCmd(a *app, runF func(*app, *seedNewOptions) error) *cobra.Command {
 		Long: `Draw 32 bytes from the system's cryptographic random source and print the
 seed (keep it secret until the match is over) and its commitment (post it
 before the match). With --out the seed is written to FILE (mode 0600) and
-only the commitment is printed.`,
+only the commitment is printed; with --out - the seed and a newline go to
+stdout and the commitment to stderr.`,
 		Args: noArgs("seed new"),
 		RunE: func(_ *cobra.Command, _ []string) error { return runF(a, o) },
 	}
-	c.Flags().StringVarP(&o.Out, "out", "o", "", "write the seed to `FILE` (mode 0600) and print only the commitment")
+	c.Flags().StringVarP(&o.Out, "out", "o", "", "write the seed to `FILE` (mode 0600; - for stdout) and print only the commitment")
 	c.Flags().BoolVar(&o.Force, "force", false, "overwrite the --out file if it exists")
 	return c
 }
@@ -66,6 +68,17 @@ func runSeedNew(a *app, o *seedNewOptions) error {
 		return fmt.Errorf("cannot draw a seed: %v", err)
 	}
 	c := s.Commitment()
+	if o.Out == stdioName {
+		if a.json {
+			return usageErrorf("--out - writes the seed to stdout, where --json would print too").
+				withHint("drop --json, or give --out a file")
+		}
+		if _, err := fmt.Fprintln(a.out, s); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(a.errOut, "commitment (post this before the match):\n%s\n", c)
+		return err
+	}
 	if o.Out != "" {
 		if err := writeSecretFile(o.Out, []byte(s.String()+"\n"), o.Force); err != nil {
 			return err
@@ -117,7 +130,7 @@ Exit status: 0 match, 1 mismatch, 2 bad input.`,
 		},
 	}
 	c.Flags().StringVar(&o.Seed, "seed", "", "the revealed seed: 64 hex digits")
-	c.Flags().StringVar(&o.SeedFile, "seed-file", "", "read the revealed seed from `FILE`")
+	c.Flags().StringVar(&o.SeedFile, "seed-file", "", "read the revealed seed from `FILE` (- for stdin)")
 	c.Flags().StringVar(&o.Commitment, "commitment", "", "the posted commitment: 64 hex digits, optionally prefixed sha256:")
 	return c
 }
@@ -125,12 +138,12 @@ Exit status: 0 match, 1 mismatch, 2 bad input.`,
 func runSeedCheck(a *app, o *seedCheckOptions) error {
 	text := o.Seed
 	if o.SeedFile != "" {
-		b, err := os.ReadFile(o.SeedFile)
-		if err != nil {
-			return usageErrorf("cannot read the seed: %s: %v", o.SeedFile, unwrapPathError(err))
+		b, err := readInputFile(a, o.SeedFile, 1024)
+		if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
+			return usageErrorf("--seed-file %s is larger than 1024 bytes; expected a seed of 64 hex digits", o.SeedFile)
 		}
-		if len(b) > 1024 {
-			return usageErrorf("%s is %d bytes; expected a seed of 64 hex digits", o.SeedFile, len(b))
+		if err != nil {
+			return usageErrorf("cannot read the seed: %s: %v", o.SeedFile, err)
 		}
 		text = string(b)
 	}

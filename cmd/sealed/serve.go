@@ -43,16 +43,22 @@ func newServeCmd(a *app) *cobra.Command { return serveCmd(a, runServe) }
 func serveCmd(a *app, runF func(context.Context, *app, *serveOptions) error) *cobra.Command {
 	o := &serveOptions{}
 	c := &cobra.Command{
-		Use:   "serve --db LEDGER [--read-db REPLICA] [--addr 127.0.0.1:8080] [--token-file F --key FILE]",
+		Use:   "serve [--db LEDGER] [--read-db REPLICA] [--addr 127.0.0.1:8080] [--token-file F [--key FILE]]",
 		Short: "Serve the public web site and JSON API on a ledger (docs/web.md)",
 		Long: `Serve the web site on a ledger: look commitments up, hash a bid in the
 browser, verify reveals, browse entries with inclusion proofs, read the
 signed checkpoint, and view replays re-simulated with their charts. The
 JSON API is under /api/v1. Pages read the ledger on a read-only connection.
 
-Writes (POST /api/v1/entries) need both --token-file, a file holding the
-bearer token clients send, and --key, the ledger's signer key; without them
-the write API answers 403. Stop with Ctrl-C.`,
+The ledger is --db (default ./sealed.db, as for the ledger verbs). Writes
+(POST /api/v1/entries) are enabled by --token-file, a file (mode 0600)
+holding the bearer token clients send; they also need the ledger's signer
+key, --key, by default the --db FILE with .db replaced by .key
+(./sealed.db -> ./sealed.key). When --token-file is given and writes
+cannot work (no key, a key that is not the ledger's, a bad token file)
+serve refuses to start (exit 2) and says why; --key alone is refused too.
+Without --token-file the site is read-only: the write API answers 403.
+Stop with Ctrl-C.`,
 		Example: `  sealed serve --db ledger.db
   sealed serve --db ledger.db --addr 127.0.0.1:9000 --token-file token --key ledger.key`,
 		Args: noArgs("serve"),
@@ -63,24 +69,31 @@ the write API answers 403. Stop with Ctrl-C.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.DB, "db", "", "the ledger: a SQLite `FILE` or a postgres:// URL (required)")
+	f.StringVar(&o.DB, "db", defaultDB, "the ledger: a SQLite `FILE` or a postgres:// URL")
 	f.StringVar(&o.ReadDB, "read-db", "", "serve pages and API reads from this replica of the ledger (a postgres:// `URL` or a file); writes still go to --db")
 	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
-	f.StringVar(&o.TokenFile, "token-file", "", "enable the write API: `FILE` holds the bearer token (at least 16 characters)")
-	f.StringVar(&o.KeyFile, "key", "", "the ledger's signer key `FILE`, needed to append entries")
+	f.StringVar(&o.TokenFile, "token-file", "", "enable the write API: `FILE` holds the bearer token (at least 16 characters; - for stdin)")
+	f.StringVar(&o.KeyFile, "key", "", "with --token-file, the ledger's signer key `FILE` "+keyFileHelp)
 	f.StringVar(&o.Zone, "zone", "UTC", "IANA time zone of the game's weekly phases, for the secret-action states")
 	return c
 }
 
 func runServe(ctx context.Context, a *app, o *serveOptions) error {
 	if o.DB == "" {
-		return usageErrorf("--db is required: the ledger database to serve")
+		return usageErrorf("--db is empty; expected the ledger database to serve")
 	}
 	var token string
+	if o.KeyFile != "" && o.TokenFile == "" {
+		return usageErrorf("--key goes with --token-file: the write API needs a bearer token").
+			withHint("give --token-file FILE to enable writes, or drop --key to serve read-only")
+	}
 	if o.TokenFile != "" {
 		var err error
-		if token, err = readToken(o.TokenFile); err != nil {
+		if token, err = readToken(a, o.TokenFile); err != nil {
 			return err
+		}
+		if o.KeyFile == "" {
+			o.KeyFile = defaultKeyFile(o.DB)
 		}
 	}
 	loc, err := time.LoadLocation(o.Zone)
@@ -94,19 +107,22 @@ func runServe(ctx context.Context, a *app, o *serveOptions) error {
 // readToken reads a bearer token file: its content trimmed of white space,
 // at least minTokenLen characters. Like the signer key file, the token file
 // must not be readable by group or others (mode 0600 or stricter): anyone
-// who reads it can append to the ledger.
-func readToken(path string) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", usageErrorf("--token-file: %v", unwrapPathError(err))
+// who reads it can append to the ledger. "-" reads the token from stdin
+// (a pipe has no mode to check).
+func readToken(a *app, path string) (string, error) {
+	if path != stdioName {
+		st, err := os.Stat(path)
+		if err != nil {
+			return "", usageErrorf("--token-file: %v", unwrapPathError(err))
+		}
+		if perm := st.Mode().Perm(); perm&0o077 != 0 {
+			return "", usageErrorf("--token-file %s has mode %04o: it must not be readable by group or others", path, perm).
+				withHint("chmod 600 %s", path)
+		}
 	}
-	if perm := st.Mode().Perm(); perm&0o077 != 0 {
-		return "", usageErrorf("--token-file %s has mode %04o: it must not be readable by group or others", path, perm).
-			withHint("chmod 600 %s", path)
-	}
-	b, err := os.ReadFile(path)
+	b, err := readInputFile(a, path, 64<<10)
 	if err != nil {
-		return "", usageErrorf("--token-file: %v", unwrapPathError(err))
+		return "", usageErrorf("--token-file: %v", err)
 	}
 	t := strings.TrimSpace(string(b))
 	if len(t) < minTokenLen {
@@ -144,6 +160,10 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	var w *ledger.Ledger
 	if o.keyFile != "" {
 		if w, err = openLedgerRW(o.db, o.keyFile); err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) {
+				ee.msg = "the write API cannot run: " + ee.msg
+			}
 			return err
 		}
 		defer w.Close()
@@ -160,11 +180,9 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	hs := srv.HTTPServer(o.addr)
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
-	writes := "the write API is disabled (it needs --token-file and --key)"
+	writes := "the write API is disabled: the site is read-only (enable writes with --token-file)"
 	if o.token != "" && w != nil {
 		writes = "the write API is enabled (POST /api/v1/entries with the bearer token)"
-	} else if o.token != "" {
-		writes = "the write API is disabled: --token-file needs --key, the ledger's signer key"
 	}
 	if announce != nil {
 		if err := announce(url); err != nil {

@@ -33,7 +33,7 @@ func TestServeFlags(t *testing.T) {
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.Addr != "127.0.0.1:8080" || got.Zone != "UTC" || got.TokenFile != "" || got.KeyFile != "" {
+	if got.DB != "l.db" || got.Addr != "127.0.0.1:8080" || got.Zone != "UTC" || got.TokenFile != "" || got.KeyFile != "" {
 		t.Fatalf("defaults %+v", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/sealedhq/sealed/commit"
@@ -26,6 +27,50 @@ type verifyOptions struct {
 	Text    string // --text: the reveal text
 	TextSet bool
 	Check   string // -c: a sha256sum-style list ("-" for stdin)
+	// Report is what -c prints, set by --quiet, --status and --warn (the
+	// last given wins, as in GNU sha256sum); Strict (--strict) makes an
+	// improperly formatted line fail the check.
+	Report checkReport
+	Strict bool
+}
+
+// checkReport is what 'sealed verify -c' prints, as GNU coreutils 9.1
+// sha256sum -c does: everything (the default), quiet (no "OK" lines),
+// status (nothing on stdout and no summary warnings: the exit status
+// tells), or warn (also a warning per improperly formatted line).
+type checkReport string
+
+const (
+	reportAll    checkReport = ""
+	reportQuiet  checkReport = "quiet"
+	reportStatus checkReport = "status"
+	reportWarn   checkReport = "warn"
+)
+
+// reportFlag is one of the boolean flags --quiet, --status and --warn:
+// each sets the shared checkReport when given, so the last one given
+// wins, as in GNU sha256sum (md5sum.c: each option clears the others).
+type reportFlag struct {
+	p    *checkReport
+	v    checkReport
+	seen bool
+}
+
+func (f *reportFlag) String() string   { return strconv.FormatBool(f.seen) }
+func (f *reportFlag) Type() string     { return "bool" }
+func (f *reportFlag) IsBoolFlag() bool { return true }
+
+// Set takes "true" (the flag given alone) or "false" (which leaves the
+// report as it is).
+func (f *reportFlag) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	if b {
+		*f.p, f.seen = f.v, true
+	}
+	return nil
 }
 
 // newVerifyCmd builds `sealed verify`.
@@ -46,8 +91,14 @@ On a mismatch the verdict stays mismatch, but each common slip that would
 have matched is named (a trailing newline added or lost, CRLF/LF, outer
 whitespace, Unicode NFC/NFD, a UTF-8 byte order mark).
 
-With -c FILE, read lines "<64 hex>  <path>" (as sha256sum writes them) and
-check each file, as sha256sum -c does.
+With -c FILE (- for stdin), read lines "<64 hex>  <path>" (as sha256sum
+writes them) and check each file, as GNU sha256sum -c does, with its
+options: --quiet prints no "OK" lines, --status prints nothing on stdout
+and no summary (the exit status tells; a file that cannot be read is still
+named on stderr), --warn warns of each improperly formatted line; the last
+of the three given wins. --strict fails (exit 1) a list with an
+improperly formatted line. Empty lines and lines starting with # are
+skipped.
 
 Exit status: 0 match, 1 mismatch or an unreadable listed file, 2 bad input.`,
 		Example: `  sealed verify --hash 4a2e0736f59b691e1b9b19abcd66ac0b374e2fce06ea652336b3a9cae1e9b5ef --text 'hazelnut, you fool!'
@@ -68,6 +119,12 @@ Exit status: 0 match, 1 mismatch or an unreadable listed file, 2 bad input.`,
 				}
 				return runF(a, o)
 			}
+			for _, f := range []string{"quiet", "status", "warn", "strict"} {
+				if cmd.Flags().Changed(f) {
+					return usageErrorf("--%s goes with -c, checking a list of files", f).
+						withHint("sealed verify -c SUMS --%s", f)
+				}
+			}
 			if !cmd.Flags().Changed("hash") {
 				return usageErrorf("verify needs --hash, the posted commitment (64 hex digits)").
 					withHint("sealed verify --hash H --file reveal.txt, or sealed verify -c SUMS")
@@ -79,9 +136,13 @@ Exit status: 0 match, 1 mismatch or an unreadable listed file, 2 bad input.`,
 		},
 	}
 	c.Flags().StringVar(&o.Hash, "hash", "", "the posted commitment: 64 hex digits, optionally prefixed sha256:")
-	c.Flags().StringVarP(&o.File, "file", "f", "", "read the reveal text from `FILE`")
+	c.Flags().StringVarP(&o.File, "file", "f", "", "read the reveal text from `FILE` (- for stdin)")
 	c.Flags().StringVarP(&o.Text, "text", "t", "", "the reveal text itself")
 	c.Flags().StringVarP(&o.Check, "check", "c", "", "check the files listed in `FILE` (sha256sum format; - for stdin)")
+	c.Flags().VarPF(&reportFlag{p: &o.Report, v: reportQuiet}, "quiet", "", "with -c: do not print OK for each file that matches").NoOptDefVal = "true"
+	c.Flags().VarPF(&reportFlag{p: &o.Report, v: reportStatus}, "status", "", "with -c: print nothing; the exit status tells").NoOptDefVal = "true"
+	c.Flags().VarPF(&reportFlag{p: &o.Report, v: reportWarn}, "warn", "w", "with -c: warn of each improperly formatted line").NoOptDefVal = "true"
+	c.Flags().BoolVar(&o.Strict, "strict", false, "with -c: exit 1 when a line is improperly formatted")
 	return c
 }
 
@@ -156,7 +217,7 @@ func hintNames(hs []commit.Hint) []string {
 // runVerify checks one reveal, or a -c list.
 func runVerify(a *app, o *verifyOptions) error {
 	if o.Check != "" {
-		return runVerifyList(a, o.Check)
+		return runVerifyList(a, o)
 	}
 	c, err := commit.ParseCommitment(o.Hash)
 	if err != nil {
@@ -166,7 +227,7 @@ func runVerify(a *app, o *verifyOptions) error {
 	switch {
 	case o.TextSet:
 		in, err = readReveal(strings.NewReader(o.Text))
-	case o.File != "":
+	case o.File != "" && o.File != stdioName:
 		var f *os.File
 		if f, err = os.Open(o.File); err != nil {
 			return usageErrorf("cannot read the reveal: %s: %v", o.File, unwrapPathError(err))
@@ -181,6 +242,9 @@ func runVerify(a *app, o *verifyOptions) error {
 		}
 		if in, err = readReveal(a.in); err != nil {
 			return usageErrorf("cannot read the reveal from stdin: %v", err)
+		}
+		if in.complete && len(in.data) == 0 && !a.json {
+			fmt.Fprintln(a.errOut, "sealed: read 0 bytes from stdin: the reveal checked is empty (give it with --file, --text, or pipe it in)")
 		}
 	}
 	r := in.check(c)
@@ -236,33 +300,50 @@ type listJSON struct {
 // `sha256sum -c` does: "PATH: OK" or "PATH: FAILED" per file, "PATH: FAILED
 // open or read" for a file it cannot read, warnings counted on stderr, exit
 // 1 when any file failed.
-func runVerifyList(a *app, list string) error {
+func runVerifyList(a *app, o *verifyOptions) error {
+	list := o.Check
 	var r io.Reader = a.in
-	name := "stdin"
+	name, lineName := "stdin", "'standard input'"
 	if list != "-" {
 		f, err := os.Open(list)
 		if err != nil {
 			return usageErrorf("cannot read the list: %s: %v", list, unwrapPathError(err))
 		}
 		defer f.Close()
-		r, name = f, list
+		r, name, lineName = f, list, list
 	}
+	printOK := o.Report == reportAll || o.Report == reportWarn
+	printFailed := o.Report != reportStatus
 	var out listJSON
 	out.Files = []listEntry{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	var lines sumListParser
+	var read int64
+	lineNo := 0
+	improper := func() {
+		out.Improper++
+		if o.Report == reportWarn {
+			fmt.Fprintf(a.errOut, "sealed: %s: %d: improperly formatted SHA256 checksum line\n", lineName, lineNo)
+		}
+	}
 	for sc.Scan() {
+		lineNo++
+		read += int64(len(sc.Bytes())) + 1
+		// As GNU sha256sum: an empty line (or a lone CR) and a line
+		// starting with # are skipped; any other line that does not parse
+		// is improperly formatted.
+		if t := strings.TrimSuffix(sc.Text(), "\r"); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
 		hash, path, ok := lines.parse(sc.Text())
 		if !ok {
-			if t := strings.TrimSpace(sc.Text()); t != "" && !strings.HasPrefix(t, "#") {
-				out.Improper++
-			}
+			improper()
 			continue
 		}
 		c, err := commit.ParseCommitment(hash)
 		if err != nil {
-			out.Improper++
+			improper()
 			continue
 		}
 		e := listEntry{Path: path, Commitment: c.String()}
@@ -272,7 +353,7 @@ func runVerifyList(a *app, list string) error {
 			e.Status, e.Error = "unreadable", err.Error()
 			out.Unreadable++
 			fmt.Fprintf(a.errOut, "sealed: %s: %s\n", shown, e.Error)
-			if !a.json {
+			if !a.json && printFailed {
 				fmt.Fprintf(a.out, "%s: FAILED open or read\n", shown)
 			}
 			out.Files = append(out.Files, e)
@@ -289,8 +370,10 @@ func runVerifyList(a *app, list string) error {
 		}
 		if !a.json {
 			if res.Match {
-				fmt.Fprintf(a.out, "%s: OK\n", shown)
-			} else {
+				if printOK {
+					fmt.Fprintf(a.out, "%s: OK\n", shown)
+				}
+			} else if printFailed {
 				fmt.Fprintf(a.out, "%s: FAILED\n", shown)
 				for _, h := range res.Hints {
 					fmt.Fprintf(a.out, "%s: near miss: it matches with %s\n", shown, h.Name)
@@ -303,6 +386,9 @@ func runVerifyList(a *app, list string) error {
 		return usageErrorf("cannot read the list %s: %v", name, unwrapPathError(err))
 	}
 	if len(out.Files) == 0 {
+		if read == 0 {
+			return usageErrorf("%s: no properly formatted checksum lines found: read 0 bytes; expected lines \"<64 hex digits>  <path>\" as sha256sum writes them", name)
+		}
 		return usageErrorf("%s: no properly formatted checksum lines found; expected lines \"<64 hex digits>  <path>\" as sha256sum writes them", name)
 	}
 	if a.json {
@@ -310,16 +396,18 @@ func runVerifyList(a *app, list string) error {
 			return err
 		}
 	}
-	if out.Improper > 0 {
-		fmt.Fprintf(a.errOut, "sealed: warning: %d %s improperly formatted\n", out.Improper, plural(out.Improper, "line is", "lines are"))
+	if o.Report != reportStatus {
+		if out.Improper > 0 {
+			fmt.Fprintf(a.errOut, "sealed: warning: %d %s improperly formatted\n", out.Improper, plural(out.Improper, "line is", "lines are"))
+		}
+		if out.Unreadable > 0 {
+			fmt.Fprintf(a.errOut, "sealed: warning: %d listed %s could not be read\n", out.Unreadable, plural(out.Unreadable, "file", "files"))
+		}
+		if out.Failed > 0 {
+			fmt.Fprintf(a.errOut, "sealed: warning: %d computed %s did not match\n", out.Failed, plural(out.Failed, "checksum", "checksums"))
+		}
 	}
-	if out.Unreadable > 0 {
-		fmt.Fprintf(a.errOut, "sealed: warning: %d listed %s could not be read\n", out.Unreadable, plural(out.Unreadable, "file", "files"))
-	}
-	if out.Failed > 0 {
-		fmt.Fprintf(a.errOut, "sealed: warning: %d computed %s did not match\n", out.Failed, plural(out.Failed, "checksum", "checksums"))
-	}
-	if out.Failed > 0 || out.Unreadable > 0 {
+	if out.Failed > 0 || out.Unreadable > 0 || (o.Strict && out.Improper > 0) {
 		return errSilentFailure
 	}
 	return nil

@@ -16,13 +16,7 @@ func newVersionCmd(a *app) *cobra.Command {
 		Short: "Print the version of sealed",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			v, goVersion := "(devel)", "unknown"
-			if bi, ok := debug.ReadBuildInfo(); ok {
-				goVersion = bi.GoVersion
-				if bi.Main.Version != "" {
-					v = bi.Main.Version
-				}
-			}
+			v, goVersion := buildVersion()
 			if a.json {
 				return a.printJSON(map[string]string{"version": v, "go": goVersion})
 			}
@@ -30,4 +24,24 @@ func newVersionCmd(a *app) *cobra.Command {
 			return err
 		},
 	}
+}
+
+// buildVersion is the module version of the binary ("(devel)" for a build
+// from a checkout) and the Go version that built it, from the build info.
+func buildVersion() (version, goVersion string) {
+	version, goVersion = "(devel)", "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+	}
+	return version, goVersion
+}
+
+// versionString is what 'sealed --version' prints after "sealed ": the
+// same as 'sealed version', "v1.2.3 (go1.26.0)".
+func versionString() string {
+	v, g := buildVersion()
+	return v + " (" + g + ")"
 }

@@ -83,6 +83,12 @@ func check(ctx context.Context, o Options, week secret.Week, rec *recorded, s *S
 		problem("concluding week %s: %v", week, err)
 	}
 
+	// The audit checks signatures with the key stored in the database; pin
+	// it to the key ledger.Init returned (Summary.VerifierKey), as an
+	// auditor pins the published key with --vkey-file.
+	if got := l.VerifierKey(); got != s.VerifierKey {
+		problem("the database's verifier key %q is not the key the demo published, %q", got, s.VerifierKey)
+	}
 	if s.Audit, err = l.Audit(ctx, nil); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -38,6 +39,9 @@ type Summary struct {
 	KeyFile     string `json:"key_file"`
 	Origin      string `json:"origin"`
 	VerifierKey string `json:"verifier_key"`
+	// VerifierKeyFile is where Build wrote VerifierKey and a newline
+	// (VerifierKeyFile(Path)), for auditors to pin with --vkey-file.
+	VerifierKeyFile string `json:"verifier_key_file"`
 	// Week is the week of secret actions recorded, e.g. "2026-W47".
 	Week string `json:"week"`
 	// Entries counts the entries recorded by kind; Size is their total.
@@ -127,10 +131,13 @@ func Build(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := os.WriteFile(VerifierKeyFile(o.Path), []byte(vkey+"\n"), 0o644); err != nil {
+		return nil, err
+	}
 	cal := secret.Calendar{}
 	week := cal.WeekOf(o.Now.UTC().AddDate(0, 0, -7))
 	monday := cal.WeekStart(week)
-	s := &Summary{Path: o.Path, KeyFile: KeyFile(o.Path), Origin: Origin, VerifierKey: vkey, Week: week.String(),
+	s := &Summary{Path: o.Path, KeyFile: KeyFile(o.Path), Origin: Origin, VerifierKey: vkey, VerifierKeyFile: VerifierKeyFile(o.Path), Week: week.String(),
 		Entries: map[ledger.Kind]int{}, Problems: []string{}}
 
 	rec, err := record(ctx, o.Path, monday, s)

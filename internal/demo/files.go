@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/stores"
@@ -18,13 +20,32 @@ import (
 // Build may replace; any other file at the path is refused.
 const Origin = "demo.sealed.invalid/ledger"
 
-// KeyFile returns the signer key file of the demo ledger at path: path +
-// ".key".
-func KeyFile(path string) string { return path + ".key" }
+// KeyFile returns the signer key file of the ledger database at path, the
+// one naming rule every sealed verb uses (ledger init, ledger append,
+// action, serve, demo): a path ending in ".db" has that suffix replaced
+// by ".key" ("./sealed.db" -> "./sealed.key", "o2.db" -> "o2.key"); any
+// other path gets ".key" appended ("ledger" -> "ledger.key",
+// "notes.txt" -> "notes.txt.key").
+func KeyFile(path string) string { return sibling(path, ".key") }
 
-// TokenFile returns the bearer-token file of the demo ledger at path:
-// path + ".token".
-func TokenFile(path string) string { return path + ".token" }
+// TokenFile returns the bearer-token file of the demo ledger at path, by
+// KeyFile's rule with ".token": "demo.db" -> "demo.token".
+func TokenFile(path string) string { return sibling(path, ".token") }
+
+// VerifierKeyFile returns the file the demo writes its verifier key to, by
+// KeyFile's rule with ".vkey": "demo.db" -> "demo.vkey". The verifier key
+// is public: auditors pin it with --vkey-file.
+func VerifierKeyFile(path string) string { return sibling(path, ".vkey") }
+
+// sibling names the file next to the database path with suffix ext: the
+// ".db" of path replaced, or ext appended when path does not end in ".db"
+// (or is only ".db", a hidden file's name).
+func sibling(path, ext string) string {
+	if base, ok := strings.CutSuffix(path, ".db"); ok && base != "" && !strings.HasSuffix(base, "/") && !strings.HasSuffix(base, string(filepath.Separator)) {
+		return base + ext
+	}
+	return path + ext
+}
 
 // ErrNotDemo is returned (wrapped) by Build when a file exists at the path
 // and is not a demo ledger.
@@ -56,16 +77,16 @@ func ownSize() int64 {
 }
 
 // clear removes a previous demo ledger at path (the database, its WAL and
-// shared-memory files, its key and token) when force is set and it holds
+// shared-memory files, its key, token and verifier key) when force is set and it holds
 // nothing but the demo's own entries and is not in use. A path that does
 // not exist is fine. Refused, and left alone: a file that is not a demo
 // ledger (ErrNotDemo); a demo ledger with more entries than the demo
 // records (ErrPosted); any other demo ledger without force (ErrExists); a demo ledger
-// being served (ErrInUse); a key or token file without its ledger
+// being served (ErrInUse); a key, token or verifier-key file without its ledger
 // (ErrNotDemo).
 func clear(path string, force bool) error {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		for _, f := range []string{KeyFile(path), TokenFile(path)} {
+		for _, f := range []string{KeyFile(path), TokenFile(path), VerifierKeyFile(path)} {
 			if _, err := os.Stat(f); err == nil {
 				return fmt.Errorf("%s exists without the ledger %s; refusing to overwrite it: %w", f, path, ErrNotDemo)
 			}
@@ -99,7 +120,7 @@ func clear(path string, force bool) error {
 	} else if busy {
 		return fmt.Errorf("%s is being served (sealed serve or sealed demo --serve); refusing to replace it: %w", path, ErrInUse)
 	}
-	for _, f := range []string{path, path + "-wal", path + "-shm", KeyFile(path), TokenFile(path)} {
+	for _, f := range []string{path, path + "-wal", path + "-shm", KeyFile(path), TokenFile(path), VerifierKeyFile(path)} {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

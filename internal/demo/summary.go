@@ -18,6 +18,7 @@ func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 func (s *Summary) WriteText(w io.Writer, url string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "demo ledger %s (origin %s)\n", s.Path, s.Origin)
+	fmt.Fprintf(&b, "verifier key (in %s; pin it to audit: sealed ledger audit --db %s --vkey-file %s):\n  %s\n", s.VerifierKeyFile, s.Path, s.VerifierKeyFile, s.VerifierKey)
 	var kinds []string
 	for _, k := range []ledger.Kind{ledger.KindSeedCommit, ledger.KindSeedReveal, ledger.KindResult, ledger.KindCommit, ledger.KindEdit, ledger.KindReveal} {
 		if n := s.Entries[k]; n > 0 {
@@ -43,7 +44,7 @@ func (s *Summary) WriteText(w io.Writer, url string) error {
 			fmt.Fprintf(&b, "          %s\n", m.Headline)
 		}
 	}
-	fmt.Fprintf(&b, "\nsecret actions of week %s (judged now, seed 004 \"Secret Information\"):\n", s.Week)
+	fmt.Fprintf(&b, "\nsecret actions of week %s (judged now under the rule Secret Information):\n", s.Week)
 	for _, a := range s.Actions {
 		state := string(a.State)
 		if a.Reason != "" {

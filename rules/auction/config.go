@@ -95,7 +95,7 @@ var (
 func (c *Config) Validate() error {
 	switch {
 	case c.Players < MinPlayers || c.Players > MaxPlayers:
-		return configErrorf("players is %d, expected %d..%d (seed 000, Table)", c.Players, MinPlayers, MaxPlayers)
+		return configErrorf("players is %d, expected %d..%d (the Blind Auction's rule Table)", c.Players, MinPlayers, MaxPlayers)
 	case c.Items < 1 || c.Items > MaxItems:
 		return configErrorf("items is %d, expected 1..%d", c.Items, MaxItems)
 	case c.StartingCredits < 0 || c.StartingCredits > MaxCredits:
