@@ -24,7 +24,9 @@ import (
 // and where it is ("event 9", "config").
 func CheckAuctionReplay(data []byte) (*Report, error) {
 	var r auction.Replay
-	if err := decodeStrict(data, &r, "auction replay"); err != nil {
+	s := getScanner(data)
+	defer s.release()
+	if err := s.decodeAuction(&r); err != nil {
 		return nil, err
 	}
 	return CheckAuction(&r)

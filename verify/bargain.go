@@ -17,19 +17,22 @@ import (
 // field is a pointer or a slice, so that an absent claim is told apart from
 // a zero one.
 type bargainWire struct {
-	Format string `json:"format"`
-	Config *struct {
-		Matches   *int     `json:"matches"`
-		MaxTurns  *int     `json:"maxTurns"`
-		ItemNames []string `json:"itemNames"`
-	} `json:"config"`
-	SeedCommitment *string `json:"seed_commitment"`
-	Seed           *string `json:"seed"`
+	Format         string             `json:"format"`
+	Config         *bargainConfigWire `json:"config"`
+	SeedCommitment *string            `json:"seed_commitment"`
+	Seed           *string            `json:"seed"`
 	// PolicyNames is informational and not checked; it is read so that it
 	// is a known key.
 	PolicyNames []string            `json:"policyNames"`
 	Events      []bargainEvent      `json:"events"`
 	Results     *bargainResultsWire `json:"results"`
+}
+
+// bargainConfigWire is a replay's "config" as read.
+type bargainConfigWire struct {
+	Matches   *int     `json:"matches"`
+	MaxTurns  *int     `json:"maxTurns"`
+	ItemNames []string `json:"itemNames"`
 }
 
 // bargainResultsWire is a replay's claimed "results" as read.
@@ -97,7 +100,9 @@ const absent = "absent"
 // difference, with the usual mistakes named (commit.SeedHints).
 func CheckBargainReplay(data []byte) (*Report, error) {
 	var w bargainWire
-	if err := decodeStrict(data, &w, "bargaining replay"); err != nil {
+	s := getScanner(data)
+	defer s.release()
+	if err := s.decodeBargain(&w); err != nil {
 		return nil, err
 	}
 	if w.Format != FormatBargain {

@@ -46,8 +46,22 @@ func decodeStrict(data []byte, v any, what string) error {
 // whichever comes first, reading no further than that member; key is ""
 // when the object has neither. The game's own decoder reads the whole
 // replay strictly afterwards; an error here comes from what was read so
-// far.
+// far. When the field is the object's first member, written plainly, the
+// scanner reads it; otherwise replayFormatStrict does.
 func replayFormat(data []byte) (key, value string, err error) {
+	s := &scanner{data: data}
+	n := 0
+	if s.begin('{') && s.member(&n) && (string(s.key) == "format" || string(s.key) == "protocol") {
+		key := string(s.key)
+		if v := s.string(); !s.failed {
+			return key, v, nil
+		}
+	}
+	return replayFormatStrict(data)
+}
+
+// replayFormatStrict is replayFormat over jsontext's tokens.
+func replayFormatStrict(data []byte) (key, value string, err error) {
 	if err := checkStart(data); err != nil {
 		return "", "", err
 	}

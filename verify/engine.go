@@ -18,19 +18,22 @@ const DialectEngine = "engine"
 // src/negotiation/server.nim): every claim is a pointer or a slice, so an
 // absent claim is told apart from a zero one.
 type engineWire struct {
-	Protocol    string   `json:"protocol"`
-	Names       []string `json:"names"`
-	PolicyNames []string `json:"policyNames"`
-	Config      *struct {
-		Seed      *int64            `json:"seed"`
-		Matches   *int              `json:"matches"`
-		MaxTurns  *int              `json:"maxTurns"`
-		Sampled   *bool             `json:"sampled"`
-		ItemNames []string          `json:"itemNames"`
-		Schedule  []engineMatchWire `json:"schedule"`
-	} `json:"config"`
-	Events  []bargainEvent     `json:"events"`
-	Results *engineResultsWire `json:"results"`
+	Protocol    string             `json:"protocol"`
+	Names       []string           `json:"names"`
+	PolicyNames []string           `json:"policyNames"`
+	Config      *engineConfigWire  `json:"config"`
+	Events      []bargainEvent     `json:"events"`
+	Results     *engineResultsWire `json:"results"`
+}
+
+// engineConfigWire is an engine replay's "config".
+type engineConfigWire struct {
+	Seed      *int64            `json:"seed"`
+	Matches   *int              `json:"matches"`
+	MaxTurns  *int              `json:"maxTurns"`
+	Sampled   *bool             `json:"sampled"`
+	ItemNames []string          `json:"itemNames"`
+	Schedule  []engineMatchWire `json:"schedule"`
 }
 
 // engineMatchWire is one entry of config.schedule.
@@ -109,7 +112,9 @@ const (
 // o.SeedCommitment without o.Seed.
 func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
 	var w engineWire
-	if err := decodeStrict(data, &w, "engine replay"); err != nil {
+	s := getScanner(data)
+	defer s.release()
+	if err := s.decodeEngine(&w); err != nil {
 		return nil, err
 	}
 	return checkEngineWire(&w, o)
@@ -269,21 +274,22 @@ func (c *bargainCheck) engineResults(w *engineWire) {
 // claim is equal when it reads back as the float64, or when it is the
 // float64 printed with 16 significant digits (%.16g, Nim 1.6's printing).
 func (c *bargainCheck) cmpFloats(field string, claimed []jsontext.Value, derived []float64) {
-	want := make([]string, len(derived))
-	for s, f := range derived {
-		want[s] = string(bargain.AppendEngineFloat(nil, f, bargain.FloatShortest))
-	}
+	want := func(f float64) string { return string(bargain.AppendEngineFloat(nil, f, bargain.FloatShortest)) }
 	if len(claimed) != len(derived) {
 		got := absent
 		if claimed != nil {
 			got = "[" + string(joinValues(claimed)) + "]"
 		}
-		c.diff(-1, field, got, "["+strings.Join(want, ",")+"]")
+		all := make([]string, len(derived))
+		for s, f := range derived {
+			all[s] = want(f)
+		}
+		c.diff(-1, field, got, "["+strings.Join(all, ",")+"]")
 		return
 	}
 	for s, raw := range claimed {
 		if !floatClaimEqual(raw, derived[s]) {
-			c.diff(-1, fmt.Sprintf("%s[%d]", field, s), string(raw), want[s])
+			c.diff(-1, fmt.Sprintf("%s[%d]", field, s), string(raw), want(derived[s]))
 		}
 	}
 }
