@@ -1,0 +1,65 @@
+// Package pgstore is a [ledger.Store] in a PostgreSQL database
+// (github.com/jackc/pgx/v5), for a ledger shared by several processes on
+// several hosts. It passes the conformance suite of
+// [github.com/sealedhq/sealed/ledger/storetest].
+//
+// # Format
+//
+// The tables are those of the SQLite store
+// ([github.com/sealedhq/sealed/ledger/sqlitestore]): schema_version,
+// log_meta, entries, hashes, checkpoints and replays, with bytea for
+// blobs, bigint for integers and text for text, and indexes on the
+// entries' ref, dedup and commitment columns and on the checkpoints'
+// size. They are in schema.sql, embedded and applied as numbered,
+// forward-only migrations (each in a transaction, recorded in
+// schema_version) when a store is opened for writing; a database written
+// by a newer sealed is refused ([ErrSchemaTooNew]). Open puts the schema
+// into an empty database only with [Options.Create]. Statement triggers
+// (PL/pgSQL, RAISE EXCEPTION) refuse UPDATE, DELETE and TRUNCATE on every
+// table; the owner can disable them, which is why the ledger's audit, not
+// the triggers, is the evidence that nothing changed.
+//
+// # Durability
+//
+// [Store.Write] returns nil only after its COMMIT has succeeded, and
+// every writing connection runs with synchronous_commit on (Open sets it
+// for the session if the server or role has it off), so an acknowledged
+// append is in the server's flushed write-ahead log: it survives a crash
+// of the client, of the server or of its machine, provided the server
+// runs with fsync on (PostgreSQL's default). With synchronous standbys
+// configured, "on" also waits for them to flush.
+//
+// # Writers
+//
+// Each Write transaction first takes the transaction-level advisory lock
+// pg_advisory_xact_lock(0x7365616c65640001) ("sealed" and 1) in the
+// ledger's database, so only one writer batch runs at a time across all
+// processes and hosts; the lock is released by the COMMIT or ROLLBACK,
+// also when a writer process dies (the server ends its session and rolls
+// its transaction back). Writing sessions have
+// idle_in_transaction_session_timeout=60s unless the connection string
+// sets it, so that a writer whose host vanished mid-batch, which the
+// server cannot see at once, holds the lock for at most a minute. BEGIN, the lock and the read of the log's tail
+// go in one round trip, and a batch's entries and stored hashes in one
+// more, as two INSERT ... SELECT FROM unnest(arrays) statements; then
+// the COMMIT. A second advisory key (...0002) serializes the assignment
+// of checkpoint IDs, which run 1, 2, 3, ... without gaps. Schema
+// migrations take the write lock too.
+//
+// # Readers, read-only mode and replicas
+//
+// Reads go through a pgxpool connection pool and see committed data only.
+// With [Options.ReadOnly] every connection of the pool has
+// default_transaction_read_only=on, Open writes nothing (no migration),
+// and every write method returns an error wrapping ledger.ErrReadOnly.
+// A read-only Store may therefore be opened on a streaming replica (hot
+// standby) URL and serve the page reads (entries, proofs, checkpoints,
+// replays), which lag the primary by the replication delay.
+//
+// # Connection strings
+//
+// Open takes a postgres:// or postgresql:// URL, or a keyword=value
+// string, as pgx does (libpq's parameters and PG* environment
+// variables). No error of this package shows the connection's password:
+// Open's errors name the database with the password replaced by "xxxxx".
+package pgstore

@@ -1,0 +1,267 @@
+package pgstore_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/sealedhq/sealed/internal/pgtest"
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/pgstore"
+	"github.com/sealedhq/sealed/ledger/storetest"
+)
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) ledger.Store {
+		s, err := pgstore.Open(context.Background(), pgtest.Shared(t).NewDatabase(t), pgstore.Options{Create: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}
+
+// execSQL runs statements on url on a connection of its own.
+func execSQL(t *testing.T, url string, sqls ...string) error {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	for _, q := range sqls {
+		if _, err := c.Exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestNotLedger opens databases that hold no ledger.
+func TestNotLedger(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Shared(t).NewDatabase(t)
+	// Without Create nothing is written to the database.
+	s := openStore(t, url, pgstore.Options{})
+	if _, err := s.Meta(ctx); !errors.Is(err, ledger.ErrNotLedger) {
+		t.Errorf("Meta of an empty database: %v; want ErrNotLedger", err)
+	}
+	key := filepath.Join(t.TempDir(), "k")
+	if _, err := ledger.Create(ctx, s, "test.example/x", key); !errors.Is(err, ledger.ErrNotLedger) {
+		t.Errorf("ledger.Create on a store opened without Create: %v; want ErrNotLedger", err)
+	}
+	if _, err := openLedger(ctx, url, ledger.Options{ReadOnly: true}); !errors.Is(err, ledger.ErrNotLedger) {
+		t.Errorf("ledger.Open of an empty database: %v; want ErrNotLedger", err)
+	}
+	if err := execSQL(t, url, `SELECT 1 FROM schema_version`); err == nil {
+		t.Error("Open without Create made the schema")
+	}
+
+	// A database holding other tables is not made a ledger.
+	other := pgtest.Shared(t).NewDatabase(t)
+	if err := execSQL(t, other, `CREATE TABLE accounts(id bigint)`); err != nil {
+		t.Fatal(err)
+	}
+	_, err := pgstore.Open(ctx, other, pgstore.Options{Create: true})
+	if err == nil || !strings.Contains(err.Error(), `"accounts"`) {
+		t.Errorf("Open with Create on a database with a table: %v; want a refusal naming the table", err)
+	}
+	s = openStore(t, other, pgstore.Options{})
+	if _, err := s.Meta(ctx); !errors.Is(err, ledger.ErrNotLedger) {
+		t.Errorf("Meta of a database with another table: %v; want ErrNotLedger", err)
+	}
+}
+
+// TestCreateTwice: a database already holding a ledger is refused by
+// Store.Create, also when opened with Create.
+func TestCreateTwice(t *testing.T) {
+	url, _ := newLedger(t)
+	err := initLedger(url, filepath.Join(t.TempDir(), "k2"))
+	if err == nil || !strings.Contains(err.Error(), "already holds a ledger") {
+		t.Errorf("a second Init: %v; want a refusal", err)
+	}
+	s := openStore(t, url, pgstore.Options{})
+	if m, err := s.Meta(context.Background()); err != nil || m.Origin != "test.example/pg" || m.Schema != pgstore.SchemaVersion() {
+		t.Errorf("Meta after the refused Init = %+v, %v", m, err)
+	}
+}
+
+func TestReadOnly(t *testing.T) {
+	ctx := context.Background()
+	url, key := newLedger(t)
+	l, err := openLedger(ctx, url, ledger.Options{KeyFile: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(ctx, commitBody("ro", 0)); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+
+	s := openStore(t, url, pgstore.Options{ReadOnly: true})
+	if v, err := pgstore.Setting(s, "default_transaction_read_only"); err != nil || v != "on" {
+		t.Errorf("default_transaction_read_only = %q, %v; want on", v, err)
+	}
+	if n, err := s.Size(ctx); err != nil || n != 1 {
+		t.Errorf("Size = %d, %v; want 1", n, err)
+	}
+	cp := &ledger.StoredCheckpoint{Root: make([]byte, 32), Note: []byte("x")}
+	for what, err := range map[string]error{
+		"Create":        s.Create(ctx, &ledger.Meta{Origin: "a", VerifierKey: "b"}, cp),
+		"Write":         s.Write(ctx, func(ledger.WriteTx) error { t.Error("Write ran fn"); return nil }),
+		"PutCheckpoint": s.PutCheckpoint(ctx, cp),
+		"PutReplay":     s.PutReplay(ctx, strings.Repeat("0", 64), []byte("r")),
+	} {
+		if !errors.Is(err, ledger.ErrReadOnly) {
+			t.Errorf("%s on a read-only store: %v; want ErrReadOnly", what, err)
+		}
+	}
+	if _, err := pgstore.Open(ctx, url, pgstore.Options{ReadOnly: true, Create: true}); err == nil {
+		t.Error("Open with ReadOnly and Create succeeded")
+	}
+}
+
+// TestSessionSettings: a writable store turns synchronous_commit on even
+// where the database has it off, and ends transactions left idle.
+func TestSessionSettings(t *testing.T) {
+	url, _ := newLedger(t)
+	if err := execSQL(t, url, `ALTER DATABASE `+pgx.Identifier{dbName(t, url)}.Sanitize()+` SET synchronous_commit = off`); err != nil {
+		t.Fatal(err)
+	}
+	if err := execSQL(t, url, `DO $$ BEGIN IF current_setting('synchronous_commit') <> 'off' THEN RAISE 'setting not applied'; END IF; END $$`); err != nil {
+		t.Fatalf("the database default did not apply to a new session: %v", err)
+	}
+	s := openStore(t, url, pgstore.Options{})
+	if v, err := pgstore.Setting(s, "synchronous_commit"); err != nil || v != "on" {
+		t.Errorf("synchronous_commit = %q, %v; want on", v, err)
+	}
+	if v, err := pgstore.Setting(s, "idle_in_transaction_session_timeout"); err != nil || v != "1min" {
+		t.Errorf("idle_in_transaction_session_timeout = %q, %v; want 1min", v, err)
+	}
+}
+
+// dbName is the database name of a pgtest URL (postgres:///NAME?...).
+func dbName(t *testing.T, url string) string {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Database
+}
+
+func TestSchemaTooNew(t *testing.T) {
+	url, _ := newLedger(t)
+	if err := execSQL(t, url, `INSERT INTO schema_version(version, applied_at) VALUES(1000, 'future')`); err != nil {
+		t.Fatal(err)
+	}
+	for _, ro := range []bool{false, true} {
+		if _, err := pgstore.Open(context.Background(), url, pgstore.Options{ReadOnly: ro}); !errors.Is(err, pgstore.ErrSchemaTooNew) {
+			t.Errorf("Open (read-only %v) of a schema version 1000 database: %v; want ErrSchemaTooNew", ro, err)
+		}
+	}
+}
+
+// TestAppendOnly: every table refuses UPDATE, DELETE and TRUNCATE.
+func TestAppendOnly(t *testing.T) {
+	ctx := context.Background()
+	url, key := newLedger(t)
+	l, err := openLedger(ctx, url, ledger.Options{KeyFile: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(ctx, commitBody("ao", 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Store().PutReplay(ctx, strings.Repeat("a", 64), []byte("replay")); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	for table, col := range map[string]string{
+		"schema_version": "applied_at", "log_meta": "value", "entries": "kind",
+		"hashes": "hash", "checkpoints": "note", "replays": "bytes",
+	} {
+		for _, q := range []string{
+			`UPDATE ` + table + ` SET ` + col + ` = ` + col,
+			`DELETE FROM ` + table,
+			`TRUNCATE ` + table + ` CASCADE`,
+		} {
+			err := execSQL(t, url, q)
+			if err == nil || !strings.Contains(err.Error(), "refused") {
+				t.Errorf("%s: %v; want the trigger's refusal", q, err)
+			}
+		}
+	}
+}
+
+// TestRedact: errors never show the connection password.
+func TestRedact(t *testing.T) {
+	srv := pgtest.Shared(t)
+	const pw = "s3cr3t-Pw"
+	for _, conn := range []string{
+		"postgres://pgtest:" + pw + "@/nosuchdb?host=" + srv.SocketDir() + "&port=" + strconv.Itoa(srv.Port()),
+		"postgres:///nosuchdb?host=" + srv.SocketDir() + "&port=" + strconv.Itoa(srv.Port()) + "&user=pgtest&password=" + pw,
+		"postgres://pgtest:" + pw + "@/db?host=/nonexistent/dir",
+		"postgresql://u:" + pw + "@localhost:1/db?connect_timeout=1&sslmode=disable",
+		"host=/nonexistent/dir user=u password=" + pw + " dbname=db",
+		"postgres://u:" + pw + "@host:notaport/db",
+	} {
+		_, err := pgstore.Open(context.Background(), conn, pgstore.Options{})
+		if err == nil {
+			t.Errorf("Open(%q) succeeded", conn)
+			continue
+		}
+		if strings.Contains(err.Error(), pw) {
+			t.Errorf("the error shows the password: %v", err)
+		}
+		t.Logf("%v", err)
+	}
+}
+
+// TestReadOnlyDatabase: a read-only store serves the page reads from a
+// database where every session is read-only, as on a hot standby.
+func TestReadOnlyDatabase(t *testing.T) {
+	ctx := context.Background()
+	url, key := newLedger(t)
+	l, err := openLedger(ctx, url, ledger.Options{KeyFile: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range int64(5) {
+		if _, err := l.Append(ctx, commitBody("rodb", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil { // signs the checkpoint of size 5
+		t.Fatal(err)
+	}
+	if err := execSQL(t, url, `ALTER DATABASE `+pgx.Identifier{dbName(t, url)}.Sanitize()+` SET default_transaction_read_only = on`); err != nil {
+		t.Fatal(err)
+	}
+	if err := execSQL(t, url, `CREATE TABLE probe(x int)`); err == nil {
+		t.Fatal("the database is not read-only")
+	}
+	r := mustOpen(t, url, ledger.Options{ReadOnly: true})
+	es, err := r.Entries(0, 10)
+	if err != nil || len(es) != 5 {
+		t.Fatalf("Entries = %d, %v; want 5", len(es), err)
+	}
+	cp, err := r.LatestCheckpoint()
+	if err != nil || cp.Size != 5 {
+		t.Fatalf("LatestCheckpoint = %+v, %v", cp, err)
+	}
+	p, err := r.ProveInclusion(3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ledger.CheckInclusion(r.VerifierKey(), nil, p); err != nil {
+		t.Errorf("CheckInclusion: %v", err)
+	}
+	if rep, err := r.Audit(ctx, nil); err != nil || !rep.OK {
+		t.Errorf("Audit = %+v, %v", rep, err)
+	}
+}
