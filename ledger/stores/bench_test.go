@@ -31,18 +31,16 @@ func commitBody(player string) []byte {
 }
 
 // ledgers returns, per store, a function making a new empty ledger's
-// name and key file. The PostgreSQL server is started once.
+// name and key file. The PostgreSQL server is started once, for the whole
+// benchmark b.
 func ledgers(b *testing.B) map[string]func(b *testing.B) (name, key string) {
-	var srv *pgtest.Server
+	srv := pgtest.Start(b, pgtest.Options{})
 	return map[string]func(b *testing.B) (string, string){
 		"sqlite": func(b *testing.B) (string, string) {
 			dir := b.TempDir()
 			return filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
 		},
 		"postgres": func(b *testing.B) (string, string) {
-			if srv == nil {
-				srv = pgtest.Start(b, pgtest.Options{})
-			}
 			return srv.NewDatabase(b), filepath.Join(b.TempDir(), "l.key")
 		},
 	}
@@ -50,8 +48,9 @@ func ledgers(b *testing.B) map[string]func(b *testing.B) (name, key string) {
 
 func BenchmarkAppend64(b *testing.B) {
 	ctx := context.Background()
+	mks := ledgers(b)
 	for _, store := range []string{"sqlite", "postgres"} {
-		mk := ledgers(b)[store]
+		mk := mks[store]
 		b.Run(store, func(b *testing.B) {
 			name, key := mk(b)
 			if _, err := stores.Init(ctx, name, "bench.example/log", key); err != nil {
