@@ -21,7 +21,7 @@ import (
 // Kind names an entry kind (docs/ledger.md, "Entries").
 type Kind string
 
-// The entry kinds. DESIGN.md "Ledger"; seed 004 (secret actions) for
+// The entry kinds. docs/design.md "Ledger"; seed 004 (secret actions) for
 // commit, reveal and edit.
 const (
 	KindCommit     Kind = "commit"      // a secret action's commitment, posted by a player

@@ -5,7 +5,7 @@
 // heads published as C2SP tlog-checkpoint texts (c2sp.org/tlog-checkpoint)
 // signed as C2SP signed notes (c2sp.org/signed-note) with Ed25519 through
 // golang.org/x/mod/sumdb/note. The entry kinds, their validation and every
-// format are in docs/ledger.md; DESIGN.md "Ledger" is the design.
+// format are in docs/ledger.md; docs/design.md "Ledger" is the design.
 //
 // Init creates a ledger and its key pair; Open returns a *Ledger whose
 // Append queues entries to one sequencer goroutine that writes them in
