@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/sealedhq/sealed/internal/demo"
@@ -58,9 +60,20 @@ func openLedgerRO(db string) (*ledger.Ledger, error) {
 	}
 	l, err := ledger.Open(db, ledger.Options{ReadOnly: true})
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, withNotExistHint(usageErrorf("%v", err), err)
 	}
 	return l, nil
+}
+
+// withNotExistHint gives e, the CLI error of a library error err that
+// wraps fs.ErrNotExist (a ledger, key or file that is not there), the
+// hint to create the ledger: the libraries say what is missing, the hint
+// of what to run is the CLI's.
+func withNotExistHint(e *exitError, err error) *exitError {
+	if e.hint == "" && errors.Is(err, fs.ErrNotExist) {
+		e.hint = "create a ledger with 'sealed ledger init', or give --db FILE"
+	}
+	return e
 }
 
 // openLedgerRW opens the ledger for appending, with its signer key (key ""
@@ -79,7 +92,7 @@ func openLedgerRW(db, key string) (*ledger.Ledger, error) {
 		if _, serr := os.Stat(key); serr != nil {
 			e = e.withHint("appending needs the ledger's signer key, made by 'sealed ledger init': give --key FILE")
 		}
-		return nil, e
+		return nil, withNotExistHint(e, err)
 	}
 	return l, nil
 }
