@@ -30,7 +30,7 @@ type entryRow struct {
 	IntegratedAt time.Time
 	PostedAt     time.Time
 	Summary      string // one line, built from the entry's fields (escaped by the template)
-	Link         string // the page of its subject: /c/{hash}, /replay/{digest}, /entry/{n}; "" if none
+	Link         string // the page of its subject: /c/{hash}, /replay/{result index}, /entry/{n}; "" if none
 	LinkText     string
 }
 
@@ -64,8 +64,8 @@ func rowOf(e *ledger.Entry) entryRow {
 		r.Summary = fmt.Sprintf("seed revealed for entry %s", ref(b.SeedCommit))
 		r.Link, r.LinkText = "/entry/"+ref(b.SeedCommit), "entry "+ref(b.SeedCommit)
 	case ledger.KindResult:
-		r.Summary = fmt.Sprintf("result of %s match %s", b.Game, b.MatchID)
-		r.Link, r.LinkText = "/replay/"+b.ReplaySHA256, "replay"
+		r.Summary = fmt.Sprintf("result of %s match %s", gameName(b.Game), b.MatchID)
+		r.Link, r.LinkText = "/replay/"+strconv.FormatInt(e.Index, 10), "replay"
 	default:
 		r.Summary = string(e.Kind)
 	}

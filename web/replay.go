@@ -223,6 +223,16 @@ func (s *Server) replayOf(id string) (*replayPageView, error) {
 		s.reports.put(d, v)
 	}
 	p := &replayPageView{replayView: v, Result: n}
+	if p.Results, err = s.results.resultsNaming(s.o.Reader, d); err != nil {
+		return nil, err
+	}
+	p.Title = gameName(v.Format) + " replay " + d[:12]
+	for _, r := range p.Results {
+		if n < 0 || r.Index == n {
+			p.Title = r.Game + " match " + r.MatchID
+			break
+		}
+	}
 	if n >= 0 {
 		if p.Ledger, err = s.ledgerTie(n); err != nil {
 			return nil, err
@@ -237,6 +247,11 @@ type replayPageView struct {
 	*replayView
 	Result int64 // the result entry's index, -1 when the page is by digest
 	Ledger *ledgerTieView
+	// Results are the result entries naming the replay (each links the
+	// stronger page, /replay/{index}); Title names the replay by game and
+	// match id (by its format and digest when no result names it).
+	Results []replayResult
+	Title   string
 }
 
 // analyse re-simulates a replay and builds its view.
