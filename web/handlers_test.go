@@ -149,7 +149,7 @@ func TestPagesAndAPI(t *testing.T) {
 		{name: "search commitment", target: "/search?q=" + bid.Commitment, status: 303},
 		{name: "search replay", target: "/search?q=" + f.digest["bargain"], status: 303},
 		{name: "search unknown", target: "/search?q=" + unknown, status: 404, ctype: html},
-		{name: "search malformed", target: "/search?q=hello", status: 400, ctype: html},
+		{name: "search unknown player", target: "/search?q=hello", status: 404, ctype: html, contains: []string{`no entry names the player &#34;hello&#34;`}},
 		{name: "search empty", target: "/search?q=", status: 400, ctype: html},
 		{name: "no such page", target: "/nope", status: 404, ctype: html},
 		{name: "method not allowed", method: "DELETE", target: "/", status: 405, ctype: html},
@@ -262,11 +262,15 @@ func TestSearchRedirects(t *testing.T) {
 	s := f.server(t, nil)
 	bid := readVector(t, "bid")
 	for q, want := range map[string]string{
-		"3":                                  "/entry/3",
-		" 007 ":                              "/entry/7",
-		"SHA256:" + bid.Commitment:           "/c/" + bid.Commitment,
-		f.digest["bargain"]:                  "/replay/" + f.digest["bargain"],
-		strings.ToUpper(f.digest["auction"]): "/replay/" + f.digest["auction"],
+		"3":                        "/entry/3",
+		" 007 ":                    "/entry/7",
+		"SHA256:" + bid.Commitment: "/c/" + bid.Commitment,
+		// A replay goes to the stronger page, by the result entry naming it.
+		f.digest["bargain"]:                  fmt.Sprintf("/replay/%d", f.idx["bargain"]),
+		strings.ToUpper(f.digest["auction"]): fmt.Sprintf("/replay/%d", f.idx["auction"]),
+		// Anything else is a player's name.
+		"alice":   "/ledger?player=alice",
+		" nina  ": "/ledger?player=nina",
 	} {
 		w := do(s, "GET", "/search?q="+url.QueryEscape(q), "")
 		if w.Code != http.StatusSeeOther || w.Header().Get("Location") != want {
@@ -281,7 +285,7 @@ func TestSearchRedirects(t *testing.T) {
 		"sha256:" + strings.Repeat("9", 64),
 	} {
 		w := do(s, "GET", "/search?q="+url.QueryEscape(q), "")
-		if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), "no commitment or replay with the hash") {
+		if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), "no commitment, seed commitment or replay with the hash") {
 			t.Errorf("search %q: %d to %q, want 404 naming the hash", q, w.Code, w.Header().Get("Location"))
 		}
 		w = do(s, "GET", "/replay/"+q, "")

@@ -77,7 +77,7 @@ type Server struct {
 	judge   *judgeCache
 	reports *reportCache
 	ties    *tieCache
-	results resultIndex // result entries by replay digest, for replay links
+	results searchIndex // entries by replay digest, seed commitment and player, for search and replay links
 	log     *log.Logger
 }
 
