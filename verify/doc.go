@@ -13,7 +13,9 @@
 // config. Replay formats are specified in docs/replays.md. Replays are
 // read strictly (docs/replays.md, "Reading a replay"): one JSON object in
 // UTF-8, no byte order mark, no key given twice, no key the format does not
-// define, decoded with github.com/go-json-experiment/json.
+// define. A one-pass scanner reads the replays it can (no reflection);
+// anything else, and every error, goes through
+// github.com/go-json-experiment/json, which the scanner is fuzzed against.
 //
 // For players' secret actions (docs/rules/004_1fc38c7a40af5155.txt, "Secret
 // Information"): LoadHistory reads a ledger's commit, reveal and edit
