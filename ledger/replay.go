@@ -43,7 +43,7 @@ func (l *Ledger) Replay(digest string) ([]byte, error) {
 		return nil, fmt.Errorf("replay %s: %w", d, err)
 	}
 	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != d {
-		return nil, fmt.Errorf("replay %s: stored bytes do not hash to their digest (the database was altered)", d)
+		return nil, fmt.Errorf("replay %s: the stored bytes hash to %x, not to their digest: %w", d, sum, ErrTampered)
 	}
 	if b == nil {
 		b = []byte{}
