@@ -54,7 +54,7 @@ type Ledger struct {
 	done   chan struct{}
 
 	verified      verifiedLeaves // what VerifiedSize has checked
-	verifiedNotes sync.Map // [32]byte SHA-256 of a checkpoint note -> struct{}: verified by checkpointOf
+	verifiedNotes sync.Map       // [32]byte SHA-256 of a checkpoint note -> struct{}: verified by checkpointOf
 
 	cpMu     sync.Mutex
 	cpLatest *Checkpoint
