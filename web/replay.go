@@ -26,6 +26,11 @@ type replayView struct {
 	CheckErr string
 	Auction  *auctionView
 	Bargain  *bargainView
+	// DiffsShown are the differences the page lists (at most
+	// maxPageRows; the JSON report has them all); DiffsOmitted counts the
+	// rest.
+	DiffsShown   []verify.Difference
+	DiffsOmitted int
 }
 
 // auctionView is what the page shows of a Blind Auction replay.
@@ -41,6 +46,9 @@ type auctionView struct {
 	Pot, Rake      string
 	Payouts        []auction.SeatPayout
 	Talk           []talkLine
+	// ItemsOmitted and TalkOmitted count the rows past maxPageRows the
+	// page leaves out (bound).
+	ItemsOmitted, TalkOmitted int
 }
 
 // talkLine is one thing a seat said: player text, always escaped.
@@ -271,6 +279,7 @@ func analyse(digest string, data []byte) *replayView {
 		rep.Differences = []verify.Difference{} // docs/web.md: a list, [] when clean, never null
 	}
 	v.Report, v.Clean = rep, rep.Clean()
+	defer v.bound()
 	switch rep.Format {
 	case verify.FormatAuction:
 		var r auction.Replay
