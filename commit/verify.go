@@ -155,6 +155,7 @@ var otherSteps = []step{
 		return b[len(bom):], true
 	}},
 	{"UTF-8 BOM added", func(b []byte) ([]byte, bool) { return concat(bom, b), true }},
+	{"invisible characters removed", removeInvisible},
 }
 
 // concat returns a new slice holding a then b.

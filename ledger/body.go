@@ -344,8 +344,8 @@ func checkName(field, v string) error {
 		switch {
 		case unicode.IsControl(r):
 			return bodyErr(field, "contains control character %U", r)
-		case unicode.Is(unicode.Cf, r):
-			return bodyErr(field, "contains invisible format character %U (a name must look like what it is)", r)
+		case commit.Invisible(r):
+			return bodyErr(field, "contains the invisible character %U (a name must look like what it is: no format, filler or blank characters)", r)
 		}
 	}
 	return nil
