@@ -335,15 +335,3 @@ func (s *Server) entry(n int64) (*ledger.Entry, error) {
 	}
 	return e, err
 }
-
-// checkpointText is GET /checkpoint: the latest signed note, text/plain.
-func (s *Server) checkpointText(c echo.Context) error {
-	cp, err := s.o.Reader.LatestCheckpoint()
-	if errors.Is(err, ledger.ErrNotFound) {
-		return notFound("the ledger has no checkpoint yet")
-	}
-	if err != nil {
-		return err
-	}
-	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(cp.Note))
-}
