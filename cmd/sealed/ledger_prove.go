@@ -16,8 +16,8 @@ func init() {
 
 // ledgerProveOptions are the inputs of `sealed ledger prove`.
 type ledgerProveOptions struct {
-	DB    string
-	Index int64
+	DB     string
+	Index  int64
 	Size   int64  // 0 = the latest checkpoint
 	URL    string // --url: prove from a remote log's tiles
 	Format string // --format: json (default) or tlog-proof

@@ -80,4 +80,3 @@ func checkURL(u string) error {
 	}
 	return nil
 }
-
