@@ -275,6 +275,9 @@ type entryView struct {
 	Proof    *ledger.InclusionProof
 	ProofOK  bool
 	ProofErr string
+	// Witnessed is the earliest witness cosignature covering the entry
+	// ("witnessed by W by T"), nil if none yet.
+	Witnessed *ledger.Witnessed
 }
 
 // entryPage is GET /entry/{n}: the entry, its leaf, and its inclusion
@@ -322,6 +325,9 @@ func (s *Server) entryPage(c echo.Context) error {
 		} else {
 			v.ProofOK = true
 		}
+	}
+	if v.Witnessed, err = s.o.Reader.WitnessedBy(c.Request().Context(), n); err != nil {
+		return err
 	}
 	return c.Render(http.StatusOK, "entry", v)
 }
