@@ -3,6 +3,7 @@ package witness
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"sort"
@@ -141,6 +142,11 @@ func (p *Policy) Check(signed []byte) ([]Cosignature, error) {
 	var out []Cosignature
 	var names []string
 	for _, s := range sigs {
+		// note.Open accepts base64 with stray padding bits; only the
+		// canonical encoding counts, so a cosignature has one text.
+		if _, err := base64.StdEncoding.Strict().DecodeString(s.Base64); err != nil {
+			return nil, fmt.Errorf("witness cosignature by %s: not canonical base64", s.Name)
+		}
 		t, err := tdnote.CoSigV1Timestamp(s)
 		if err != nil {
 			return nil, fmt.Errorf("witness cosignature by %s: %v", s.Name, err)
