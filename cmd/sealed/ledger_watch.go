@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/sealedhq/sealed/ledger/tlogclient"
 	"github.com/spf13/cobra"
@@ -74,7 +75,10 @@ func runLedgerWatch(a *app, o *ledgerWatchOptions) error {
 	cp, err := c.Watch(context.Background(), old)
 	var we *tlogclient.WatchError
 	if errors.As(err, &we) {
-		fmt.Fprintf(a.out, "%s\n", terminalSafe(we.Error()))
+		// Line by line: terminalSafe quotes a string holding newlines.
+		for _, line := range strings.Split(strings.TrimSuffix(we.Error(), "\n"), "\n") {
+			fmt.Fprintf(a.out, "%s\n", terminalSafe(line))
+		}
 		return failedf("watch: %s detected", we.What)
 	}
 	if err != nil {
