@@ -3,6 +3,7 @@ package tiles
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -101,32 +102,30 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 func exportLevel0(ctx context.Context, s ledger.Store, size int64, ns []int64, put func(tlog.Tile, []byte) error) error {
 	a, b := ns[0]<<Height, min((ns[len(ns)-1]+1)<<Height, size)
 	lo, hi := tlog.StoredHashIndex(0, a), tlog.StoredHashIndex(0, b-1)+1
-	hashes, err := s.HashRange(ctx, lo, hi)
+	leaves, hashes, err := readLevel0(ctx, s, a, b, lo, hi)
 	if err != nil {
 		return err
-	}
-	byID := make([][]byte, hi-lo)
-	for _, h := range hashes {
-		byID[h.ID-lo] = h.Hash
 	}
 	for _, n := range ns {
 		from, to := n<<Height, min((n+1)<<Height, size)
 		w := int(to - from)
-		rows, err := s.EntryRange(ctx, from, to)
-		if err != nil {
-			return err
-		}
-		bundle, err := AppendBundle(make([]byte, 0, w*300), from, int64(w), rows)
-		if err != nil {
-			return err
-		}
+		bundle := make([]byte, 0, w*2+w*256)
 		tile := make([]byte, 0, w*tlog.HashSize)
 		for i := from; i < to; i++ {
-			h := byID[tlog.StoredHashIndex(0, i)-lo]
+			leaf := leaves[i-a]
+			if leaf == nil {
+				return fmt.Errorf("entry %d: missing from the store", i)
+			}
+			if len(leaf) > ledger.MaxLeafSize {
+				return &LeafTooLargeError{Index: i, Size: len(leaf)}
+			}
+			bundle = binary.BigEndian.AppendUint16(bundle, uint16(len(leaf)))
+			bundle = append(bundle, leaf...)
+			h := hashes[tlog.StoredHashIndex(0, i)-lo]
 			if len(h) != tlog.HashSize {
 				return fmt.Errorf("entry %d: stored leaf hash missing or not %d bytes", i, tlog.HashSize)
 			}
-			if rh := tlog.RecordHash(rows[i-from].Leaf); !bytes.Equal(rh[:], h) {
+			if rh := tlog.RecordHash(leaf); !bytes.Equal(rh[:], h) {
 				return fmt.Errorf("entry %d: the leaf hashes to %x but the stored hash is %x: run sealed ledger audit", i, rh[:], h)
 			}
 			tile = append(tile, h...)
@@ -139,6 +138,83 @@ func exportLevel0(ctx context.Context, s ledger.Store, size int64, ns []int64, p
 		}
 	}
 	return nil
+}
+
+// readLevel0 reads the leaves of entries [a, b) (nil for a missing one)
+// and the stored hashes with ids [lo, hi) (by id-lo; nil for a missing
+// one). A store with the audit's ledger.ChunkReader fast path is read in
+// two queries; when a chunk does not add up, or without it, row by row.
+func readLevel0(ctx context.Context, s ledger.Store, a, b, lo, hi int64) ([][]byte, [][]byte, error) {
+	leaves := make([][]byte, b-a)
+	hashes := make([][]byte, hi-lo)
+	if cr, ok := s.(ledger.ChunkReader); ok {
+		var c ledger.EntryChunk
+		if err := cr.EntryChunk(ctx, a, b, &c); err != nil {
+			return nil, nil, err
+		}
+		count, shortest, blob, err := cr.HashChunk(ctx, lo, hi, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		if c.Count == b-a && splitBodies(c.Bodies, c.Lengths, leaves) && count == hi-lo && shortest == tlog.HashSize &&
+			int64(len(blob)) == (hi-lo)*tlog.HashSize {
+			for i := range hashes {
+				hashes[i] = blob[i*tlog.HashSize : (i+1)*tlog.HashSize]
+			}
+			return leaves, hashes, nil
+		}
+		clear(leaves)
+	}
+	for from := a; from < b; from += ledger.MaxEntries {
+		rows, err := s.EntryRange(ctx, from, min(from+ledger.MaxEntries, b))
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, e := range rows {
+			if e.Index >= a && e.Index < b {
+				leaves[e.Index-a] = e.Leaf
+			}
+		}
+	}
+	rows, err := s.HashRange(ctx, lo, hi)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, h := range rows {
+		if h.ID >= lo && h.ID < hi {
+			hashes[h.ID-lo] = h.Hash
+		}
+	}
+	return leaves, hashes, nil
+}
+
+// splitBodies cuts bodies, concatenated, at the comma-separated decimal
+// lengths into out; false if they do not add up exactly.
+func splitBodies(bodies, lengths []byte, out [][]byte) bool {
+	for i := range out {
+		j := 0
+		n := 0
+		for j < len(lengths) && lengths[j] >= '0' && lengths[j] <= '9' {
+			n = n*10 + int(lengths[j]-'0')
+			if n > len(bodies) {
+				return false
+			}
+			j++
+		}
+		if j == 0 || n > len(bodies) {
+			return false
+		}
+		if i < len(out)-1 {
+			if j >= len(lengths) || lengths[j] != ',' {
+				return false
+			}
+			j++
+		} else if j != len(lengths) {
+			return false
+		}
+		out[i], bodies, lengths = bodies[:n:n], bodies[n:], lengths[j:]
+	}
+	return len(bodies) == 0
 }
 
 // writeFile writes data to path through a temporary file and a rename,
