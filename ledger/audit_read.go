@@ -355,14 +355,16 @@ type timeNeedle struct {
 	needle []byte
 }
 
-// leafHasTime reports whether the canonical leaf holds the member
-// "integrated_at" with the time ns (TimeLayout). The leaf hash is checked
-// before, so the body is one the ledger wrote, with that member at the top
-// level.
+// leafHasTime reports whether the canonical leaf's top-level member
+// "integrated_at" holds the time ns (TimeLayout). Only the top level
+// counts: a seed-commit's config or a result's summary may hold a member
+// of the same name, and a forged column equal to that nested value must
+// not pass (docs/ledger.md "Audit", item 5).
 func leafHasTime(body []byte, ns int64, c *timeNeedle) bool {
 	if c.needle == nil || c.ns != ns {
 		c.ns = ns
-		c.needle = []byte(`"integrated_at":"` + time.Unix(0, ns).UTC().Format(TimeLayout) + `"`)
+		c.needle = []byte(`"` + time.Unix(0, ns).UTC().Format(TimeLayout) + `"`)
 	}
-	return bytes.Contains(body, c.needle)
+	i := topLevelValue(body, "integrated_at")
+	return i >= 0 && bytes.HasPrefix(body[i:], c.needle)
 }

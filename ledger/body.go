@@ -39,6 +39,12 @@ var games = map[string]bool{"auction": true, "bargain": true}
 // (1 MiB).
 const MaxBodySize = 1 << 20
 
+// MaxLeafSize is the largest leaf (canonical JSON, with integrated_at) the
+// ledger appends, in bytes: a C2SP tlog-tiles entry bundle prefixes each
+// leaf with a big-endian uint16 length. A longer leaf is refused with a
+// *BodyError; a replay goes in the replay store, outside the leaf.
+const MaxLeafSize = 65535
+
 // maxNameLen bounds the short text fields (player, action_type, channel,
 // game, match_id, rules_version), in bytes.
 const maxNameLen = 256
@@ -438,6 +444,9 @@ func prepareCanonical(b *Body, canon []byte) (*prepared, error) {
 // of integrated_at in leaf) and computes the duplicate key and posted_at.
 func finishPrepared(b *Body, leaf []byte, tsOff int) (*prepared, error) {
 	p := &prepared{body: b, leaf: leaf, tsOff: tsOff, postedAt: -1}
+	if len(leaf) > MaxLeafSize {
+		return nil, bodyErr("", "the leaf would be %d bytes, more than the %d a tlog-tiles entry bundle can hold (docs/ledger.md \"Tiles\"); keep large data out of the entry (a result's replay goes in the replay store)", len(leaf), MaxLeafSize)
+	}
 	// The value starts after `"integrated_at":`; the member always has a
 	// successor ("kind" sorts after it), so a comma follows the value.
 	end := p.tsOff + len(placeholderTime) + 2

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"golang.org/x/mod/sumdb/tlog"
 )
 
@@ -159,9 +160,16 @@ func CheckConsistency(verifierKey string, checkpoint1, checkpoint2 []byte, p *Co
 	return nil
 }
 
-// decodeStrict decodes one JSON value into v: unknown fields, trailing
-// data and missing required fields (names listed) are errors.
+// decodeStrict decodes one JSON value into v: duplicate member names (at
+// any depth, RFC 8259 §4 leaves them undefined and encoding/json keeps the
+// last), unknown fields, trailing data and missing required fields (names
+// listed) are errors.
 func decodeStrict(data []byte, v any, required ...string) error {
+	// jsontext refuses duplicate names and invalid UTF-8, which
+	// encoding/json would silently accept.
+	if _, err := jsontext.NewDecoder(bytes.NewReader(data)).ReadValue(); err != nil {
+		return err
+	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		return err

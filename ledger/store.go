@@ -79,8 +79,30 @@ type Store interface {
 	// is a no-op.
 	PutReplay(ctx context.Context, digest string, replay []byte) error
 
+	// PutCosignature stores a witness's cosignature of the stored
+	// checkpoint c.CheckpointID (c.Size is that checkpoint's size). Storing
+	// a second cosignature by the same witness name on the same checkpoint
+	// is a no-op. The caller has verified it (package
+	// [github.com/sealedhq/sealed/ledger/witness]).
+	PutCosignature(ctx context.Context, c *StoredCosignature) error
+	// Cosignatures returns the stored cosignatures of checkpoint id
+	// (0: of every checkpoint) whose checkpoint size is >= minSize,
+	// earliest cosignature time first, then by checkpoint id and witness
+	// name; at most limit (limit <= 0: all).
+	Cosignatures(ctx context.Context, id, minSize int64, limit int) ([]StoredCosignature, error)
+
 	// Close releases the store.
 	Close() error
+}
+
+// StoredCosignature is a witness's cosignature of a stored checkpoint
+// (C2SP tlog-cosignature, cosignature/v1 Ed25519).
+type StoredCosignature struct {
+	CheckpointID int64  // the StoredCheckpoint.ID cosigned
+	Size         int64  // that checkpoint's tree size
+	Witness      string // the witness's key name (the signature line's name)
+	Line         []byte // the whole note signature line, "— name base64\n"
+	Time         int64  // the cosignature's timestamp, Unix seconds
 }
 
 // WriteTx is the transaction [Store.Write] passes to its function: reads

@@ -336,6 +336,9 @@ type entryView struct {
 	Proof    *ledger.InclusionProof
 	ProofOK  bool
 	ProofErr string
+	// Witnessed is the earliest witness cosignature covering the entry
+	// ("witnessed by W by T"), nil if none yet.
+	Witnessed *ledger.Witnessed
 }
 
 // entryPage is GET /entry/{n}: the entry, its leaf, and its inclusion
@@ -384,6 +387,9 @@ func (s *Server) entryPage(c echo.Context) error {
 			v.ProofOK = true
 		}
 	}
+	if v.Witnessed, err = s.o.Reader.WitnessedBy(c.Request().Context(), n); err != nil {
+		return err
+	}
 	return c.Render(http.StatusOK, "entry", v)
 }
 
@@ -395,16 +401,4 @@ func (s *Server) entry(n int64) (*ledger.Entry, error) {
 		return nil, notFound("no entry %d: the ledger has %d entries (0..%d)", n, size, size-1)
 	}
 	return e, err
-}
-
-// checkpointText is GET /checkpoint: the latest signed note, text/plain.
-func (s *Server) checkpointText(c echo.Context) error {
-	cp, err := s.o.Reader.LatestCheckpoint()
-	if errors.Is(err, ledger.ErrNotFound) {
-		return notFound("the ledger has no checkpoint yet")
-	}
-	if err != nil {
-		return err
-	}
-	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(cp.Note))
 }

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/tiles"
 	"github.com/sealedhq/sealed/rules/secret"
 )
 
@@ -167,7 +169,11 @@ func (s *Server) routes() *echo.Echo {
 	e.POST("/verify", s.verifyPost, writes)
 	get("/ledger", s.ledgerPage)
 	get("/entry/:index", s.entryPage)
-	get("/checkpoint", s.checkpointText)
+	// C2SP tlog-tiles: the checkpoint (with witness cosignatures), hash
+	// tiles and entry bundles (package ledger/tiles).
+	tl := echo.WrapHandler(&tiles.Handler{Store: s.o.Reader.Store(), Log: slog.New(slog.NewTextHandler(s.o.Log, nil))})
+	get("/checkpoint", s.verifiedCheckpoint(tl))
+	get("/tile/*", tl)
 	get("/tree", s.treePage)
 	get("/readings", s.readingsPage)
 	get("/replay/:id", s.replayPage)

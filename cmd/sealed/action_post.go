@@ -23,6 +23,8 @@ type actionPostOptions struct {
 	Commitment string
 	PostedAt   string // RFC 3339, or ""
 	Zone       string // the game's IANA zone, for the phase warning
+	Receipt    string // --receipt FILE: write a C2SP tlog-proof of the entry
+	Witnesses  string // --witnesses FILE: have the receipt's checkpoint cosigned first
 }
 
 // newActionPostCmd builds `sealed action post`.
@@ -65,6 +67,8 @@ never taken (the ledger records what happened).`,
 	f.StringVar(&o.Commitment, "commitment", "", "the posted SHA-256, 64 hex digits (any case, optional sha256: prefix)")
 	f.StringVar(&o.PostedAt, "posted-at", "", "when the post appeared in the channel, RFC 3339 (default: none, the integration time counts)")
 	f.StringVar(&o.Zone, "zone", "UTC", "the game's IANA time zone, for the phase warning")
+	f.StringVar(&o.Receipt, "receipt", "", "once a checkpoint covers the entry, write its C2SP tlog-proof receipt to `FILE` (for the player)")
+	f.StringVar(&o.Witnesses, "witnesses", "", "with --receipt, submit that checkpoint to the witnesses in `FILE` first, so the receipt is cosigned")
 	return c
 }
 
@@ -121,6 +125,11 @@ func runActionPost(a *app, o *actionPostOptions) error {
 	}
 	at, _ := secret.Stamp{IntegratedAt: e.IntegratedAt, PostedAt: e.PostedAt}.Time()
 	warnings = append(warnings, notTakenWarnings(secret.Game{Calendar: secret.Calendar{Location: loc}}, actionType, channel, at)...)
+	if o.Receipt != "" {
+		if err := writeReceipt(a, l, i, o.Receipt, o.Witnesses); err != nil {
+			return err
+		}
+	}
 	return a.printAppended(l, i, fmt.Sprintf("%s posted a %s action in %s, commitment %s", o.Player, actionType, channel, c), warnings)
 }
 

@@ -25,6 +25,10 @@ type entryJSON struct {
 	LeafHash     tlog.Hash   `json:"leaf_hash"`
 	IntegratedAt string      `json:"integrated_at"`
 	PostedAt     string      `json:"posted_at,omitempty"`
+	// WitnessedBy and WitnessedAt (ledger get): the earliest witness
+	// cosignature of a checkpoint covering the entry, RFC 3339 UTC.
+	WitnessedBy string `json:"witnessed_by,omitempty"`
+	WitnessedAt string `json:"witnessed_at,omitempty"`
 }
 
 // newEntryJSON is e's entryJSON.

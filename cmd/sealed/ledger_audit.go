@@ -16,6 +16,8 @@ type ledgerAuditOptions struct {
 	DB       string
 	VKey     string // --vkey KEY: the verifier key the checkpoints must verify with
 	VKeyFile string // --vkey-file FILE: the same, read from FILE
+	URL      string // --url URL: audit a remote tlog-tiles log instead
+	Policy   policyFlags
 }
 
 // ledgerAuditJSON is the --json output of ledger audit: the audit report
@@ -32,7 +34,7 @@ func newLedgerAuditCmd(a *app, g *ledgerGlobal) *cobra.Command {
 func ledgerAuditCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerAuditOptions) error) *cobra.Command {
 	o := &ledgerAuditOptions{}
 	c := &cobra.Command{
-		Use:   "audit [--vkey KEY | --vkey-file FILE]",
+		Use:   "audit [--vkey KEY | --vkey-file FILE] [--url URL [--witness KEY --quorum N]]",
 		Short: "Re-derive the whole tree from the entries and check every stored hash and checkpoint",
 		Long: `Recompute every leaf hash and stored tree hash from the entry bodies, check
 the integration times, every checkpoint's signature and root, and the
@@ -45,18 +47,35 @@ The checkpoint signatures are checked with the verifier key given by
 audit fails (exit 1) if the key stored in the database is another one.
 Without them the key stored in the database is used and printed: whoever
 can write the file can replace that key and re-sign everything, so pin the
-published key with --vkey.`,
+published key with --vkey.
+
+With --url, no database is read: the log at URL (any C2SP tlog-tiles log)
+is fetched, its whole tree re-derived from its entry bundles, every tile
+and the checkpoint's root checked, and the checkpoint's signature checked
+with --vkey (required), and its witness cosignatures with --witness and
+--quorum.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if o.VKey != "" && o.VKeyFile != "" {
 				return usageErrorf("give the verifier key once: --vkey KEY or --vkey-file FILE, not both")
 			}
 			o.DB = g.DB
+			if o.URL != "" {
+				if err := checkURL(o.URL); err != nil {
+					return err
+				}
+				return runLedgerAuditURL(a, o)
+			}
+			if len(o.Policy.Keys) > 0 || o.Policy.File != "" {
+				return usageErrorf("--witness and --witnesses go with --url (a local audit checks the stored checkpoints)")
+			}
 			return runF(a, o)
 		},
 	}
 	c.Flags().StringVar(&o.VKey, "vkey", "", "check the checkpoints with the ledger's verifier `KEY` (name+hash+key)")
 	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE` (- for stdin)")
+	c.Flags().StringVar(&o.URL, "url", "", "audit the tlog-tiles log at `URL` (no database)")
+	o.Policy.add(c)
 	return c
 }
 

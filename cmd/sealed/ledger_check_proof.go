@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
@@ -17,6 +19,7 @@ type ledgerCheckProofOptions struct {
 	VKey       string // --vkey KEY
 	VKeyFile   string // --vkey-file FILE
 	Checkpoint string // --checkpoint FILE: check against this signed checkpoint
+	Policy     policyFlags
 }
 
 func newLedgerCheckProofCmd(a *app, g *ledgerGlobal) *cobra.Command {
@@ -33,6 +36,11 @@ without the database: the checkpoint's Ed25519 signature must verify with
 the verifier key, and the proof must lead to its root hash. With
 --checkpoint, an inclusion proof is checked against that signed
 checkpoint instead of the one it carries (it must have the same size).
+A C2SP tlog-proof receipt ('prove --format tlog-proof', 'action post
+--receipt') is read too: its leaf comes from the extra line. With
+--witness KEY (repeatable) and --quorum N, or --witnesses FILE, the
+checkpoint must also carry valid cosignature/v1 cosignatures of at least
+N of those witnesses; the earliest is printed ("witnessed by W at T").
 Exit 0 if the proof holds, 1 if it does not, 2 on bad input.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -50,6 +58,7 @@ Exit 0 if the proof holds, 1 if it does not, 2 on bad input.`,
 	c.Flags().StringVar(&o.VKey, "vkey", "", "the ledger's verifier `KEY` (name+hash+key)")
 	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE` (- for stdin)")
 	c.Flags().StringVar(&o.Checkpoint, "checkpoint", "", "check against the signed checkpoint in `FILE` (- for stdin)")
+	o.Policy.add(c)
 	return c
 }
 
@@ -63,6 +72,10 @@ type checkProofJSON struct {
 	Size   int64  `json:"size,omitempty"`
 	Size1  int64  `json:"size1,omitempty"`
 	Root   string `json:"root,omitempty"`
+	// WitnessedBy and WitnessedAt: the earliest valid cosignature of the
+	// policy's witnesses (RFC 3339, whole seconds, UTC).
+	WitnessedBy string `json:"witnessed_by,omitempty"`
+	WitnessedAt string `json:"witnessed_at,omitempty"`
 }
 
 func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
@@ -90,14 +103,37 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 			return err
 		}
 	}
+	pol, err := o.Policy.policy(a)
+	if err != nil {
+		return err
+	}
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
-		return usageErrorf("%s is not a JSON proof: %v", o.Proof, err)
+	receipt := bytes.HasPrefix(data, []byte(ledger.ReceiptHeader+"\n"))
+	if !receipt {
+		if err := json.Unmarshal(data, &fields); err != nil {
+			return usageErrorf("%s is not a JSON proof or a tlog-proof: %v", o.Proof, err)
+		}
 	}
 	res := checkProofJSON{Kind: "inclusion"}
 	var check error
 	var checkpoints []string // the signed checkpoints the proof is checked against
-	if _, ok := fields["size1"]; ok {
+	if receipt {
+		res.Kind = "tlog-proof"
+		r, err := ledger.ParseReceipt(data)
+		if err != nil {
+			return badProof(o.Proof, err)
+		}
+		if cpText != nil {
+			r.Checkpoint = string(cpText)
+		}
+		cp, err := ledger.CheckReceipt(vkey, r, nil)
+		checkpoints = []string{r.Checkpoint}
+		res.Index = &r.Index
+		if cp != nil {
+			res.Origin, res.Root, res.Size = cp.Origin, cp.Root.String(), cp.Size
+		}
+		check = err
+	} else if _, ok := fields["size1"]; ok {
 		res.Kind = "consistency"
 		if cpText != nil {
 			return usageErrorf("--checkpoint goes with inclusion proofs")
@@ -125,6 +161,13 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		}
 		check = err
 	}
+	if check == nil && pol != nil {
+		cs, err := pol.Check([]byte(checkpoints[len(checkpoints)-1]))
+		if len(cs) > 0 {
+			res.WitnessedBy, res.WitnessedAt = cs[0].Witness, cs[0].Time.Format(time.RFC3339)
+		}
+		check = err
+	}
 	res.OK = check == nil
 	if check != nil {
 		res.Error = plainDecoderError(check.Error())
@@ -148,6 +191,9 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		_, err = fmt.Fprintf(a.out, "ok: the tree of size %d extends the tree of size %d\n", res.Size, res.Size1)
 	} else {
 		_, err = fmt.Fprintf(a.out, "ok: entry %d is in the tree of size %d signed by %s (root %s)\n", *res.Index, res.Size, res.Origin, res.Root)
+	}
+	if err == nil && res.WitnessedBy != "" {
+		_, err = fmt.Fprintf(a.out, "witnessed by %s by %s\n", terminalSafe(res.WitnessedBy), res.WitnessedAt)
 	}
 	return err
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"time"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
@@ -55,7 +57,15 @@ func runLedgerGet(a *app, o *ledgerGetOptions) error {
 		return usageErrorf("%v", err)
 	}
 	if a.json {
-		return a.printJSON(newEntryJSON(e))
+		j := newEntryJSON(e)
+		w, err := l.WitnessedBy(context.Background(), e.Index)
+		if err != nil {
+			return err
+		}
+		if w != nil {
+			j.WitnessedBy, j.WitnessedAt = w.Witness, w.Time.Format(time.RFC3339)
+		}
+		return a.printJSON(j)
 	}
 	_, err = fmt.Fprintf(a.out, "%s\n", e.Leaf)
 	return err

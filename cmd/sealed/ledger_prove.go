@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
+
+	"github.com/sealedhq/sealed/ledger/tiles"
+	"github.com/sealedhq/sealed/ledger/tlogclient"
 
 	"github.com/spf13/cobra"
 )
@@ -12,9 +16,11 @@ func init() {
 
 // ledgerProveOptions are the inputs of `sealed ledger prove`.
 type ledgerProveOptions struct {
-	DB    string
-	Index int64
-	Size  int64 // 0 = the latest checkpoint
+	DB     string
+	Index  int64
+	Size   int64  // 0 = the latest checkpoint
+	URL    string // --url: prove from a remote log's tiles
+	Format string // --format: json (default) or tlog-proof
 }
 
 func newLedgerProveCmd(a *app, g *ledgerGlobal) *cobra.Command {
@@ -29,17 +35,36 @@ func ledgerProveCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerProveOptions
 		Long: `Print the inclusion proof of entry INDEX (or --index) in the tree of a signed
 checkpoint (the latest, or the one of tree size --size) as JSON: the index,
 the tree size, the leaf, its hash, the audit path and the signed
-checkpoint. Check it anywhere with 'sealed ledger check-proof'.`,
+checkpoint. Check it anywhere with 'sealed ledger check-proof'.
+
+--format tlog-proof writes a C2SP tlog-proof receipt instead (index,
+proof lines, the checkpoint with its witness cosignatures; the leaf in the
+extra line). --url URL builds the proof from the tiles of any C2SP
+tlog-tiles log, against its current checkpoint, with no database.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.DB = g.DB
 			if o.Size < 0 {
 				return usageErrorf("--size must be >= 0")
+			}
+			if o.Format != "json" && o.Format != "tlog-proof" {
+				return usageErrorf("--format %q: expected json or tlog-proof", o.Format)
+			}
+			if o.URL != "" {
+				if err := checkURL(o.URL); err != nil {
+					return err
+				}
+				if o.Size != 0 {
+					return usageErrorf("--size goes with a local ledger; --url proves against the log's current checkpoint")
+				}
+				return runLedgerProveURL(a, o)
 			}
 			return runF(a, o)
 		},
 	}
 	indexArg(c, "prove", &o.Index)
 	c.Flags().Int64Var(&o.Size, "size", 0, "prove against the checkpoint of tree size `S` (default: the latest)")
+	c.Flags().StringVar(&o.URL, "url", "", "prove from the tiles of the tlog-tiles log at `URL`")
+	c.Flags().StringVar(&o.Format, "format", "json", "`FORMAT` of the proof: json or tlog-proof (C2SP receipt)")
 	return c
 }
 
@@ -59,6 +84,21 @@ func runLedgerProve(a *app, o *ledgerProveOptions) error {
 	p, err := l.ProveInclusion(o.Index, o.Size)
 	if err != nil {
 		return usageErrorf("%v", err)
+	}
+	if o.Format == "tlog-proof" {
+		// The receipt carries the checkpoint with its stored cosignatures.
+		ctx := context.Background()
+		cp, err := l.Store().CheckpointAt(ctx, p.Size)
+		if err != nil {
+			return err
+		}
+		note, err := tiles.WithCosignatures(ctx, l.Store(), cp)
+		if err != nil {
+			return err
+		}
+		p.Checkpoint = string(note)
+		_, err = a.out.Write(p.Receipt().Format())
+		return err
 	}
 	return a.printJSON(p) // the proof is a JSON document with or without --json
 }
@@ -115,4 +155,20 @@ func indexRange(n int64) string {
 		return ""
 	}
 	return fmt.Sprintf(" (indexes 0..%d)", n-1)
+}
+
+// runLedgerProveURL builds an inclusion proof from a remote log's tiles
+// (prove --url). The proof is not checked against a key here: check it
+// with check-proof and the log's published key.
+func runLedgerProveURL(a *app, o *ledgerProveOptions) error {
+	c := &tlogclient.Client{URL: o.URL, VerifierKey: ""}
+	p, err := c.ProveInclusion(context.Background(), o.Index)
+	if err != nil {
+		return remoteErr("proving entry "+fmt.Sprint(o.Index)+" from "+o.URL, err)
+	}
+	if o.Format == "tlog-proof" {
+		_, err = a.out.Write(p.Receipt().Format())
+		return err
+	}
+	return a.printJSON(p)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
+	"github.com/sealedhq/sealed/ledger/witness"
 	"github.com/sealedhq/sealed/rules/secret"
 	"github.com/sealedhq/sealed/web"
 	"github.com/spf13/cobra"
@@ -32,6 +35,7 @@ type serveOptions struct {
 	TokenFile string // "" disables the write API
 	KeyFile   string // the ledger's signer key; "" disables the write API
 	Zone      string // IANA zone of the game's phase calendar
+	Witnesses string // --witnesses FILE: the witness policy to submit checkpoints to
 	// ready, if set, is called with the site's URL once it listens (tests).
 	ready func(url string)
 }
@@ -75,6 +79,7 @@ Stop with Ctrl-C.`,
 	f.StringVar(&o.TokenFile, "token-file", "", "enable the write API: `FILE` holds the bearer token (at least 16 characters; - for stdin)")
 	f.StringVar(&o.KeyFile, "key", "", "with --token-file, the ledger's signer key `FILE` "+keyFileHelp)
 	f.StringVar(&o.Zone, "zone", "UTC", "IANA time zone of the game's weekly phases, for the secret-action states")
+	f.StringVar(&o.Witnesses, "witnesses", "", "submit each new checkpoint to the witnesses in `FILE` (lines: witness VKEY URL, quorum N) and serve their cosignatures")
 	return c
 }
 
@@ -101,6 +106,15 @@ func runServe(ctx context.Context, a *app, o *serveOptions) error {
 		return usageErrorf("--zone %q: %v; expected an IANA zone such as Europe/Paris", o.Zone, err)
 	}
 	site := siteOptions{db: o.DB, readDB: o.ReadDB, addr: o.Addr, token: token, keyFile: o.KeyFile, game: secret.Game{Calendar: secret.Calendar{Location: loc}}, ready: o.ready}
+	if o.Witnesses != "" {
+		b, err := readInput(a, o.Witnesses, 1<<20)
+		if err != nil {
+			return err
+		}
+		if site.witnesses, err = witness.ParsePolicy(b); err != nil {
+			return usageErrorf("--witnesses %s: %v", o.Witnesses, err)
+		}
+	}
 	return serveSite(ctx, a, site, nil)
 }
 
@@ -137,6 +151,7 @@ type siteOptions struct {
 	db, readDB, addr, token, keyFile string
 	game                             secret.Game
 	ready                            func(url string)
+	witnesses                        *witness.Policy // nil: no witnesses
 }
 
 // serveSite opens the ledger (read-only for the pages; with the signer key
@@ -167,6 +182,16 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 			return err
 		}
 		defer w.Close()
+	}
+	if o.witnesses != nil {
+		st, err := stores.OpenStore(ctx, o.db, false, false)
+		if err != nil {
+			return openError(o.db, err)
+		}
+		defer st.Close()
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go cosignLoop(cctx, &witness.Cosigner{Store: st, Policy: o.witnesses, Log: slog.New(slog.NewTextHandler(a.errOut, nil))})
 	}
 	srv, err := web.New(web.Options{Reader: r, Writer: w, Token: o.token, Game: o.game, Log: a.errOut})
 	if err != nil {
@@ -208,4 +233,19 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	}
 	fmt.Fprintln(a.errOut, "stopped")
 	return nil
+}
+
+// cosignLoop submits each new checkpoint to the witnesses, checking once a
+// second, until ctx ends; refusals are logged by the Cosigner.
+func cosignLoop(ctx context.Context, c *witness.Cosigner) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		c.Cosign(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

@@ -27,6 +27,7 @@ type Store struct {
 	hashes      map[int64][]byte
 	checkpoints []ledger.StoredCheckpoint
 	replays     map[string][]byte
+	cosigs      []ledger.StoredCosignature
 	readOnly    bool
 	closed      bool
 }
@@ -56,6 +57,9 @@ func (r *readOnly) PutCheckpoint(context.Context, *ledger.StoredCheckpoint) erro
 }
 func (r *readOnly) PutReplay(context.Context, string, []byte) error {
 	return fmt.Errorf("storing a replay: %w", ledger.ErrReadOnly)
+}
+func (r *readOnly) PutCosignature(context.Context, *ledger.StoredCosignature) error {
+	return fmt.Errorf("storing a cosignature: %w", ledger.ErrReadOnly)
 }
 func (r *readOnly) Close() error { return nil }
 

@@ -84,3 +84,18 @@ CREATE TRIGGER checkpoints_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON ch
 	FOR EACH STATEMENT EXECUTE FUNCTION sealed_append_only('ledger checkpoints are append-only');
 CREATE TRIGGER replays_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON replays
 	FOR EACH STATEMENT EXECUTE FUNCTION sealed_append_only('stored replays are immutable');
+
+-- migration 2
+-- Witness cosignatures (C2SP tlog-cosignature) of stored checkpoints, as
+-- in the SQLite store's migration 3: one per checkpoint and witness name.
+CREATE TABLE cosignatures (
+	checkpoint_id bigint NOT NULL REFERENCES checkpoints(id),
+	witness       text   NOT NULL,
+	size          bigint NOT NULL,
+	line          bytea  NOT NULL,
+	time          bigint NOT NULL,
+	PRIMARY KEY (checkpoint_id, witness)
+);
+CREATE INDEX cosignatures_size ON cosignatures(size, time);
+CREATE TRIGGER cosignatures_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON cosignatures
+	FOR EACH STATEMENT EXECUTE FUNCTION sealed_append_only('ledger cosignatures are append-only');

@@ -85,3 +85,21 @@ BEGIN SELECT RAISE(ABORT, 'stored replays are immutable'); END;
 -- maps rebuilt by each process).
 CREATE INDEX entries_dedup ON entries(dedup);
 CREATE INDEX entries_commitment ON entries(commitment) WHERE commitment IS NOT NULL;
+
+-- migration 3
+-- Witness cosignatures (C2SP tlog-cosignature) of stored checkpoints: one
+-- per checkpoint and witness name. line is the whole note signature line;
+-- size is the checkpoint's, time the cosignature's timestamp (Unix s).
+CREATE TABLE cosignatures (
+	checkpoint_id INTEGER NOT NULL REFERENCES checkpoints(id),
+	witness       TEXT    NOT NULL,
+	size          INTEGER NOT NULL,
+	line          BLOB    NOT NULL,
+	time          INTEGER NOT NULL,
+	PRIMARY KEY (checkpoint_id, witness)
+) WITHOUT ROWID;
+CREATE INDEX cosignatures_size ON cosignatures(size, time);
+CREATE TRIGGER cosignatures_no_update BEFORE UPDATE ON cosignatures
+BEGIN SELECT RAISE(ABORT, 'ledger cosignatures are append-only'); END;
+CREATE TRIGGER cosignatures_no_delete BEFORE DELETE ON cosignatures
+BEGIN SELECT RAISE(ABORT, 'ledger cosignatures are append-only'); END;

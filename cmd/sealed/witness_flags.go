@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/sealedhq/sealed/ledger/tlogclient"
+	"github.com/sealedhq/sealed/ledger/witness"
+	"github.com/spf13/cobra"
+)
+
+// policyFlags are the witness policy flags of the verbs that check
+// cosignatures: --witness VKEY (repeatable), --quorum N, --witnesses FILE.
+type policyFlags struct {
+	Keys   []string
+	Quorum int
+	File   string
+}
+
+func (p *policyFlags) add(c *cobra.Command) {
+	c.Flags().StringArrayVar(&p.Keys, "witness", nil, "require cosignatures by the witness with verifier `KEY` (repeatable)")
+	c.Flags().IntVar(&p.Quorum, "quorum", -1, "how many of the witnesses must cosign (default: all given)")
+	c.Flags().StringVar(&p.File, "witnesses", "", "read the witness policy from `FILE` (lines: witness VKEY [URL], quorum N)")
+}
+
+// policy returns the policy the flags give, or nil when none was given.
+func (p *policyFlags) policy(a *app) (*witness.Policy, error) {
+	if p.File != "" && len(p.Keys) > 0 {
+		return nil, usageErrorf("give the witnesses with --witness KEY or --witnesses FILE, not both")
+	}
+	var pol *witness.Policy
+	switch {
+	case p.File != "":
+		b, err := readInput(a, p.File, 1<<20)
+		if err != nil {
+			return nil, err
+		}
+		pol, err = witness.ParsePolicy(b)
+		if err != nil {
+			return nil, usageErrorf("%s: %v", p.File, err)
+		}
+	case len(p.Keys) > 0:
+		pol = &witness.Policy{Quorum: len(p.Keys)}
+		for _, k := range p.Keys {
+			w, err := witness.NewWitness(strings.TrimSpace(k), "")
+			if err != nil {
+				return nil, usageErrorf("--witness: %v", err)
+			}
+			pol.Witnesses = append(pol.Witnesses, w)
+		}
+	default:
+		if p.Quorum > 0 {
+			return nil, usageErrorf("--quorum %d needs the witnesses' keys: --witness KEY or --witnesses FILE", p.Quorum)
+		}
+		return nil, nil
+	}
+	if p.Quorum >= 0 {
+		if p.Quorum > len(pol.Witnesses) {
+			return nil, usageErrorf("--quorum %d but only %d witnesses", p.Quorum, len(pol.Witnesses))
+		}
+		pol.Quorum = p.Quorum
+	}
+	return pol, nil
+}
+
+// remoteErr maps a tlogclient error: a failed check exits 1, as does a
+// log that cannot be read (the log is not serving what it must).
+func remoteErr(what string, err error) error {
+	var ce *tlogclient.CheckError
+	if errors.As(err, &ce) {
+		return failedf("%s failed: %v", what, ce)
+	}
+	return failedf("%s failed: %v", what, err).withHint("check the URL and that the log serves /checkpoint and /tile/ (C2SP tlog-tiles)")
+}
+
+// checkURL refuses a URL that is not http(s).
+func checkURL(u string) error {
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return usageErrorf("--url %q: expected the log's http:// or https:// prefix", u)
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package ledger_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// TestAuditTopLevelTime: a seed-commit whose config holds a member named
+// integrated_at must not let a forged integrated_at column pass the audit
+// (issue 11, 5a). The forged value is the nested one, worked by hand:
+// 2020-01-01T00:00:00Z is 1577836800 s after the epoch.
+func TestAuditTopLevelTime(t *testing.T) {
+	l, dbPath, _ := newTestLedger(t, ledger.Options{})
+	ctx := context.Background()
+	const nested = "2020-01-01T00:00:00.000000000Z"
+	body := `{"kind":"seed-commit","game":"auction","match_id":"m1","rules_version":"1",` +
+		`"config":{"integrated_at":"` + nested + `"},"commitment":"` + hashA + `"}`
+	if _, err := l.Append(ctx, []byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if ns := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano(); ns != 1577836800000000000 {
+		t.Fatalf("hand-worked time %d", ns)
+	}
+	c := copyFile(t, dbPath)
+	if err := attack(t, c, dropTriggers, `UPDATE entries SET integrated_at = 1577836800000000000 WHERE idx = 0`); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := openLedger(t, c, ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	rep, err := ro.Audit(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK || rep.Problem == nil || rep.Problem.Index != 0 {
+		t.Fatalf("audit of a forged integrated_at column equal to config's member: %+v", rep)
+	}
+	t.Logf("audit: %s", rep.Problem)
+}
+
+// TestParseInclusionProofDuplicateKeys: a proof with a member given twice
+// is refused (issue 11, 5b), at the top level and inside nothing else.
+func TestParseInclusionProofDuplicateKeys(t *testing.T) {
+	const ok = `{"index":0,"size":1,"leaf":"x","leaf_hash":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","proof":[],"checkpoint":"c"}`
+	if _, err := ledger.ParseInclusionProof([]byte(ok)); err != nil {
+		t.Fatalf("well-formed proof: %v", err)
+	}
+	for _, dup := range []string{
+		strings.Replace(ok, `"index":0,`, `"index":0,"index":5,`, 1),
+		strings.Replace(ok, `"checkpoint":"c"`, `"checkpoint":"c","checkpoint":"d"`, 1),
+	} {
+		if _, err := ledger.ParseInclusionProof([]byte(dup)); err == nil || !strings.Contains(err.Error(), "duplicate") {
+			t.Errorf("%s: %v, want a duplicate-name error", dup, err)
+		}
+	}
+	if _, err := ledger.ParseConsistencyProof([]byte(`{"size1":1,"size1":2,"size2":3,"proof":[],"checkpoint1":"a","checkpoint2":"b"}`)); err == nil {
+		t.Error("consistency proof with a duplicate size1 accepted")
+	}
+}

@@ -1,0 +1,244 @@
+package tiles
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sealedhq/sealed/ledger"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// ExportReport says what Export did.
+type ExportReport struct {
+	Size    int64 // the tree size of the checkpoint exported
+	Written int   // tiles and bundles written
+	Kept    int   // full tiles and bundles already present, left alone
+}
+
+// exportBatch is how many level-0 tiles Export reads at once.
+const exportBatch = 16
+
+// Export writes the log in s as static tlog-tiles files under dir
+// (created if needed): every tile and entry bundle the latest checkpoint
+// covers, then dir/checkpoint (with the stored cosignatures), so that a
+// reader never finds a checkpoint whose tiles are missing. Full tiles
+// already in dir are kept (they never change), so a second run writes
+// only what is new; partial tiles of the latest size are written. Each
+// file is written to a temporary name and renamed. Each leaf is checked
+// against its stored leaf hash as it is written: a mismatch (a tampered
+// store) stops the export. progress, if not nil, is called with the
+// entries done and the total. Errors: *LeafTooLargeError, a mismatch, a
+// store or file system error.
+func Export(ctx context.Context, s ledger.Store, dir string, progress func(done, total int64)) (*ExportReport, error) {
+	note, cp, err := Checkpoint(ctx, s)
+	if err != nil {
+		return nil, fmt.Errorf("reading the checkpoint: %w", err)
+	}
+	rep := &ExportReport{Size: cp.Size}
+	size := cp.Size
+	put := func(t tlog.Tile, data []byte) error {
+		rep.Written++
+		return writeFile(filepath.Join(dir, filepath.FromSlash(Path(t))), data)
+	}
+	have := func(t tlog.Tile) bool {
+		if t.W != 1<<Height {
+			return false
+		}
+		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(Path(t))))
+		return err == nil
+	}
+	// Level 0 and the entry bundles, exportBatch tiles at a time.
+	nTiles := (size + 1<<Height - 1) >> Height
+	for n0 := int64(0); n0 < nTiles; n0 += exportBatch {
+		n1 := min(n0+exportBatch, nTiles)
+		var todo []int64
+		for n := n0; n < n1; n++ {
+			w := int(min(size-n<<Height, 1<<Height))
+			if have(tlog.Tile{H: Height, L: 0, N: n, W: w}) && have(tlog.Tile{H: Height, L: -1, N: n, W: w}) {
+				rep.Kept += 2
+				continue
+			}
+			todo = append(todo, n)
+		}
+		if len(todo) > 0 {
+			if err := exportLevel0(ctx, s, size, todo, put); err != nil {
+				return rep, err
+			}
+		}
+		if progress != nil {
+			progress(min(n1<<Height, size), size)
+		}
+	}
+	// Upper levels: few tiles, read with tlog.ReadTileData.
+	for l := 1; size>>(Height*l) > 0; l++ {
+		m := size >> (Height * l)
+		for n := int64(0); n<<Height < m; n++ {
+			t := tlog.Tile{H: Height, L: l, N: n, W: int(min(m-n<<Height, 1<<Height))}
+			if have(t) {
+				rep.Kept++
+				continue
+			}
+			data, err := tlog.ReadTileData(t, storeHashes{ctx, s})
+			if err != nil {
+				return rep, err
+			}
+			if err := put(t, data); err != nil {
+				return rep, err
+			}
+		}
+	}
+	if err := writeFile(filepath.Join(dir, "checkpoint"), note); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// exportLevel0 writes the level-0 tiles and entry bundles numbered ns
+// (ascending) of a tree of size entries.
+func exportLevel0(ctx context.Context, s ledger.Store, size int64, ns []int64, put func(tlog.Tile, []byte) error) error {
+	a, b := ns[0]<<Height, min((ns[len(ns)-1]+1)<<Height, size)
+	lo, hi := tlog.StoredHashIndex(0, a), tlog.StoredHashIndex(0, b-1)+1
+	leaves, hashes, err := readLevel0(ctx, s, a, b, lo, hi)
+	if err != nil {
+		return err
+	}
+	for _, n := range ns {
+		from, to := n<<Height, min((n+1)<<Height, size)
+		w := int(to - from)
+		bundle := make([]byte, 0, w*2+w*256)
+		tile := make([]byte, 0, w*tlog.HashSize)
+		for i := from; i < to; i++ {
+			leaf := leaves[i-a]
+			if leaf == nil {
+				return fmt.Errorf("entry %d: missing from the store", i)
+			}
+			if len(leaf) > ledger.MaxLeafSize {
+				return &LeafTooLargeError{Index: i, Size: len(leaf)}
+			}
+			bundle = binary.BigEndian.AppendUint16(bundle, uint16(len(leaf)))
+			bundle = append(bundle, leaf...)
+			h := hashes[tlog.StoredHashIndex(0, i)-lo]
+			if len(h) != tlog.HashSize {
+				return fmt.Errorf("entry %d: stored leaf hash missing or not %d bytes", i, tlog.HashSize)
+			}
+			if rh := tlog.RecordHash(leaf); !bytes.Equal(rh[:], h) {
+				return fmt.Errorf("entry %d: the leaf hashes to %x but the stored hash is %x: run sealed ledger audit", i, rh[:], h)
+			}
+			tile = append(tile, h...)
+		}
+		if err := put(tlog.Tile{H: Height, L: 0, N: n, W: w}, tile); err != nil {
+			return err
+		}
+		if err := put(tlog.Tile{H: Height, L: -1, N: n, W: w}, bundle); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readLevel0 reads the leaves of entries [a, b) (nil for a missing one)
+// and the stored hashes with ids [lo, hi) (by id-lo; nil for a missing
+// one). A store with the audit's ledger.ChunkReader fast path is read in
+// two queries; when a chunk does not add up, or without it, row by row.
+func readLevel0(ctx context.Context, s ledger.Store, a, b, lo, hi int64) ([][]byte, [][]byte, error) {
+	leaves := make([][]byte, b-a)
+	hashes := make([][]byte, hi-lo)
+	if cr, ok := s.(ledger.ChunkReader); ok {
+		var c ledger.EntryChunk
+		if err := cr.EntryChunk(ctx, a, b, &c); err != nil {
+			return nil, nil, err
+		}
+		count, shortest, blob, err := cr.HashChunk(ctx, lo, hi, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		if c.Count == b-a && splitBodies(c.Bodies, c.Lengths, leaves) && count == hi-lo && shortest == tlog.HashSize &&
+			int64(len(blob)) == (hi-lo)*tlog.HashSize {
+			for i := range hashes {
+				hashes[i] = blob[i*tlog.HashSize : (i+1)*tlog.HashSize]
+			}
+			return leaves, hashes, nil
+		}
+		clear(leaves)
+	}
+	for from := a; from < b; from += ledger.MaxEntries {
+		rows, err := s.EntryRange(ctx, from, min(from+ledger.MaxEntries, b))
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, e := range rows {
+			if e.Index >= a && e.Index < b {
+				leaves[e.Index-a] = e.Leaf
+			}
+		}
+	}
+	rows, err := s.HashRange(ctx, lo, hi)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, h := range rows {
+		if h.ID >= lo && h.ID < hi {
+			hashes[h.ID-lo] = h.Hash
+		}
+	}
+	return leaves, hashes, nil
+}
+
+// splitBodies cuts bodies, concatenated, at the comma-separated decimal
+// lengths into out; false if they do not add up exactly.
+func splitBodies(bodies, lengths []byte, out [][]byte) bool {
+	for i := range out {
+		j := 0
+		n := 0
+		for j < len(lengths) && lengths[j] >= '0' && lengths[j] <= '9' {
+			n = n*10 + int(lengths[j]-'0')
+			if n > len(bodies) {
+				return false
+			}
+			j++
+		}
+		if j == 0 || n > len(bodies) {
+			return false
+		}
+		if i < len(out)-1 {
+			if j >= len(lengths) || lengths[j] != ',' {
+				return false
+			}
+			j++
+		} else if j != len(lengths) {
+			return false
+		}
+		out[i], bodies, lengths = bodies[:n:n], bodies[n:], lengths[j:]
+	}
+	return len(bodies) == 0
+}
+
+// writeFile writes data to path through a temporary file and a rename,
+// creating the directories.
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

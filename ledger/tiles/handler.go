@@ -1,0 +1,144 @@
+package tiles
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// Content types and Cache-Control values of the responses (C2SP
+// tlog-tiles "Checkpoints", "Merkle Tree").
+const (
+	CheckpointType  = "text/plain; charset=utf-8"
+	TileType        = "application/octet-stream"
+	TileCache       = "public, max-age=31536000, immutable" // a tile's bytes never change
+	CheckpointCache = "public, max-age=5"                   // a few seconds
+)
+
+// DefaultCacheBytes is the size of a Handler's tile cache when
+// CacheBytes is 0: 64 MiB, about 8,000 full tiles.
+const DefaultCacheBytes = 64 << 20
+
+// Handler serves a ledger's store as a tlog-tiles log: GET and HEAD of
+// /checkpoint and /tile/... relative to where it is mounted (it looks at
+// the request path's suffix from "/checkpoint" or "/tile/"). A tile not
+// covered by the latest checkpoint, or a malformed path, is 404; a store
+// failure is 503 and logged.
+type Handler struct {
+	Store      ledger.Store
+	Log        *slog.Logger // nil: slog.Default()
+	CacheBytes int          // 0: DefaultCacheBytes
+
+	cache cache
+}
+
+// Checkpoint returns the latest stored checkpoint and its signed note with
+// the stored witness cosignature lines appended (C2SP tlog-witness: "it
+// can move the valid signatures to its own view of the checkpoint").
+func Checkpoint(ctx context.Context, s ledger.Store) ([]byte, *ledger.StoredCheckpoint, error) {
+	cp, err := s.LatestCheckpoint(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := WithCosignatures(ctx, s, cp)
+	return b, cp, err
+}
+
+// WithCosignatures returns cp's note with the stored cosignature lines of
+// cp appended, in the store's order.
+func WithCosignatures(ctx context.Context, s ledger.Store, cp *ledger.StoredCheckpoint) ([]byte, error) {
+	cs, err := s.Cosignatures(ctx, cp.ID, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	b := append([]byte(nil), cp.Note...)
+	for _, c := range cs {
+		b = append(b, c.Line...)
+	}
+	return b, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	p := r.URL.Path
+	switch {
+	case strings.HasSuffix(p, "/checkpoint"):
+		b, _, err := Checkpoint(r.Context(), h.Store)
+		if err != nil {
+			h.fail(w, "reading the checkpoint", err)
+			return
+		}
+		h.write(w, CheckpointType, CheckpointCache, b)
+		return
+	case strings.Contains(p, "/tile/"):
+		p = p[strings.Index(p, "/tile/")+1:]
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	if b, ok := h.cache.get(p); ok {
+		h.write(w, TileType, TileCache, b)
+		return
+	}
+	t, err := ParsePath(p)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	}
+	cp, err := h.Store.LatestCheckpoint(r.Context())
+	if err != nil {
+		h.fail(w, "reading the checkpoint", err)
+		return
+	}
+	b, err := ReadTile(r.Context(), h.Store, t, cp.Size)
+	var big *LeafTooLargeError
+	switch {
+	case errors.Is(err, ErrNotCovered):
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	case errors.As(err, &big):
+		h.logger().Error("tlog-tiles: entry bundle refused", "tile", p, "err", err)
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	case err != nil:
+		h.fail(w, "reading tile "+p, err)
+		return
+	}
+	limit := h.CacheBytes
+	if limit == 0 {
+		limit = DefaultCacheBytes
+	}
+	h.cache.put(p, b, limit)
+	h.write(w, TileType, TileCache, b)
+}
+
+func (h *Handler) logger() *slog.Logger {
+	if h.Log != nil {
+		return h.Log
+	}
+	return slog.Default()
+}
+
+func (h *Handler) fail(w http.ResponseWriter, what string, err error) {
+	h.logger().Error("tlog-tiles: "+what, "err", err)
+	http.Error(w, what+": the store is unavailable", http.StatusServiceUnavailable)
+}
+
+func (h *Handler) write(w http.ResponseWriter, ctype, cache string, b []byte) {
+	hd := w.Header()
+	hd.Set("Content-Type", ctype)
+	hd.Set("Cache-Control", cache)
+	hd.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}

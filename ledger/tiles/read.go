@@ -1,0 +1,121 @@
+package tiles
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/sealedhq/sealed/ledger"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// LeafTooLargeError is returned for an entry bundle holding a leaf longer
+// than ledger.MaxLeafSize (a ledger written before the limit).
+type LeafTooLargeError struct {
+	Index int64 // the entry's index
+	Size  int   // its leaf's length in bytes
+}
+
+func (e *LeafTooLargeError) Error() string {
+	return fmt.Sprintf("entry %d: leaf of %d bytes, more than the %d an entry bundle can hold (C2SP tlog-tiles)", e.Index, e.Size, ledger.MaxLeafSize)
+}
+
+// ErrNotCovered is returned (wrapped) for a tile the given tree size does
+// not cover: it would hold hashes or entries past the signed tree.
+var ErrNotCovered = errors.New("tile not covered by the checkpoint")
+
+// Covers reports whether a tree of size entries determines tile t: every
+// hash (or entry) in it is of a complete subtree of the tree.
+func Covers(t tlog.Tile, size int64) bool {
+	if t.H != Height || t.W < 1 || t.W > 1<<Height || t.N < 0 {
+		return false
+	}
+	l := max(t.L, 0)
+	if l > 7 { // 256^8 > 2^63
+		return false
+	}
+	end := (t.N<<Height + int64(t.W))
+	if end > size>>(Height*l) || end < 0 {
+		return false
+	}
+	return true
+}
+
+// storeHashes reads stored hashes from a store.
+type storeHashes struct {
+	ctx context.Context
+	s   ledger.Store
+}
+
+func (h storeHashes) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
+	return h.s.ReadHashes(h.ctx, indexes)
+}
+
+// ReadTile returns the bytes of tile t (a hash tile, or an entry bundle
+// when t.L is -1) of the log in s, which must be covered by a tree of
+// size entries (the latest checkpoint's). Errors: ErrNotCovered (wrapped),
+// *LeafTooLargeError, a store error.
+func ReadTile(ctx context.Context, s ledger.Store, t tlog.Tile, size int64) ([]byte, error) {
+	if !Covers(t, size) {
+		return nil, fmt.Errorf("%s: %w of size %d", Path(t), ErrNotCovered, size)
+	}
+	if t.L >= 0 {
+		return tlog.ReadTileData(t, storeHashes{ctx, s})
+	}
+	from := t.N << Height
+	rows, err := s.EntryRange(ctx, from, from+int64(t.W))
+	if err != nil {
+		return nil, err
+	}
+	return AppendBundle(nil, from, int64(t.W), rows)
+}
+
+// AppendBundle appends to b the entry bundle of the n entries from index
+// from, given as rows (in index order): each leaf behind its length as a
+// big-endian uint16. A missing row is an error; a leaf longer than
+// ledger.MaxLeafSize is a *LeafTooLargeError.
+func AppendBundle(b []byte, from, n int64, rows []ledger.StoredEntry) ([]byte, error) {
+	if int64(len(rows)) != n {
+		return nil, fmt.Errorf("entries %d..%d: the store returned %d rows, want %d", from, from+n-1, len(rows), n)
+	}
+	for i, e := range rows {
+		if e.Index != from+int64(i) {
+			return nil, fmt.Errorf("entry %d: missing from the store", from+int64(i))
+		}
+		if len(e.Leaf) > ledger.MaxLeafSize {
+			return nil, &LeafTooLargeError{Index: e.Index, Size: len(e.Leaf)}
+		}
+		b = binary.BigEndian.AppendUint16(b, uint16(len(e.Leaf)))
+		b = append(b, e.Leaf...)
+	}
+	return b, nil
+}
+
+// cache holds tile bytes by path, up to max bytes; when full it is
+// emptied (tiles are immutable: a refill costs only the reads).
+type cache struct {
+	mu    sync.RWMutex
+	m     map[string][]byte
+	bytes int
+}
+
+func (c *cache) get(k string) ([]byte, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	b, ok := c.m[k]
+	return b, ok
+}
+
+func (c *cache) put(k string, b []byte, limit int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || c.bytes+len(b) > limit {
+		c.m, c.bytes = map[string][]byte{}, 0
+	}
+	if _, ok := c.m[k]; !ok {
+		c.m[k] = b
+		c.bytes += len(b)
+	}
+}

@@ -1,0 +1,162 @@
+package witness
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	tdnote "github.com/transparency-dev/formats/note"
+	"golang.org/x/mod/sumdb/note"
+)
+
+// Witness is one witness: its verifier key (C2SP signed-note vkey of
+// type 0x04, cosignature/v1 Ed25519, as litewitness prints it; a plain
+// Ed25519 vkey of type 0x01 is taken as the same key), its name (the
+// key's name) and the URL prefix add-checkpoint is posted under ("" for
+// a witness whose cosignatures are only checked).
+type Witness struct {
+	Name        string
+	VerifierKey string
+	URL         string
+
+	v note.Verifier
+}
+
+// Verifier returns the note verifier of w's cosignatures.
+func (w *Witness) Verifier() note.Verifier { return w.v }
+
+// NewWitness checks the verifier key and returns the witness.
+func NewWitness(vkey, url string) (*Witness, error) {
+	v, err := tdnote.NewVerifierForCosignatureV1(vkey)
+	if err != nil {
+		return nil, fmt.Errorf("witness key %q: %v (expected name+hash+base64 key, as litewitness prints it)", vkey, err)
+	}
+	return &Witness{Name: v.Name(), VerifierKey: vkey, URL: strings.TrimSuffix(url, "/"), v: v}, nil
+}
+
+// Policy is a set of witnesses and how many of them must cosign a
+// checkpoint (1 <= Quorum <= len(Witnesses), or 0 for none).
+type Policy struct {
+	Witnesses []*Witness
+	Quorum    int
+}
+
+// ParsePolicy reads a policy file (see the package doc). Errors name the
+// line and what was expected.
+func ParsePolicy(data []byte) (*Policy, error) {
+	p := &Policy{Quorum: -1}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		switch {
+		case f[0] == "witness" && (len(f) == 2 || len(f) == 3):
+			url := ""
+			if len(f) == 3 {
+				url = f[2]
+				if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
+					return nil, fmt.Errorf("witness policy line %d: URL %q: expected http:// or https://", n, url)
+				}
+			}
+			w, err := NewWitness(f[1], url)
+			if err != nil {
+				return nil, fmt.Errorf("witness policy line %d: %v", n, err)
+			}
+			for _, o := range p.Witnesses {
+				if o.Name == w.Name {
+					return nil, fmt.Errorf("witness policy line %d: witness %s named twice", n, w.Name)
+				}
+			}
+			p.Witnesses = append(p.Witnesses, w)
+		case f[0] == "quorum" && len(f) == 2 && p.Quorum < 0:
+			q, err := strconv.Atoi(f[1])
+			if err != nil || q < 0 {
+				return nil, fmt.Errorf("witness policy line %d: quorum %q: expected a number >= 0", n, f[1])
+			}
+			p.Quorum = q
+		default:
+			return nil, fmt.Errorf("witness policy line %d: expected \"witness <vkey> [<url>]\" or one \"quorum <n>\", got %q", n, sc.Text())
+		}
+	}
+	if p.Quorum < 0 {
+		p.Quorum = len(p.Witnesses)
+	}
+	if p.Quorum > len(p.Witnesses) {
+		return nil, fmt.Errorf("witness policy: quorum %d but only %d witnesses", p.Quorum, len(p.Witnesses))
+	}
+	return p, nil
+}
+
+// Cosignature is a verified cosignature: the witness and its timestamp.
+type Cosignature struct {
+	Witness string
+	Time    time.Time // the cosignature's timestamp (whole seconds, UTC)
+	Line    string    // the signature line, "— name base64\n"
+}
+
+// QuorumError is returned by Policy.Check when fewer valid cosignatures
+// than the quorum cover the checkpoint.
+type QuorumError struct {
+	Valid  []string // names of the witnesses whose cosignature verified
+	Quorum int
+}
+
+func (e *QuorumError) Error() string {
+	return fmt.Sprintf("checkpoint has %d valid witness cosignature(s) (%s), fewer than the quorum of %d",
+		len(e.Valid), strings.Join(e.Valid, ", "), e.Quorum)
+}
+
+// Check verifies the cosignatures of the signed checkpoint note by the
+// policy's witnesses (other signature lines are ignored; the log's own
+// signature is checked elsewhere, ledger.OpenCheckpoint) and returns the
+// valid ones, earliest first. A line that names a policy witness and its
+// key hash but does not verify is an error (*note.InvalidSignatureError,
+// C2SP signed-note); fewer valid ones than p.Quorum is a *QuorumError.
+func (p *Policy) Check(signed []byte) ([]Cosignature, error) {
+	if len(p.Witnesses) == 0 {
+		return nil, nil
+	}
+	vs := make([]note.Verifier, len(p.Witnesses))
+	for i, w := range p.Witnesses {
+		vs[i] = w.v
+	}
+	n, err := note.Open(signed, note.VerifierList(vs...))
+	var unverified *note.UnverifiedNoteError
+	var sigs []note.Signature
+	switch {
+	case errors.As(err, &unverified):
+		// No policy witness cosigned it.
+	case err != nil:
+		return nil, fmt.Errorf("witness cosignature: %w", err)
+	default:
+		sigs = n.Sigs
+	}
+	var out []Cosignature
+	var names []string
+	for _, s := range sigs {
+		// note.Open accepts base64 with stray padding bits; only the
+		// canonical encoding counts, so a cosignature has one text.
+		if _, err := base64.StdEncoding.Strict().DecodeString(s.Base64); err != nil {
+			return nil, fmt.Errorf("witness cosignature by %s: not canonical base64", s.Name)
+		}
+		t, err := tdnote.CoSigV1Timestamp(s)
+		if err != nil {
+			return nil, fmt.Errorf("witness cosignature by %s: %v", s.Name, err)
+		}
+		out = append(out, Cosignature{Witness: s.Name, Time: t.UTC(), Line: "— " + s.Name + " " + s.Base64 + "\n"})
+		names = append(names, s.Name)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	if len(out) < p.Quorum {
+		return out, &QuorumError{Valid: names, Quorum: p.Quorum}
+	}
+	return out, nil
+}
