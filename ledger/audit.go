@@ -3,19 +3,26 @@ package ledger
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
 	"math"
+	"slices"
+	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
 
 // AuditReport is the result of Audit.
 type AuditReport struct {
-	Size        int64         `json:"size"`        // entries audited (the tree size when the audit started)
-	Checkpoints int           `json:"checkpoints"` // stored checkpoints audited
-	OK          bool          `json:"ok"`
-	Problem     *AuditProblem `json:"problem,omitempty"` // the first problem found, if not OK
+	Size        int64 `json:"size"`        // entries audited (the tree size when the audit started)
+	Checkpoints int   `json:"checkpoints"` // stored checkpoints audited
+	// Untimed counts the checkpoints signed by a sealed from before the
+	// log's timestamped signature (their created_at is not signed, so it
+	// is not checked).
+	Untimed int           `json:"untimed,omitempty"`
+	OK      bool          `json:"ok"`
+	Problem *AuditProblem `json:"problem,omitempty"` // the first problem found, if not OK
 }
 
 // AuditProblem names the first thing found wrong.
@@ -106,6 +113,38 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 		if cp.Size != c.Size || !bytes.Equal(cp.Root[:], c.Root) {
 			return fail(-1, c.Size, "signed size %d and root %s differ from the stored size %d and root %s",
 				cp.Size, cp.Root, c.Size, base64.StdEncoding.EncodeToString(c.Root))
+		}
+	}
+	// In storing order: ids 1, 2, 3, ... without a gap (a deleted row), no
+	// note stored twice (the log never signs one size twice), created_at
+	// the time the log's timestamped signature carries; once checkpoints
+	// carry that signature, every later one must.
+	byID := slices.Clone(cps)
+	slices.SortFunc(byID, func(a, b StoredCheckpoint) int { return cmpInt64(a.ID, b.ID) })
+	seen := map[[32]byte]int64{}
+	timedSince := int64(-1)
+	for i, c := range byID {
+		if c.ID != int64(i)+1 {
+			return fail(-1, c.Size, "checkpoints row id %d: ids must run 1, 2, 3, ... in storing order, and id %d is missing (a checkpoint was deleted)", c.ID, i+1)
+		}
+		key := sha256.Sum256(c.Note)
+		if first, ok := seen[key]; ok {
+			return fail(-1, c.Size, "checkpoints row id %d repeats the note of row id %d (a checkpoint row was copied)", c.ID, first)
+		}
+		seen[key] = c.ID
+		t, timed, err := CheckpointTime(l.vkey, c.Note)
+		switch {
+		case err != nil:
+			return fail(-1, c.Size, "checkpoints row id %d: %v", c.ID, err)
+		case timed && c.CreatedAt != t.UnixNano():
+			return fail(-1, c.Size, "checkpoints row id %d: created_at %s differs from the time the log signed it, %s",
+				c.ID, time.Unix(0, c.CreatedAt).UTC().Format(time.RFC3339Nano), t.Format(time.RFC3339))
+		case timed && timedSince < 0:
+			timedSince = c.ID
+		case !timed && timedSince >= 0:
+			return fail(-1, c.Size, "checkpoints row id %d lacks the log's timestamped signature that every checkpoint since row id %d carries", c.ID, timedSince)
+		case !timed:
+			rep.Untimed++
 		}
 	}
 

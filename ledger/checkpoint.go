@@ -2,10 +2,13 @@ package ledger
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	tdnote "github.com/transparency-dev/formats/note"
 
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
@@ -80,16 +83,37 @@ func OpenCheckpoint(verifierKey string, signed []byte) (*Checkpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("verifier key: %w", err)
 	}
-	n, err := note.Open(signed, note.VerifierList(v))
+	// The log's timestamped cosignature/v1 signature, when the note has
+	// one, must verify too (note.Open rejects a line naming a known key
+	// whose signature does not verify).
+	tv, err := tdnote.NewVerifierForCosignatureV1(verifierKey)
+	if err != nil {
+		return nil, fmt.Errorf("verifier key: %w", err)
+	}
+	n, err := note.Open(signed, note.VerifierList(v, tv))
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint signature: %w", err)
 	}
+	logSig := false
+	for _, sig := range n.Sigs {
+		logSig = logSig || sig.Hash == v.KeyHash()
+	}
+	if !logSig {
+		return nil, fmt.Errorf("checkpoint signature: no signature by %s (only its timestamped one)", v.Name())
+	}
 	// note.Open accepts base64 with non-zero padding bits, so one signature
 	// has several encodings; only the canonical one is accepted here, so a
-	// checkpoint has exactly one valid text.
+	// checkpoint has exactly one valid text. A line under the log's name
+	// with a key hash that is neither of the log's is refused: only the
+	// log signs as the log.
 	for _, sig := range append(n.Sigs, n.UnverifiedSigs...) {
 		if _, err := base64.StdEncoding.Strict().DecodeString(sig.Base64); err != nil {
 			return nil, fmt.Errorf("checkpoint signature by %s: not canonical base64", sig.Name)
+		}
+	}
+	for _, sig := range n.UnverifiedSigs {
+		if sig.Name == v.Name() {
+			return nil, fmt.Errorf("checkpoint signature: a signature line names the log %s with key hash %08x, which is not the log's key", sig.Name, sig.Hash)
 		}
 	}
 	origin, size, root, err := ParseCheckpoint(n.Text)
@@ -113,12 +137,87 @@ func CheckVerifierKey(verifierKey string) error {
 	return checkOrigin(v.Name())
 }
 
-// signCheckpoint signs the checkpoint body of (size, root) with the log's
-// signer.
-func signCheckpoint(s note.Signer, origin string, size int64, root tlog.Hash) (string, error) {
-	msg, err := note.Sign(&note.Note{Text: FormatCheckpoint(origin, size, root)}, s)
+// signCheckpoint signs the checkpoint body of (size, root) with the
+// signers: the log's Ed25519 signer and, when the log signs, its
+// timestamped cosignature/v1 signer (logSigner).
+func signCheckpoint(s note.Signer, origin string, size int64, root tlog.Hash, more ...note.Signer) (string, error) {
+	msg, err := note.Sign(&note.Note{Text: FormatCheckpoint(origin, size, root)}, append([]note.Signer{s}, more...)...)
 	if err != nil {
 		return "", fmt.Errorf("signing checkpoint: %w", err)
 	}
 	return string(msg), nil
+}
+
+// logSigner signs the log's checkpoints twice with its one Ed25519 key:
+// the checkpoint signature every verifier checks (note, algorithm 0x01),
+// and a timestamped C2SP tlog-cosignature "cosignature/v1" signature
+// (algorithm 0x04, through github.com/transparency-dev/formats/note),
+// whose time is when the log signed. That time is what a stored
+// checkpoint's created_at must be (to the second), so the audit can
+// check the column against signed data ([CheckpointTime]).
+type logSigner struct {
+	note.Signer
+	timed *tdnote.Signer
+}
+
+// newLogSigner makes the log's signers from its private key (the note
+// signer key format).
+func newLogSigner(skey string) (*logSigner, error) {
+	s, err := note.NewSigner(skey)
+	if err != nil {
+		return nil, err
+	}
+	t, err := tdnote.NewSignerForCosignatureV1(skey)
+	if err != nil {
+		return nil, err
+	}
+	return &logSigner{Signer: s, timed: t}, nil
+}
+
+// sign signs the checkpoint of (size, root) and returns the note and the
+// time its cosignature/v1 signature carries.
+func (ls *logSigner) sign(origin string, size int64, root tlog.Hash) (string, time.Time, error) {
+	signed, err := signCheckpoint(ls.Signer, origin, size, root, ls.timed)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	t, ok, err := checkpointTime(ls.timed.Verifier(), []byte(signed))
+	if err != nil || !ok {
+		return "", time.Time{}, fmt.Errorf("signing checkpoint: no timestamped signature made (%v)", err)
+	}
+	return signed, t, nil
+}
+
+// CheckpointTime returns the time the log itself signed a checkpoint: the
+// timestamp of the log key's cosignature/v1 signature on the note (C2SP
+// tlog-cosignature), verified. ok is false for a note without one (signed
+// by a sealed from before such signatures); an error says the signature
+// does not verify.
+func CheckpointTime(verifierKey string, signed []byte) (t time.Time, ok bool, err error) {
+	v, err := tdnote.NewVerifierForCosignatureV1(verifierKey)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("verifier key: %w", err)
+	}
+	return checkpointTime(v, signed)
+}
+
+func checkpointTime(v note.Verifier, signed []byte) (time.Time, bool, error) {
+	n, err := note.Open(signed, note.VerifierList(v))
+	var unverified *note.UnverifiedNoteError
+	if errors.As(err, &unverified) {
+		return time.Time{}, false, nil
+	}
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("the log's timestamped signature: %w", err)
+	}
+	for _, sig := range n.Sigs {
+		if sig.Hash == v.KeyHash() && sig.Name == v.Name() {
+			t, err := tdnote.CoSigV1Timestamp(sig)
+			if err != nil {
+				return time.Time{}, false, fmt.Errorf("the log's timestamped signature: %w", err)
+			}
+			return t.UTC(), true, nil
+		}
+	}
+	return time.Time{}, false, nil
 }

@@ -191,6 +191,10 @@ func (l *Ledger) checkpointOf(c *StoredCheckpoint, err error) (*Checkpoint, erro
 			return nil, fmt.Errorf("checkpoint %d: the note signs origin %q, size %d, root %s; the row says %q, %d, %s: %w",
 				c.ID, cp.Origin, cp.Size, cp.Root, l.origin, c.Size, tlog.Hash(c.Root), ErrTampered)
 		}
+		if t, timed, err := CheckpointTime(l.vkey, c.Note); err != nil || (timed && t.UnixNano() != c.CreatedAt) {
+			return nil, fmt.Errorf("checkpoint %d: its created_at %s is not the time the log signed it: %w",
+				c.ID, time.Unix(0, c.CreatedAt).UTC().Format(time.RFC3339Nano), ErrTampered)
+		}
 		l.verifiedNotes.Store(key, struct{}{})
 	}
 	return &Checkpoint{Origin: l.origin, Size: c.Size, Root: tlog.Hash(c.Root), Note: string(c.Note), Time: time.Unix(0, c.CreatedAt).UTC()}, nil

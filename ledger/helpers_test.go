@@ -2,8 +2,10 @@ package ledger_test
 
 import (
 	"context"
+	"encoding/base64"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,4 +82,28 @@ func writeTemp(t testing.TB, data []byte) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// timedName returns whether byte i of data (which holds a signed
+// checkpoint note) is in the key name of the log's own timestamped
+// signature line (cosignature/v1: 76 signature bytes;
+// ledger.CheckpointTime). A changed name there makes the line one by an
+// unknown key, which C2SP signed-note says to ignore: the checkpoint is
+// still signed by the log, so accepting it is right. Every other byte of
+// that line (key hash, timestamp, signature) must be refused.
+func timedName(t testing.TB, data []byte, origin string) func(int) bool {
+	t.Helper()
+	prefix := "\u2014 " + origin + " "
+	start := 0
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			if sig, err := base64.StdEncoding.DecodeString(strings.TrimSpace(rest)); err == nil && len(sig) == 76 {
+				lo, hi := start+len("\u2014 "), start+len(prefix)-1
+				return func(i int) bool { return i >= lo && i < hi }
+			}
+		}
+		start += len(line)
+	}
+	t.Fatal("no timestamped signature line by the log")
+	return nil
 }

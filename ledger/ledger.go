@@ -43,7 +43,7 @@ type Ledger struct {
 	store    Store
 	origin   string
 	vkey     string
-	signer   note.Signer
+	signer   *logSigner
 	readOnly bool
 	clock    func() time.Time
 	interval time.Duration
@@ -91,8 +91,7 @@ func Create(ctx context.Context, s Store, origin, keyFile string) (verifierKey s
 	if err != nil {
 		return "", fmt.Errorf("generating the key pair: %w", err)
 	}
-	signer, err := note.NewSigner(skey)
-	if err != nil {
+	if _, err := newLogSigner(skey); err != nil {
 		return "", err
 	}
 	kf, err := os.OpenFile(keyFile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
@@ -111,10 +110,15 @@ func Create(ctx context.Context, s Store, origin, keyFile string) (verifierKey s
 		return "", fmt.Errorf("writing the key file: %w", err)
 	}
 	root, _ := tlog.TreeHash(0, nil)
-	cp, err := signCheckpoint(signer, origin, 0, root)
+	ls, err := newLogSigner(skey)
+	var cp string
+	var at time.Time
+	if err == nil {
+		cp, at, err = ls.sign(origin, 0, root)
+	}
 	if err == nil {
 		err = s.Create(ctx, &Meta{Origin: origin, VerifierKey: vkey},
-			&StoredCheckpoint{Size: 0, Root: root[:], Note: []byte(cp), CreatedAt: time.Now().UnixNano()})
+			&StoredCheckpoint{Size: 0, Root: root[:], Note: []byte(cp), CreatedAt: at.UnixNano()})
 	}
 	if err != nil {
 		os.Remove(keyFile)
@@ -125,7 +129,7 @@ func Create(ctx context.Context, s Store, origin, keyFile string) (verifierKey s
 
 // readSigner reads and checks the private key file: not readable by group
 // or others, a note signer key, and the signer of verifierKey.
-func readSigner(keyFile, verifierKey string) (note.Signer, error) {
+func readSigner(keyFile, verifierKey string) (*logSigner, error) {
 	st, err := os.Stat(keyFile)
 	if err != nil {
 		return nil, fmt.Errorf("key file: %w", err)
@@ -137,7 +141,7 @@ func readSigner(keyFile, verifierKey string) (note.Signer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("key file: %w", err)
 	}
-	s, err := note.NewSigner(strings.TrimSpace(string(data)))
+	s, err := newLogSigner(strings.TrimSpace(string(data)))
 	if err != nil {
 		return nil, fmt.Errorf("key file %s: not a signer key: %w", keyFile, err)
 	}

@@ -126,24 +126,30 @@ func TestCheckpointSignatureFlips(t *testing.T) {
 	if _, err := ledger.OpenCheckpoint(vkey, []byte(cp.Note)); err != nil {
 		t.Fatal(err)
 	}
-	text, sigLine, ok := strings.Cut(cp.Note, "\n\n")
+	text, sigLines, ok := strings.Cut(cp.Note, "\n\n")
 	prefix := "— " + testOrigin + " "
-	if !ok || !strings.HasPrefix(sigLine, prefix) {
+	// The log's signature line first, then its timestamped one.
+	sigLine, timedLine, _ := strings.Cut(sigLines, "\n")
+	if !ok || !strings.HasPrefix(sigLine, prefix) || !strings.HasPrefix(timedLine, prefix) {
 		t.Fatalf("unexpected note %q", cp.Note)
 	}
-	sig, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(strings.TrimPrefix(sigLine, prefix), "\n"))
+	sig, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(sigLine, prefix))
 	if err != nil || len(sig) != 4+64 {
 		t.Fatalf("signature %d bytes, %v", len(sig), err)
 	}
 	for i := range sig {
 		s := append([]byte(nil), sig...)
 		s[i] ^= 0x01
-		msg := text + "\n\n" + prefix + base64.StdEncoding.EncodeToString(s) + "\n"
+		msg := text + "\n\n" + prefix + base64.StdEncoding.EncodeToString(s) + "\n" + timedLine
 		if _, err := ledger.OpenCheckpoint(vkey, []byte(msg)); err == nil {
 			t.Errorf("signature byte %d flipped: accepted", i)
 		}
 	}
+	skip := timedName(t, []byte(cp.Note), testOrigin)
 	for i := range len(cp.Note) {
+		if skip(i) {
+			continue
+		}
 		b := []byte(cp.Note)
 		b[i] ^= 0x01
 		if _, err := ledger.OpenCheckpoint(vkey, b); err == nil {

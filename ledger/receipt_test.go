@@ -79,7 +79,11 @@ func TestReceiptRoundTrip(t *testing.T) {
 	if _, err := ledger.CheckReceipt(vkey, r, nil); err != nil {
 		t.Fatalf("receipt: %v", err)
 	}
+	skip := timedName(t, data, testOrigin)
 	for i := range data {
+		if skip(i) {
+			continue
+		}
 		b := append([]byte(nil), data...)
 		b[i] ^= 1
 		r, err := ledger.ParseReceipt(b)

@@ -327,11 +327,12 @@ func (l *Ledger) writeCheckpoint(f *frontier) error {
 	if err != nil {
 		return err
 	}
-	signed, err := signCheckpoint(l.signer, l.origin, f.size, root)
+	// created_at is the time the log's timestamped signature carries, so
+	// the audit can hold the column to signed data.
+	signed, now, err := l.signer.sign(l.origin, f.size, root)
 	if err != nil {
 		return err
 	}
-	now := l.clock()
 	if err := l.store.PutCheckpoint(context.Background(), &StoredCheckpoint{
 		Size: f.size, Root: root[:], Note: []byte(signed), CreatedAt: now.UnixNano()}); err != nil {
 		return err

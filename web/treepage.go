@@ -52,6 +52,9 @@ func (s *Server) treePage(c echo.Context) error {
 				v.Signer = &sigLine{Name: sg.Name, Hash: sg.Hash}
 			}
 			for _, sg := range n.UnverifiedSigs {
+				if sg.Name == cp.Origin {
+					continue // the log's own timestamped signature (ledger.CheckpointTime), not a witness's
+				}
 				v.Cosignatures = append(v.Cosignatures, sigLine{Name: sg.Name, Hash: sg.Hash})
 			}
 		}

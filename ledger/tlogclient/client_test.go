@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"math/big"
 	"net/http"
@@ -116,7 +117,14 @@ func TestFlips(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		skip := func(int) bool { return false }
+		if path == "checkpoint" {
+			skip = timedNameBytes(t, b, "example.com/flips")
+		}
 		for i := range b {
+			if skip(i) {
+				continue
+			}
 			tp.set(path, i)
 			if _, err := c.Audit(ctx, nil); err == nil {
 				t.Errorf("%s with byte %d (%q) flipped: audit passed", path, i, b[i])
@@ -268,4 +276,27 @@ func (s *swap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := s.h
 	s.mu.Unlock()
 	h.ServeHTTP(w, r)
+}
+
+// timedNameBytes returns whether byte i of the signed checkpoint is in the
+// key name of the log's own timestamped signature line (cosignature/v1,
+// 76 signature bytes; ledger.CheckpointTime). A changed name there makes
+// the line one by an unknown key, which C2SP signed-note says to ignore:
+// the checkpoint is still signed by the log, so the audit rightly passes.
+// Every other byte of that line (its key hash and signature) must fail.
+func timedNameBytes(t *testing.T, note []byte, origin string) func(int) bool {
+	t.Helper()
+	prefix := "\u2014 " + origin + " "
+	start := 0
+	for _, line := range strings.SplitAfter(string(note), "\n") {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			if sig, err := base64.StdEncoding.DecodeString(strings.TrimSpace(rest)); err == nil && len(sig) == 76 {
+				lo, hi := start+len("\u2014 "), start+len(prefix)-1
+				return func(i int) bool { return i >= lo && i < hi }
+			}
+		}
+		start += len(line)
+	}
+	t.Fatal("the checkpoint has no timestamped signature line by the log")
+	return nil
 }
