@@ -186,3 +186,17 @@ func BenchmarkCheckRound(b *testing.B) {
 		}
 	}
 }
+
+func TestCheckRoundOnce(t *testing.T) {
+	r := recorded(t)[3]
+	s := sig(t, r)
+	for i := 0; i < 2; i++ {
+		if err := beacon.Quicknet.CheckRoundOnce(3, s); err != nil {
+			t.Fatal(err)
+		}
+		// Remembered for round 3 only.
+		if err := beacon.Quicknet.CheckRoundOnce(4, s); err == nil {
+			t.Fatal("round 3's signature passed as round 4")
+		}
+	}
+}

@@ -40,6 +40,9 @@ type Chain struct {
 	once sync.Once
 	pub  *bls.PublicKey[bls.KeyG2SigG1]
 	err  error
+
+	mu       sync.Mutex
+	verified map[verifiedKey]bool // CheckRoundOnce's memory
 }
 
 // Quicknet is the League of Entropy's quicknet network (chain info from
@@ -153,5 +156,41 @@ func (c *Chain) CheckRound(round uint64, sig []byte) error {
 	if !bls.Verify(pub, msg[:], sig) {
 		return &SignatureError{Chain: c.Hash, Round: round, Msg: "the BLS signature does not verify with the network's public key"}
 	}
+	return nil
+}
+
+// maxVerified bounds the signatures a Chain remembers as verified.
+const maxVerified = 4096
+
+// verifiedKey names a round and its signature in Chain.verified.
+type verifiedKey struct {
+	round uint64
+	sig   [SignatureSize]byte
+}
+
+// CheckRoundOnce is CheckRound that remembers, per process, up to 4096
+// signatures that verified: checking many replays of matches that named
+// the same round (a tournament's tables) pays for one BLS verification.
+// A signature that did not verify is checked again each time.
+func (c *Chain) CheckRoundOnce(round uint64, sig []byte) error {
+	var k verifiedKey
+	if len(sig) == SignatureSize {
+		k = verifiedKey{round: round, sig: [SignatureSize]byte(sig)}
+		c.mu.Lock()
+		ok := c.verified[k]
+		c.mu.Unlock()
+		if ok {
+			return nil
+		}
+	}
+	if err := c.CheckRound(round, sig); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	if c.verified == nil || len(c.verified) >= maxVerified {
+		c.verified = map[verifiedKey]bool{}
+	}
+	c.verified[k] = true
+	c.mu.Unlock()
 	return nil
 }
