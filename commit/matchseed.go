@@ -75,3 +75,22 @@ func MatchSeed(server Seed, contributions []Contribution, beacon *[32]byte) (See
 	m.Sum(out[:0])
 	return out, nil
 }
+
+// ReplayContribution is a contribution as a replay carries it
+// (docs/replays.md, "Contributions and a beacon"): the seat, the client
+// seed as posted (UTF-8 text, 1..MaxClientSeed bytes) and, when the match
+// was played against a ledger, the index of the contribution entry.
+type ReplayContribution struct {
+	Seat       int    `json:"seat"`
+	ClientSeed string `json:"client_seed"`
+	Entry      *int64 `json:"entry,omitempty"`
+}
+
+// ReplayBeacon is the drand round a replay's match seed took: the chain
+// hash (64 hex), the round number and the round's signature (96 hex, a
+// compressed G1 point). The randomness is SHA-256 of the signature.
+type ReplayBeacon struct {
+	Chain     string `json:"chain"`
+	Round     uint64 `json:"round"`
+	Signature string `json:"signature"`
+}

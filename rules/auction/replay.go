@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/sealedhq/sealed/commit"
 )
 
 // ReplayFormat is the value of a Blind Auction replay's "format" field
@@ -45,8 +46,13 @@ type Replay struct {
 	Seed           string `json:"seed"`            // the revealed seed, 64 lowercase hex characters
 	// Seats names who sat where, by seat (bot names for built-in bots);
 	// informational, not checked.
-	Seats   []string `json:"seats,omitempty"`
-	Events  []Event  `json:"events"`
+	Seats []string `json:"seats,omitempty"`
+	// Contributions and Beacon are the players' client seeds and the drand
+	// round the match seed took (commit.MatchSeed, docs/rng.md "The match
+	// seed"); absent when the draws come from Seed itself.
+	Contributions []commit.ReplayContribution `json:"contributions,omitempty"`
+	Beacon        *commit.ReplayBeacon        `json:"beacon,omitempty"`
+	Events        []Event                     `json:"events"`
 	Results Results  `json:"results"`
 }
 
