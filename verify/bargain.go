@@ -28,7 +28,7 @@ type bargainWire struct {
 	Contributions []commit.ReplayContribution `json:"contributions,omitempty"`
 	Beacon        *commit.ReplayBeacon        `json:"beacon,omitempty"`
 	Events        []bargainEvent              `json:"events"`
-	Results     *bargainResultsWire `json:"results"`
+	Results       *bargainResultsWire         `json:"results"`
 }
 
 // bargainConfigWire is a replay's "config" as read.

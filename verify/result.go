@@ -173,9 +173,9 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
 	}
 	var head struct {
-		Format         string          `json:"format"`
-		Protocol       string          `json:"protocol"`
-		Config         json.RawMessage `json:"config"`
+		Format         string                      `json:"format"`
+		Protocol       string                      `json:"protocol"`
+		Config         json.RawMessage             `json:"config"`
 		SeedCommitment string                      `json:"seed_commitment"`
 		Seed           string                      `json:"seed"`
 		Contributions  []commit.ReplayContribution `json:"contributions"`

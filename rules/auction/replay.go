@@ -53,7 +53,7 @@ type Replay struct {
 	Contributions []commit.ReplayContribution `json:"contributions,omitempty"`
 	Beacon        *commit.ReplayBeacon        `json:"beacon,omitempty"`
 	Events        []Event                     `json:"events"`
-	Results Results  `json:"results"`
+	Results       Results                     `json:"results"`
 }
 
 // Event is one replay event. Type says which fields it carries (the others
@@ -123,11 +123,18 @@ func (r *Replay) Encode() ([]byte, error) {
 		v   any
 	}{{"format", r.Format}, {"rules_version", r.RulesVersion}, {"config", &r.Config},
 		{"seed_commitment", r.SeedCommitment}, {"seed", r.Seed}}
+	type field = struct {
+		key string
+		v   any
+	}
 	if len(r.Seats) > 0 {
-		head = append(head, struct {
-			key string
-			v   any
-		}{"seats", r.Seats})
+		head = append(head, field{"seats", r.Seats})
+	}
+	if len(r.Contributions) > 0 {
+		head = append(head, field{"contributions", r.Contributions})
+	}
+	if r.Beacon != nil {
+		head = append(head, field{"beacon", r.Beacon})
 	}
 	for _, f := range head {
 		v, err := marshalCompact(f.v)
