@@ -278,3 +278,34 @@ func TestCountContributionsOrder(t *testing.T) {
 		t.Errorf("no play_at: %+v", got[0])
 	}
 }
+
+// TestAbandonedMatches: per operator, a seed-commit whose reveal_by passed
+// unrevealed is abandoned; one revealed late is abandoned and names the
+// late reveal; one revealed in time, or without a deadline, is not.
+func TestAbandonedMatches(t *testing.T) {
+	tl := newTestLedger(t)
+	sc := func(at, id, op, by, commitment string) int64 {
+		return tl.must(at, ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: id, RulesVersion: "auction-0.2",
+			Config: []byte(auctionConfig), Commitment: commitment, Operator: op, RevealBy: by})
+	}
+	inTime := sc("2025-01-01T10:00:00Z", "a", "house", "2025-01-01T12:00:00Z", commitmentA)
+	gone := sc("2025-01-01T10:01:00Z", "b", "house", "2025-01-01T12:00:00Z", commitmentB)
+	late := sc("2025-01-01T10:02:00Z", "c", "house", "2025-01-01T12:00:00Z", commitmentA)
+	sc("2025-01-01T10:03:00Z", "d", "other", "", commitmentB)
+	sc("2025-01-01T10:04:00Z", "e", "other", "2025-01-02T12:00:00Z", commitmentB)
+	tl.seedReveal("2025-01-01T11:00:00Z", inTime, seedA)
+	tl.seedReveal("2025-01-01T11:00:01Z", gone, seedA) // not the committed seed
+	lateReveal := tl.seedReveal("2025-01-01T13:00:00Z", late, seedA)
+	ops, err := AbandonedMatches(tl.l, instant(t, "2025-01-01T14:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ops) != 2 || ops[0].Operator != "house" || ops[0].Committed != 3 || ops[0].Revealed != 1 || len(ops[0].Abandoned) != 2 ||
+		ops[0].Abandoned[0].SeedCommit != gone || ops[0].Abandoned[0].RevealedLate != -1 ||
+		ops[0].Abandoned[1].SeedCommit != late || ops[0].Abandoned[1].RevealedLate != lateReveal {
+		t.Fatalf("house: %+v", ops)
+	}
+	if o := ops[1]; o.Operator != "other" || o.Committed != 2 || o.Pending != 2 || len(o.Abandoned) != 0 {
+		t.Errorf("other: %+v", o)
+	}
+}

@@ -82,3 +82,22 @@ func matchSeed(seed commit.Seed, cs []commit.ReplayContribution, b *commit.Repla
 	rep.Contributions = cs
 	return ms, nil
 }
+
+// DeriveMatchSeed is the match seed of a match played from the server's
+// seed with the contributions cs and the drand round b (nil for none), for
+// a game server or a replay writer: what the draws of its replay must come
+// from (commit.MatchSeed). seats is the number of seats. It returns an
+// error for a contribution that cannot be one (seat outside 0..seats-1 or
+// given twice, a client seed outside 1..64 bytes), a beacon of an unknown
+// network, or a round whose signature does not verify.
+func DeriveMatchSeed(server commit.Seed, cs []commit.ReplayContribution, b *commit.ReplayBeacon, seats int) (commit.Seed, error) {
+	rep := &Report{}
+	ms, err := matchSeed(server, cs, b, seats, rep)
+	if err != nil {
+		return ms, err
+	}
+	if len(rep.Differences) > 0 {
+		return ms, fmt.Errorf("beacon: %s", rep.Differences[0].Derived)
+	}
+	return ms, nil
+}

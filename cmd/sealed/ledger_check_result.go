@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
@@ -70,8 +71,26 @@ func runLedgerCheckResult(a *app, o *ledgerCheckResultOptions) error {
 				fmt.Fprintf(a.out, "  %s\n", terminalSafe(p))
 			}
 		}
+		for _, cc := range c.Contributions {
+			if cc.Counts {
+				fmt.Fprintf(a.out, "contribution entry %d: seat %d, client seed %s: counts\n", cc.Entry, cc.Seat, terminalSafe(strconv.Quote(cc.ClientSeed)))
+			} else {
+				fmt.Fprintf(a.out, "contribution entry %d: seat %d: does not count: %s\n", cc.Entry, cc.Seat, terminalSafe(cc.Why))
+			}
+		}
+		if b := c.BeaconNamed; b != nil {
+			state := "published after the commitment, signature ok"
+			switch {
+			case !b.AfterCommit:
+				state = "published BEFORE the commitment"
+			case !b.SignatureOK:
+				state = "published after the commitment, but the replay's signature is missing or does not verify"
+			}
+			fmt.Fprintf(a.out, "beacon: drand round %d of chain %.16s... (published %s): %s\n", b.Round, b.Chain, b.Published, state)
+		}
 		if c.Replay.Clean() {
 			fmt.Fprintf(a.out, "replay: clean: %s, %d events\n", c.Replay.Format, c.Replay.Events)
+			printMatchInputs(a.out, c.Replay)
 		} else {
 			printDifferences(a.out, "replay", c.Replay)
 		}

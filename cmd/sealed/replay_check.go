@@ -225,6 +225,7 @@ func runReplayCheck(a *app, o *replayCheckOptions) error {
 			entry.Clean = true
 			if !a.json {
 				fmt.Fprintf(a.out, "%s: clean: %s, %d events, %s\n", f, formatName(rep), rep.Events, seedStatus(rep))
+				printMatchInputs(a.out, rep)
 			}
 		default:
 			failed++
@@ -293,6 +294,33 @@ func printDifferences(w io.Writer, file string, rep *verify.Report) {
 		} else {
 			fmt.Fprintf(w, "  %s: claimed %s, derived %s\n", field, claimed, derived)
 		}
+	}
+	printMatchInputs(w, rep)
+}
+
+// printMatchInputs says, when the draws came from a match seed, which
+// contributions and which drand round went into it.
+func printMatchInputs(w io.Writer, rep *verify.Report) {
+	if rep.MatchSeed == "" {
+		return
+	}
+	fmt.Fprintf(w, "  match seed %s, from the revealed seed", rep.MatchSeed)
+	for _, c := range rep.Contributions {
+		fmt.Fprintf(w, ", seat %d's client seed %s", c.Seat, strconv.Quote(c.ClientSeed))
+		if c.Entry != nil {
+			fmt.Fprintf(w, " (entry %d)", *c.Entry)
+		}
+	}
+	if b := rep.Beacon; b != nil {
+		sig := "signature ok"
+		if !b.SignatureOK {
+			sig = "signature does NOT verify"
+		}
+		fmt.Fprintf(w, " and drand %s round %d (published %s, %s)", b.Network, b.Round, b.Published, sig)
+	}
+	fmt.Fprintln(w)
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 }
 

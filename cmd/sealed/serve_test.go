@@ -129,10 +129,10 @@ func TestServe(t *testing.T) {
 		if code, body := get(t, url); code != 200 || !strings.Contains(body, "Latest checkpoint") {
 			t.Errorf("GET /: %d", code)
 		}
-		if code, body := get(t, url+"replay/6"); code != 200 || !strings.Contains(body, "Clean:") {
-			t.Errorf("GET /replay/6: %d", code)
+		if code, body := get(t, url+"replay/12"); code != 200 || !strings.Contains(body, "Clean:") {
+			t.Errorf("GET /replay/12: %d", code)
 		}
-		if code, body := post(t, url+"api/v1/entries", token, `{"kind":"commit","player":"you","action_type":"bid","channel":"#auctions","commitment":"`+c+`"}`); code != 201 || !strings.Contains(body, `"index":21`) {
+		if code, body := post(t, url+"api/v1/entries", token, `{"kind":"commit","player":"you","action_type":"bid","channel":"#auctions","commitment":"`+c+`"}`); code != 201 || !strings.Contains(body, `"index":27`) {
 			t.Errorf("append: %d %s", code, body)
 		}
 		if code, _ := post(t, url+"api/v1/entries", "wrong-token-wrong-token", `{}`); code != 401 {
@@ -201,11 +201,11 @@ func TestDemoServe(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if code, body := post(t, url+"api/v1/entries", strings.TrimSpace(string(tok)), `{"kind":"edit","commit":2,"player":"alice"}`); code != 201 {
+		if code, body := post(t, url+"api/v1/entries", strings.TrimSpace(string(tok)), `{"kind":"edit","commit":8,"player":"alice"}`); code != 201 {
 			t.Errorf("append with the demo token: %d %s", code, body)
 		}
-		if code, body := get(t, url+"replay/8"); code != 200 || !strings.Contains(body, "Negotiation Games") {
-			t.Errorf("GET /replay/8: %d", code)
+		if code, body := get(t, url+"replay/14"); code != 200 || !strings.Contains(body, "Negotiation Games") {
+			t.Errorf("GET /replay/14: %d", code)
 		}
 		// While it is served, a rebuild is refused even with --force: the
 		// ledger, its entry posted above and the token stay.
