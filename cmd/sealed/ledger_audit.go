@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -16,6 +18,7 @@ type ledgerAuditOptions struct {
 	DB       string
 	VKey     string // --vkey KEY: the verifier key the checkpoints must verify with
 	VKeyFile string // --vkey-file FILE: the same, read from FILE
+	Report   bool   // --report: list seed commitments and abandoned matches per operator
 }
 
 // ledgerAuditJSON is the --json output of ledger audit: the audit report
@@ -23,6 +26,8 @@ type ledgerAuditOptions struct {
 type ledgerAuditJSON struct {
 	*ledger.AuditReport
 	VerifierKey string `json:"verifier_key"`
+	// Operators is --report's list (verify.AbandonedMatches).
+	Operators []verify.OperatorMatches `json:"operators,omitempty"`
 }
 
 func newLedgerAuditCmd(a *app, g *ledgerGlobal) *cobra.Command {
@@ -45,7 +50,13 @@ The checkpoint signatures are checked with the verifier key given by
 audit fails (exit 1) if the key stored in the database is another one.
 Without them the key stored in the database is used and printed: whoever
 can write the file can replace that key and re-sign everything, so pin the
-published key with --vkey.`,
+published key with --vkey.
+
+--report adds, per operator (the seed-commits' operator field), how many
+seeds were committed, revealed and still pending, and every abandoned
+match: a seed-commit whose reveal_by passed without a seed-reveal of the
+committed seed by then. A server that abandons the matches it does not
+like is seen doing it. Abandoned matches do not fail the audit.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if o.VKey != "" && o.VKeyFile != "" {
@@ -57,6 +68,7 @@ published key with --vkey.`,
 	}
 	c.Flags().StringVar(&o.VKey, "vkey", "", "check the checkpoints with the ledger's verifier `KEY` (name+hash+key)")
 	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE` (- for stdin)")
+	c.Flags().BoolVar(&o.Report, "report", false, "also list seed commitments and abandoned matches per operator")
 	return c
 }
 
@@ -102,7 +114,7 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 			"verifier key mismatch: the database holds %s, not the given key %s (the key was replaced, or this is another ledger)",
 			terminalSafe(l.VerifierKey()), pinned)}}
 		if a.json {
-			if err := a.printJSON(ledgerAuditJSON{rep, pinned}); err != nil {
+			if err := a.printJSON(ledgerAuditJSON{AuditReport: rep, VerifierKey: pinned}); err != nil {
 				return err
 			}
 		} else {
@@ -116,8 +128,14 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 	if err != nil {
 		return err
 	}
+	var ops []verify.OperatorMatches
+	if o.Report {
+		if ops, err = verify.AbandonedMatches(l, time.Now()); err != nil {
+			return err
+		}
+	}
 	if a.json {
-		if err := a.printJSON(ledgerAuditJSON{rep, l.VerifierKey()}); err != nil {
+		if err := a.printJSON(ledgerAuditJSON{rep, l.VerifierKey(), ops}); err != nil {
 			return err
 		}
 	} else {
@@ -128,6 +146,7 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 		} else {
 			fmt.Fprintf(a.out, "audit failed: %s\n", rep.Problem)
 		}
+		printOperators(a, ops)
 		if pinned == "" {
 			fmt.Fprintln(a.errOut, "hint: this key was read from the database itself, which whoever can write the file can replace; pin the key the operator published with --vkey KEY or --vkey-file FILE")
 		}
@@ -136,4 +155,24 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 		return errSilentFailure
 	}
 	return nil
+}
+
+// printOperators prints --report's seed commitments per operator.
+func printOperators(a *app, ops []verify.OperatorMatches) {
+	for _, o := range ops {
+		name := o.Operator
+		if name == "" {
+			name = "(no operator named)"
+		}
+		fmt.Fprintf(a.out, "operator %s: %d committed, %d revealed, %d pending, %d abandoned\n",
+			terminalSafe(name), o.Committed, o.Revealed, o.Pending, len(o.Abandoned))
+		for _, m := range o.Abandoned {
+			late := ""
+			if m.RevealedLate >= 0 {
+				late = fmt.Sprintf(" (revealed late, at entry %d)", m.RevealedLate)
+			}
+			fmt.Fprintf(a.out, "  abandoned: %s match %s, seed-commit entry %d, not revealed by %s%s\n",
+				m.Game, terminalSafe(m.MatchID), m.SeedCommit, m.RevealBy, late)
+		}
+	}
 }
