@@ -168,6 +168,7 @@ func (s *Server) routes() *echo.Echo {
 	get("/entry/:index", s.entryPage)
 	get("/checkpoint", s.checkpointText)
 	get("/replay/:id", s.replayPage)
+	get("/operators", s.operatorsPage)
 	get("/static/*", s.static)
 
 	get("/api/v1/checkpoint", s.apiCheckpoint)
