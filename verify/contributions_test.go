@@ -3,12 +3,11 @@ package verify
 import (
 	"encoding/hex"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sealedhq/sealed/beacon"
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/rules/auction"
@@ -227,19 +226,6 @@ func TestBeaconRules(t *testing.T) {
 	wantProblem(t, c, "does not verify")
 }
 
-// TestReplayFixtureWithBeacon keeps testdata/auction_contributions.json
-// (the docs' example) re-simulating clean.
-func TestReplayFixtureWithBeacon(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "auction_contributions.json"))
-	if err != nil {
-		t.Skip("no fixture")
-	}
-	rep, err := CheckReplay(data)
-	if err != nil || !rep.Clean() {
-		t.Fatalf("%v %+v", err, rep)
-	}
-}
-
 // TestCountContributionsOrder: CountContributions on entries given
 // directly, including one placed before the seed-commit in ledger order
 // (which a ledger refuses to write, as a reference must name an earlier
@@ -308,4 +294,69 @@ func TestAbandonedMatches(t *testing.T) {
 	if o := ops[1]; o.Operator != "other" || o.Committed != 2 || o.Pending != 2 || len(o.Abandoned) != 0 {
 		t.Errorf("other: %+v", o)
 	}
+}
+
+// BenchmarkCheckReplayMatchInputs checks the same default table (5 seats,
+// 10 items) played from seedA without, and with two contributions and
+// quicknet round 657413: docs/performance.md compares the two. The BLS
+// verification of the round is remembered after the first check
+// (beacon.Chain.CheckRoundOnce); BenchmarkCheckRound in package beacon is
+// its cost when it is not.
+func BenchmarkCheckReplayMatchInputs(b *testing.B) {
+	cfg := auction.DefaultConfig()
+	server, _ := commit.ParseSeed(seedA)
+	play := func(cs []commit.ReplayContribution, bc *commit.ReplayBeacon) []byte {
+		ms, err := DeriveMatchSeed(server, cs, bc, cfg.Players)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bots := make([]auction.Bot, cfg.Players)
+		for s := range bots {
+			bots[s], _ = auction.NewBot([]string{"truthful", "shading", "random"}[s%3], ms[:], s)
+		}
+		r, err := auction.Play(ms[:], cfg, bots)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.Seed, r.SeedCommitment, r.Contributions, r.Beacon = seedA, commitmentA, cs, bc
+		data, _ := r.Encode()
+		return data
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"plain", play(nil, nil)},
+		{"contributions+beacon", play([]commit.ReplayContribution{{Seat: 0, ClientSeed: "lucky 7"}, {Seat: 3, ClientSeed: "seat three"}}, beacon657413)},
+	} {
+		c := c
+		b.Run(c.name, func(b *testing.B) {
+			if rep, err := CheckReplay(c.data); err != nil || !rep.Clean() {
+				b.Fatalf("%v %+v", err, rep)
+			}
+			b.SetBytes(int64(len(c.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := CheckReplay(c.data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	// As a single replay checked in a fresh process pays: the check plus
+	// one BLS verification of the round.
+	with := play([]commit.ReplayContribution{{Seat: 0, ClientSeed: "lucky 7"}, {Seat: 3, ClientSeed: "seat three"}}, beacon657413)
+	sig, _ := hex.DecodeString(round657413)
+	b.Run("contributions+beacon-verified-each-time", func(b *testing.B) {
+		b.SetBytes(int64(len(with)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := CheckReplay(with); err != nil {
+				b.Fatal(err)
+			}
+			if err := beacon.Quicknet.CheckRound(657413, sig); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
