@@ -65,7 +65,7 @@ func TestBadBodies(t *testing.T) {
 		{`{"kind":"seed-reveal","seed_commit":0,"seed":"12"}`, "seed", "64 hex"},
 		{`{"kind":"contribution","seed_commit":0,"seat":0,"client_seed":""}`, "client_seed", "0 bytes; expected 1 to 64"},
 		{`{"kind":"contribution","seed_commit":0,"seat":0,"client_seed":"` + strings.Repeat("\u00e9", 33) + `"}`, "client_seed", "66 bytes"},
-		{`{"kind":"contribution","seed_commit":0,"seat":-1,"client_seed":"a"}`, "seat", ">= 0"},
+		{`{"kind":"contribution","seed_commit":0,"seat":-1,"client_seed":"a"}`, "seat", "0 to 65536, got -1"},
 		{`{"kind":"contribution","seed_commit":0,"client_seed":"a"}`, "seat", "required"},
 		{`{"kind":"contribution","seed_commit":0,"seat":0,"client_seed":"a","player":"p"}`, "player", "not allowed"},
 		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","beacon_round":5}`, "beacon_round", "go together"},

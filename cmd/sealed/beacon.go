@@ -89,7 +89,8 @@ func runBeaconGet(a *app, o *beaconGetOptions) error {
 		return failedf("%v", err).withHint("the relay served a round that does not verify: try another relay")
 	}
 	if err != nil {
-		return usageErrorf("%v", err)
+		return usageErrorf("%v", err).withHint("check --relay (a drand HTTP relay such as %s) and that round %d is due by now (%s)",
+			beacon.DefaultRelay, o.Round, chain.RoundTime(o.Round).Format(time.RFC3339))
 	}
 	// A round always prints as JSON: it is the input of --beacon-file.
 	return a.printJSON(beaconRoundJSON{Chain: chain.Hash, Round: r.Round, Published: chain.RoundTime(r.Round).Format(time.RFC3339),
