@@ -35,6 +35,13 @@ reveal the replay's seed, the configs must agree, and the replay must
 re-simulate clean. A replay that is clean on its own but whose seed was
 never committed (or committed after the match) fails here.
 
+When players contributed client seeds or the seed-commit named a drand
+round (docs/rng.md, "The match seed"), each contribution entry naming the
+seed-commit is listed with whether it counts (after the seed-commit,
+before its play_at, one per seat) or why not; the replay must take exactly
+the counted ones and the named round, whose signature must verify and
+which must have been published after the commitment.
+
 Exit status: 0 tied and clean, 1 something does not hold, 2 bad input (no
 such entry, not a result, replay not stored or unreadable).`,
 		Example: `  sealed ledger check-result 6 --db sealed-demo.db`,

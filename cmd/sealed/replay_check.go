@@ -74,6 +74,13 @@ re-simulated, and the report says that nothing shows the seed was fixed
 before play. For sealed's own replays, --seed and --seed-commitment must
 equal the replay's seed and seed_commitment.
 
+A replay carrying "contributions" (players' client seeds) or a "beacon"
+(a drand round) is re-simulated from the match seed derived from them and
+the revealed seed (docs/rng.md, "The match seed"); the round's BLS
+signature is verified offline, and the output names the match seed, the
+client seeds and the round. Whether they count for the match is a
+question for the ledger: 'sealed ledger check-result'.
+
 Exit status: 0 every replay is clean, 1 some replay has differences,
 2 some replay could not be read.`,
 		Example: `  sealed replay play auction --seed "$SEED" > r.json && sealed replay check r.json
