@@ -11,6 +11,7 @@ import (
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/rules/auction"
+	"github.com/sealedhq/sealed/rules/bargain"
 )
 
 // Quicknet round 657413 (beacon/testdata, from shared/data/drand): published
@@ -359,4 +360,47 @@ func BenchmarkCheckReplayMatchInputs(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestEngineReplayWithContribution: an engine replay carries no
+// contributions; against the ledger its config.seed must be the engine
+// seed of the match seed of the counted contribution entries.
+func TestEngineReplayWithContribution(t *testing.T) {
+	tl := newTestLedger(t)
+	sc := tl.must("2025-01-01T10:00:00Z", ledger.Body{Kind: ledger.KindSeedCommit, Game: "bargain", MatchID: "e",
+		RulesVersion: bargain.ReplayFormat, Config: []byte(`{"matches":3,"maxTurns":4}`), Commitment: commitmentA, PlayAt: "2025-01-01T11:00:00Z"})
+	seat, cs := int64(1), "abc"
+	ce := tl.must("2025-01-01T10:30:00Z", ledger.Body{Kind: ledger.KindContribution, SeedCommit: &sc, Seat: &seat, ClientSeed: &cs})
+	tl.seedReveal("2025-01-01T12:00:00Z", sc, seedA)
+	server, _ := commit.ParseSeed(seedA)
+	play := func(seed commit.Seed) []byte {
+		n, _ := bargain.EngineSeed(seed[:])
+		r, err := bargain.PlayEngineEpisode(n, bargain.Config{Matches: 3, MaxTurns: 4}, [bargain.Seats]bargain.Bot{bargain.Greedy{}, bargain.Fair{}, bargain.Fair{}}, bargain.PlayOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := r.Encode(bargain.FloatShortest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	result := func(at string, data []byte) int64 {
+		d, err := tl.l.PutReplay(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tl.must(at, ledger.Body{Kind: ledger.KindResult, Game: "bargain", MatchID: "e", ReplaySHA256: d, Summary: []byte(`{}`)})
+	}
+	ms, _ := commit.MatchSeed(server, []commit.Contribution{{Seat: 1, ClientSeed: []byte("abc")}}, nil)
+	c := checkResult(t, tl, result("2025-01-01T12:00:01Z", play(ms)))
+	if !c.Clean() || len(c.Contributions) != 1 || c.Contributions[0].Entry != ce || !c.Contributions[0].Counts {
+		t.Errorf("engine replay from the match seed: problems %q, contributions %+v, differences %+v", c.Problems, c.Contributions, c.Replay.Differences)
+	}
+	// Played from the server's seed alone, ignoring the counted contribution.
+	c = checkResult(t, tl, result("2025-01-01T12:00:02Z", play(server)))
+	if c.Clean() {
+		t.Error("an engine replay ignoring a counted contribution is clean")
+	}
+	wantProblem(t, c, "does not derive the engine replay's config.seed")
 }

@@ -25,12 +25,25 @@ func (m *matchInputFlags) register(f *pflag.FlagSet) {
 // derive reads the flags and returns the match seed with the replay's
 // contributions and beacon; without either flag the match seed is server.
 func (m *matchInputFlags) derive(a *app, server commit.Seed, seats int) (commit.Seed, []commit.ReplayContribution, *commit.ReplayBeacon, error) {
+	cs, b, err := m.parse(a)
+	if err != nil {
+		return server, nil, nil, err
+	}
+	ms, err := verify.DeriveMatchSeed(server, cs, b, seats)
+	if err != nil {
+		return server, nil, nil, usageErrorf("%v", err)
+	}
+	return ms, cs, b, nil
+}
+
+// parse reads --contribution and --beacon-file.
+func (m *matchInputFlags) parse(a *app) ([]commit.ReplayContribution, *commit.ReplayBeacon, error) {
 	var cs []commit.ReplayContribution
 	for _, c := range m.Contributions {
 		seat, text, ok := strings.Cut(c, ":")
 		n, err := strconv.Atoi(seat)
 		if !ok || err != nil {
-			return server, nil, nil, usageErrorf("--contribution %q: expected SEAT:TEXT, such as 0:lucky", c)
+			return nil, nil, usageErrorf("--contribution %q: expected SEAT:TEXT, such as 0:lucky", c)
 		}
 		cs = append(cs, commit.ReplayContribution{Seat: n, ClientSeed: text})
 	}
@@ -38,17 +51,13 @@ func (m *matchInputFlags) derive(a *app, server commit.Seed, seats int) (commit.
 	if m.BeaconFile != "" {
 		data, err := readInput(a, m.BeaconFile, 64<<10)
 		if err != nil {
-			return server, nil, nil, err
+			return nil, nil, err
 		}
 		var r beaconRoundJSON
 		if err := json.Unmarshal(data, &r); err != nil {
-			return server, nil, nil, usageErrorf("--beacon-file %s: not a drand round: %v", m.BeaconFile, err).withHint("make one with 'sealed beacon get --round R'")
+			return nil, nil, usageErrorf("--beacon-file %s: not a drand round: %v", m.BeaconFile, err).withHint("make one with 'sealed beacon get --round R'")
 		}
 		b = &commit.ReplayBeacon{Chain: r.Chain, Round: r.Round, Signature: r.Signature}
 	}
-	ms, err := verify.DeriveMatchSeed(server, cs, b, seats)
-	if err != nil {
-		return server, nil, nil, usageErrorf("%v", err)
-	}
-	return ms, cs, b, nil
+	return cs, b, nil
 }

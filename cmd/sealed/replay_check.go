@@ -34,6 +34,8 @@ type replayCheckOptions struct {
 	Seed           string   // --seed: the revealed 256-bit seed, or ""
 	SeedCommitment string   // --seed-commitment: its commitment, or ""
 	Jobs           int      // --jobs: workers; 0 means one per CPU
+	Inputs         matchInputFlags
+	app            *app
 }
 
 // replayCheckJSON is one file's entry in `sealed replay check --json`.
@@ -72,7 +74,10 @@ derived from it, 'sealed seed engine') and --seed-commitment to the
 commitment posted before the episode. Without them the replay is still
 re-simulated, and the report says that nothing shows the seed was fixed
 before play. For sealed's own replays, --seed and --seed-commitment must
-equal the replay's seed and seed_commitment.
+equal the replay's seed and seed_commitment. An engine replay played with
+contributions or a beacon round takes them as --contribution SEAT:TEXT and
+--beacon-file FILE (with --seed): its config.seed must then be derived from
+the match seed.
 
 A replay carrying "contributions" (players' client seeds) or a "beacon"
 (a drand round) is re-simulated from the match seed derived from them and
@@ -101,6 +106,8 @@ Exit status: 0 every replay is clean, 1 some replay has differences,
 	f.StringVar(&o.Seed, "seed", "", "hold every replay to this revealed `SEED` (64 hex digits)")
 	f.StringVar(&o.SeedCommitment, "seed-commitment", "", "and to this seed `COMMITMENT`, posted before play (needs --seed)")
 	f.IntVar(&o.Jobs, "jobs", 0, "check this many replays at once (0: one per CPU)")
+	o.Inputs.register(f)
+	o.app = a
 	return c
 }
 
@@ -126,6 +133,16 @@ func (o *replayCheckOptions) options() (verify.ReplayOptions, error) {
 	}
 	if o.Jobs < 0 {
 		return ro, usageErrorf("--jobs is %d; expected 0 (one per CPU) or more", o.Jobs)
+	}
+	if len(o.Inputs.Contributions) > 0 || o.Inputs.BeaconFile != "" {
+		if ro.Seed == nil {
+			return ro, usageErrorf("--contribution and --beacon-file need --seed").withHint("they hold an engine replay, which carries neither, to the match seed; a sealed replay carries its own")
+		}
+		cs, b, err := o.Inputs.parse(o.app)
+		if err != nil {
+			return ro, err
+		}
+		ro.Contributions, ro.Beacon = cs, b
 	}
 	return ro, nil
 }
