@@ -1,5 +1,5 @@
 // Package commit implements salted SHA-256 commitments for commit-reveal, as
-// the "Secret Information" rule of seeds/004_1fc38c7a40af5155.txt requires
+// the "Secret Information" rule of docs/rules/004_1fc38c7a40af5155.txt requires
 // (a SHA-256 hash, FIPS 180-4, of an unambiguous declaration followed by at
 // least one byte of salt) and as docs/commitments.md specifies: the reveal
 // text "<declaration>\nsalt: <salt>", 128-bit base32 salts, the parsing of a

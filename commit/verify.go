@@ -35,7 +35,7 @@ type Result struct {
 }
 
 // Verify checks reveal against the commitment c over its exact bytes (the
-// "Secret Information" rule, seeds/004_1fc38c7a40af5155.txt: "verify that the
+// "Secret Information" rule, docs/rules/004_1fc38c7a40af5155.txt: "verify that the
 // unhashed text correctly matches up to the hashed text"). On a mismatch,
 // and only then, it tries the transformations of NearMisses and lists
 // each that matches as a hint. It allocates nothing on a match.
@@ -155,6 +155,7 @@ var otherSteps = []step{
 		return b[len(bom):], true
 	}},
 	{"UTF-8 BOM added", func(b []byte) ([]byte, bool) { return concat(bom, b), true }},
+	{"invisible characters removed", removeInvisible},
 }
 
 // concat returns a new slice holding a then b.

@@ -1,11 +1,43 @@
 package ledger
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
 )
+
+// topLevel returns the raw value of key among the top-level members of
+// the canonical JSON leaf, or nil.
+func topLevel(leaf []byte, key string) []byte {
+	i := topLevelValue(leaf, key)
+	if i < 0 {
+		return nil
+	}
+	j := valueEnd(leaf, i)
+	if j < 0 {
+		return nil
+	}
+	return leaf[i:j]
+}
+
+// topLevelString returns the string value of key at the leaf's top level;
+// ok is false if there is none or it is not a string.
+func topLevelString(leaf []byte, key string) (string, bool) {
+	raw := topLevel(leaf, key)
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
 
 // checkColumns compares the lookup columns of a stored entry (kind,
 // posted_at, ref, commitment) with the top-level members of its leaf, of
@@ -13,25 +45,10 @@ import (
 // signs the leaf. It returns what differs, or "". Stores that implement
 // ColumnChecker run the same comparison themselves.
 func checkColumns(e *StoredEntry) string {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(e.Leaf, &top); err != nil {
-		return fmt.Sprintf("the leaf is not a JSON object: %v", err)
-	}
-	str := func(k string) (string, bool) {
-		raw, ok := top[k]
-		if !ok {
-			return "", false
-		}
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return "", false
-		}
-		return s, true
-	}
-	lkind, _ := str("kind")
+	lkind, _ := topLevelString(e.Leaf, "kind")
 	lref := int64(-1)
 	for _, k := range []string{"commit", "seed_commit"} {
-		if raw, ok := top[k]; ok {
+		if raw := topLevel(e.Leaf, k); raw != nil {
 			if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
 				lref = v
 			}
@@ -39,9 +56,9 @@ func checkColumns(e *StoredEntry) string {
 	}
 	lcommitment := ""
 	if lkind == string(KindCommit) {
-		lcommitment, _ = str("commitment")
+		lcommitment, _ = topLevelString(e.Leaf, "commitment")
 	}
-	lposted, hasPosted := str("posted_at")
+	lposted, hasPosted := topLevelString(e.Leaf, "posted_at")
 	var lpostedNS int64
 	postedOK := !hasPosted
 	if hasPosted {

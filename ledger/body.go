@@ -21,7 +21,7 @@ import (
 // Kind names an entry kind (docs/ledger.md, "Entries").
 type Kind string
 
-// The entry kinds. DESIGN.md "Ledger"; seed 004 (secret actions) for
+// The entry kinds. docs/design.md "Ledger"; seed 004 (secret actions) for
 // commit, reveal and edit.
 const (
 	KindCommit     Kind = "commit"      // a secret action's commitment, posted by a player
@@ -402,8 +402,8 @@ func checkName(field, v string) error {
 		switch {
 		case unicode.IsControl(r):
 			return bodyErr(field, "contains control character %U", r)
-		case unicode.Is(unicode.Cf, r):
-			return bodyErr(field, "contains invisible format character %U (a name must look like what it is)", r)
+		case commit.Invisible(r):
+			return bodyErr(field, "contains the invisible character %U (a name must look like what it is: no format, filler or blank characters)", r)
 		}
 	}
 	return nil

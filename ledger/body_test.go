@@ -40,9 +40,16 @@ func TestBadBodies(t *testing.T) {
 		{commitBody("p\\u0007", hashA), "player", "control character"},
 		{commitBody("ab ", hashA), "player", "leading or trailing white space"},
 		{commitBody(" ab", hashA), "player", "leading or trailing white space"},
-		{commitBody("ann\\u200b", hashA), "player", "format character U+200B"}, // zero-width space
-		{commitBody("ann\\u202e", hashA), "player", "format character U+202E"}, // right-to-left override
-		{strings.Replace(commitBody("p", hashA), `"#auctions"`, `"#auctions\ufeff"`, 1), "channel", "format character U+FEFF"},
+		{commitBody("ann\\u200b", hashA), "player", "invisible character U+200B"}, // zero-width space
+		{commitBody("ann\\u202e", hashA), "player", "invisible character U+202E"}, // right-to-left override
+		{strings.Replace(commitBody("p", hashA), `"#auctions"`, `"#auctions\ufeff"`, 1), "channel", "invisible character U+FEFF"},
+		// Names that render like "alice" (issue 10): a combining grapheme
+		// joiner, a braille blank, the Hangul fillers.
+		{commitBody("alice\u034f", hashA), "player", "invisible character U+034F"},
+		{commitBody("alice\u2800", hashA), "player", "invisible character U+2800"},
+		{commitBody("\u3164alice", hashA), "player", "invisible character U+3164"},
+		{commitBody("alice\u115f", hashA), "player", "invisible character U+115F"},
+		{commitBody("ali\ufe0fce", hashA), "player", "invisible character U+FE0F"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2999-01-01T00:00:00Z"}`, 1), "posted_at", "outside the range"},
 		// Year 10000 has five digits: not RFC 3339 (§5.6, date-fullyear = 4DIGIT).
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"10000-01-01T00:00:00Z"}`, 1), "posted_at", "RFC 3339"},

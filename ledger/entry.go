@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -30,27 +31,44 @@ func (e *Entry) Body() (*Body, error) {
 	return &b, nil
 }
 
-// entryOf converts a stored row to an Entry; a stored leaf hash that is
-// not 32 bytes is an error.
+// entryOf converts a stored row to an Entry, checking it on the way: the
+// leaf must hash to the stored leaf hash, and the lookup columns
+// (including the integration and posted times, which rulings read) must
+// equal the leaf's top-level members. A row that fails is an error
+// wrapping ErrTampered that names the entry and what differs: readers
+// never act on a column the signed leaf does not back.
 func entryOf(s *StoredEntry) (Entry, error) {
 	e := Entry{Index: s.Index, Kind: s.Kind, Leaf: json.RawMessage(s.Leaf), IntegratedAt: time.Unix(0, s.IntegratedAt).UTC()}
 	if len(s.LeafHash) != tlog.HashSize {
-		return e, fmt.Errorf("entry %d: stored leaf hash has %d bytes", s.Index, len(s.LeafHash))
+		return e, fmt.Errorf("entry %d: stored leaf hash has %d bytes: %w", s.Index, len(s.LeafHash), ErrTampered)
 	}
 	e.LeafHash = tlog.Hash(s.LeafHash)
+	if h := tlog.RecordHash(s.Leaf); h != e.LeafHash {
+		return e, fmt.Errorf("entry %d: the leaf hashes to %s, not to its stored leaf hash %s: %w", s.Index, h, e.LeafHash, ErrTampered)
+	}
+	if !leafHasTime(s.Leaf, s.IntegratedAt, &timeNeedle{}) {
+		return e, fmt.Errorf("entry %d: the stored integration time %s differs from the leaf's integrated_at: %w",
+			s.Index, e.IntegratedAt.Format(TimeLayout), ErrTampered)
+	}
+	if problem := checkColumns(s); problem != "" {
+		return e, fmt.Errorf("entry %d: %s: %w", s.Index, problem, ErrTampered)
+	}
 	if s.HasPostedAt {
 		e.PostedAt = time.Unix(0, s.PostedAt).UTC()
 	}
 	return e, nil
 }
 
-func entriesOf(rows []StoredEntry, err error) ([]Entry, error) {
+func (l *Ledger) entriesOf(rows []StoredEntry, err error) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Entry, 0, len(rows))
 	for i := range rows {
 		e, err := entryOf(&rows[i])
+		if err == nil {
+			err = l.checkVerified(&e)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +99,7 @@ func (l *Ledger) Entry(index int64) (*Entry, error) {
 	if index < 0 {
 		return nil, fmt.Errorf("entry %d: %w", index, ErrNotFound)
 	}
-	es, err := entriesOf(l.store.EntryRange(context.Background(), index, index+1))
+	es, err := l.entriesOf(l.store.EntryRange(context.Background(), index, index+1))
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +122,7 @@ func (l *Ledger) Entries(from int64, n int) ([]Entry, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	return entriesOf(l.store.EntryRange(context.Background(), from, from+int64(n)))
+	return l.entriesOf(l.store.EntryRange(context.Background(), from, from+int64(n)))
 }
 
 // CommitsByCommitment returns the commit entries carrying commitment (any
@@ -116,7 +134,7 @@ func (l *Ledger) CommitsByCommitment(commitment string) ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("commitment: %w", err)
 	}
-	es, err := entriesOf(l.store.EntriesByCommitment(context.Background(), c))
+	es, err := l.entriesOf(l.store.EntriesByCommitment(context.Background(), c))
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +156,7 @@ func (l *Ledger) CommitsByCommitment(commitment string) ([]Entry, error) {
 // edits of a commit entry, the seed-reveals of a seed-commit entry, in
 // index order.
 func (l *Ledger) EntriesReferencing(index int64) ([]Entry, error) {
-	return entriesOf(l.store.EntriesByRef(context.Background(), index))
+	return l.entriesOf(l.store.EntriesByRef(context.Background(), index))
 }
 
 // LatestCheckpoint returns the stored checkpoint of the largest tree size
@@ -158,7 +176,22 @@ func (l *Ledger) checkpointOf(c *StoredCheckpoint, err error) (*Checkpoint, erro
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
 	if len(c.Root) != tlog.HashSize {
-		return nil, fmt.Errorf("checkpoint of size %d: stored root has %d bytes", c.Size, len(c.Root))
+		return nil, fmt.Errorf("checkpoint %d (size %d): stored root has %d bytes: %w", c.ID, c.Size, len(c.Root), ErrTampered)
+	}
+	// The note is what readers are shown: it must verify under the log's
+	// key and say what its row says. A verified note is remembered by
+	// its bytes, so a checkpoint served again costs no signature check.
+	key := sha256.Sum256(c.Note)
+	if _, ok := l.verifiedNotes.Load(key); !ok {
+		cp, err := OpenCheckpoint(l.vkey, c.Note)
+		if err != nil {
+			return nil, fmt.Errorf("checkpoint %d (size %d): the stored note: %v: %w", c.ID, c.Size, err, ErrTampered)
+		}
+		if cp.Origin != l.origin || cp.Size != c.Size || cp.Root != tlog.Hash(c.Root) {
+			return nil, fmt.Errorf("checkpoint %d: the note signs origin %q, size %d, root %s; the row says %q, %d, %s: %w",
+				c.ID, cp.Origin, cp.Size, cp.Root, l.origin, c.Size, tlog.Hash(c.Root), ErrTampered)
+		}
+		l.verifiedNotes.Store(key, struct{}{})
 	}
 	return &Checkpoint{Origin: l.origin, Size: c.Size, Root: tlog.Hash(c.Root), Note: string(c.Note), Time: time.Unix(0, c.CreatedAt).UTC()}, nil
 }

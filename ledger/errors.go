@@ -32,3 +32,11 @@ var ErrReadOnly = errors.New("ledger opened read-only")
 
 // ErrClosed is returned by Append after Close.
 var ErrClosed = errors.New("ledger closed")
+
+// ErrTampered is returned (wrapped) when what a store holds does not
+// check out against the signed data: a leaf that does not hash to its
+// stored leaf hash, a lookup column that differs from the leaf, a replay
+// whose bytes do not hash to their digest, a checkpoint note that does
+// not verify or differs from its row. The message names what differs;
+// the web site answers 409 and the CLI exits 1.
+var ErrTampered = errors.New("the stored data does not match what was signed (the database was altered)")

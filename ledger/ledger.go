@@ -53,6 +53,9 @@ type Ledger struct {
 	reqs   chan *request
 	done   chan struct{}
 
+	verified      verifiedLeaves // what VerifiedSize has checked
+	verifiedNotes sync.Map       // [32]byte SHA-256 of a checkpoint note -> struct{}: verified by checkpointOf
+
 	cpMu     sync.Mutex
 	cpLatest *Checkpoint
 	cpNotify chan struct{} // closed and replaced when a checkpoint is stored
@@ -171,9 +174,14 @@ func Open(ctx context.Context, s Store, opts Options) (*Ledger, error) {
 		return nil, err
 	}
 	l.origin, l.vkey = m.Origin, m.VerifierKey
-	if cp, err := l.LatestCheckpoint(); err == nil {
+	// A latest checkpoint that does not verify leaves a read-only ledger
+	// open, for the audit to name it; a writer refuses it.
+	cp, err := l.LatestCheckpoint()
+	switch {
+	case err == nil:
 		l.cpLatest = cp
-	} else if !errors.Is(err, ErrNotFound) {
+	case errors.Is(err, ErrTampered) && opts.ReadOnly:
+	case !errors.Is(err, ErrNotFound):
 		return nil, err
 	}
 	if opts.ReadOnly {

@@ -7,8 +7,12 @@ import (
 	"fmt"
 )
 
-// MaxReplaySize is the largest replay PutReplay stores, in bytes (64 MiB).
-const MaxReplaySize = 64 << 20
+// MaxReplaySize is the largest replay PutReplay stores, in bytes (4 MiB):
+// a default 5-seat, 10-item Blind Auction replay is about 17 KB and a
+// 6-match Negotiation Games episode about 7 KB, so this leaves room for
+// tables a hundred times larger while keeping every replay page and
+// re-simulation bounded (docs/ledger.md, "Replays").
+const MaxReplaySize = 4 << 20
 
 // PutReplay stores replay bytes content-addressed and returns their digest
 // (64 lowercase hex SHA-256), the value a result entry's replay_sha256
@@ -20,7 +24,7 @@ func (l *Ledger) PutReplay(replay []byte) (string, error) {
 		return "", ErrReadOnly
 	}
 	if len(replay) > MaxReplaySize {
-		return "", fmt.Errorf("replay of %d bytes is larger than the %d allowed", len(replay), MaxReplaySize)
+		return "", fmt.Errorf("the replay has %d bytes, more than the %d (4 MiB) a ledger stores; split a longer session into several matches", len(replay), MaxReplaySize)
 	}
 	sum := sha256.Sum256(replay)
 	d := hex.EncodeToString(sum[:])
@@ -43,7 +47,7 @@ func (l *Ledger) Replay(digest string) ([]byte, error) {
 		return nil, fmt.Errorf("replay %s: %w", d, err)
 	}
 	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != d {
-		return nil, fmt.Errorf("replay %s: stored bytes do not hash to their digest (the database was altered)", d)
+		return nil, fmt.Errorf("replay %s: the stored bytes hash to %x, not to their digest: %w", d, sum, ErrTampered)
 	}
 	if b == nil {
 		b = []byte{}

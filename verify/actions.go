@@ -27,9 +27,21 @@ import (
 // are skipped. It returns an error when the ledger cannot be read or holds
 // an entry that does not decode (the audit, ledger.Audit, says more).
 func LoadHistory(l *ledger.Ledger) (secret.History, error) {
+	return LoadHistoryTo(l, -1)
+}
+
+// LoadHistoryTo is LoadHistory over the entries below size only (all of
+// them when size < 0): the web site passes the size it has verified
+// against a signed checkpoint (ledger.VerifiedSize), so its verdicts rest
+// on signed leaves only.
+func LoadHistoryTo(l *ledger.Ledger, size int64) (secret.History, error) {
 	var h secret.History
-	for from := int64(0); ; {
-		es, err := l.Entries(from, ledger.MaxEntries)
+	for from := int64(0); size < 0 || from < size; {
+		n := int64(ledger.MaxEntries)
+		if size >= 0 {
+			n = min(n, size-from)
+		}
+		es, err := l.Entries(from, int(n))
 		if err != nil {
 			return h, fmt.Errorf("reading the ledger from index %d: %w", from, err)
 		}
@@ -38,11 +50,12 @@ func LoadHistory(l *ledger.Ledger) (secret.History, error) {
 				return h, err
 			}
 		}
-		if len(es) < ledger.MaxEntries {
+		if int64(len(es)) < n {
 			return h, nil
 		}
 		from += int64(len(es))
 	}
+	return h, nil
 }
 
 // addEntry adds one ledger entry to h if it is a secret-action entry.
@@ -90,7 +103,13 @@ func addEntry(h *secret.History, e *ledger.Entry) error {
 // can audit it further (AuditReusedSalts); errors are LoadHistory's and
 // Judge's (a Game that does not validate).
 func JudgeActions(l *ledger.Ledger, g secret.Game, at time.Time) (secret.History, *secret.Judgement, error) {
-	h, err := LoadHistory(l)
+	return JudgeActionsTo(l, g, at, -1)
+}
+
+// JudgeActionsTo is JudgeActions over the entries below size only
+// (LoadHistoryTo).
+func JudgeActionsTo(l *ledger.Ledger, g secret.Game, at time.Time, size int64) (secret.History, *secret.Judgement, error) {
+	h, err := LoadHistoryTo(l, size)
 	if err != nil {
 		return h, nil, err
 	}

@@ -34,7 +34,7 @@ func CheckAuctionReplay(data []byte) (*Report, error) {
 
 // CheckAuction re-simulates a decoded Blind Auction replay. It checks the
 // revealed seed against the seed commitment (commit.CheckSeed: SHA-256 of
-// the seed's 64 lowercase hex characters, DESIGN.md "Seed commitment"; a
+// the seed's 64 lowercase hex characters, docs/design.md "Seed commitment"; a
 // commitment is read by commit.ParseCommitment, so any case and a
 // "sha256:" prefix are accepted; a well-formed commitment that does not
 // match is a difference, with the usual mistakes named by

@@ -190,7 +190,10 @@ type bargainCheck struct {
 	ep      *bargain.Episode
 	rep     *Report
 	pending *bargain.Move // a settled match whose matchEnd event is due
-	ended   bool          // an end event was applied
+	// settled holds the move pending points to, so that keeping it costs
+	// no allocation.
+	settled bargain.Move
+	ended   bool // an end event was applied
 	// engine is set for the engine's dialect: texts are checked against the
 	// engine's cleaning (engineTexts) instead of the length rules, and
 	// notes carry over from a seat's earlier actions.
@@ -269,7 +272,7 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			c.diff(i, "kind", ev.Kind, "no match ended here")
 			return
 		}
-		c.pending = nil
+		c.pending = nil // mv still points at c.settled, rewritten only by a later cmpMove
 		c.cmpInt(i, "match", ev.Match, mv.Match)
 		c.cmpString(i, "outcome", ev.Outcome, string(mv.Outcome))
 		c.cmpInts(i, "payoff", ev.Payoff, mv.Payoff[:])
@@ -286,7 +289,8 @@ func (c *bargainCheck) cmpMove(i int, ev *bargainEvent, mv bargain.Move) {
 	c.cmpInt(i, "seat", ev.Seat, mv.Seat)
 	c.cmpInt(i, "other", ev.Other, mv.Other)
 	if mv.Ended {
-		c.pending = &mv
+		c.settled = mv
+		c.pending = &c.settled
 	}
 }
 

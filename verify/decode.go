@@ -51,8 +51,8 @@ func decodeStrict(data []byte, v any, what string) error {
 func replayFormat(data []byte) (key, value string, err error) {
 	s := &scanner{data: data}
 	n := 0
-	if s.begin('{') && s.member(&n) && (string(s.key) == "format" || string(s.key) == "protocol") {
-		key := string(s.key)
+	if s.begin('{') && s.member(&n) && (string(s.data[s.k0:s.k1]) == "format" || string(s.data[s.k0:s.k1]) == "protocol") {
+		key := string(s.data[s.k0:s.k1])
 		if v := s.string(); !s.failed {
 			return key, v, nil
 		}

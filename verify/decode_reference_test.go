@@ -235,6 +235,7 @@ var commonEdits = [][2]string{
 // FuzzDecodeEngine is the differential fuzz test of the scanner against
 // the reference decoder on engine replays (compareEngine). Run longer
 // with: go test ./verify -run XXX -fuzz FuzzDecodeEngine -fuzztime 60s
+// -fuzzminimizetime 2s (minimizing a 7 KB replay takes the default 60 s).
 func FuzzDecodeEngine(f *testing.F) {
 	data, err := os.ReadFile(filepath.Join(engineDir, "seed-0.json"))
 	if err != nil {

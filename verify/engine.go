@@ -224,18 +224,42 @@ func (c *bargainCheck) engineHeader(w *engineWire, names [bargain.Seats]string) 
 	}
 	for m := 0; m < n && m < len(cfg.Schedule); m++ {
 		s, p := &cfg.Schedule[m], c.plan(m)
-		f := fmt.Sprintf("config.schedule[%d].", m)
-		c.cmpString(-1, f+"kind", s.Kind, bargain.MatchKind)
-		c.cmpInts(-1, f+"seats", s.Seats, p.Seats[:])
-		c.cmpInt(-1, f+"opener", s.Opener, p.Opener)
-		c.cmpInts(-1, f+"pool", s.Pool, p.Pool[:])
-		if len(s.Values) != 2 {
-			c.diff(-1, f+"values", renderMatrix(s.Values), renderMatrix([][]int{p.Values[0][:], p.Values[1][:]}))
-		} else {
-			c.cmpInts(-1, f+"values[0]", s.Values[0], p.Values[0][:])
-			c.cmpInts(-1, f+"values[1]", s.Values[1], p.Values[1][:])
+		// Field names are built only for a difference.
+		f := func(name string) string { return "config.schedule[" + strconv.Itoa(m) + "]." + name }
+		if s.Kind == nil || *s.Kind != bargain.MatchKind {
+			c.cmpString(-1, f("kind"), s.Kind, bargain.MatchKind)
+		}
+		if !intsEqual(s.Seats, p.Seats[:]) {
+			c.cmpInts(-1, f("seats"), s.Seats, p.Seats[:])
+		}
+		if s.Opener == nil || *s.Opener != p.Opener {
+			c.cmpInt(-1, f("opener"), s.Opener, p.Opener)
+		}
+		if !intsEqual(s.Pool, p.Pool[:]) {
+			c.cmpInts(-1, f("pool"), s.Pool, p.Pool[:])
+		}
+		switch {
+		case len(s.Values) != 2:
+			c.diff(-1, f("values"), renderMatrix(s.Values), renderMatrix([][]int{p.Values[0][:], p.Values[1][:]}))
+		case !intsEqual(s.Values[0], p.Values[0][:]) || !intsEqual(s.Values[1], p.Values[1][:]):
+			c.cmpInts(-1, f("values[0]"), s.Values[0], p.Values[0][:])
+			c.cmpInts(-1, f("values[1]"), s.Values[1], p.Values[1][:])
 		}
 	}
+}
+
+// intsEqual reports whether a and b hold the same integers; a nil a
+// equals no b (an absent claim is a difference).
+func intsEqual(a, b []int) bool {
+	if a == nil || len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *bargainCheck) plan(m int) bargain.MatchPlan {
@@ -250,8 +274,10 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 	if !c.engine {
 		return
 	}
-	if err := bargain.CheckEngineMessage(ev.Text); err != nil {
-		c.diff(i, "text", strconv.Quote(ev.Text), "a message the engine writes: this one "+err.Error())
+	if !cleanText(ev.Text, bargain.MaxMessageRunes) {
+		if err := bargain.CheckEngineMessage(ev.Text); err != nil {
+			c.diff(i, "text", strconv.Quote(ev.Text), "a message the engine writes: this one "+err.Error())
+		}
 	}
 	prev := c.notes[seat]
 	switch {
@@ -259,11 +285,40 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 	case ev.Notes == "":
 		c.diff(i, "notes", absent, strconv.Quote(prev)+" (the engine writes the seat's latest notes on each of its actions)")
 	default:
+		if cleanText(ev.Notes, bargain.MaxNotesRunes) {
+			c.notes[seat] = ev.Notes
+			break
+		}
 		if err := bargain.CheckEngineNotes(ev.Notes); err != nil {
 			c.diff(i, "notes", strconv.Quote(ev.Notes), "notes the engine writes: these "+err.Error())
 		}
 		c.notes[seat] = ev.Notes
 	}
+}
+
+// cleanText is a one-pass sufficient test for a text the engine writes,
+// for valid UTF-8 (every string either decoder returns, RFC 8259 section
+// 8.1): no ASCII control character (below 0x20, or 0x7f), neither end an
+// ASCII space (the others are control characters), at most limit runes
+// (counted as the bytes that do not continue a UTF-8 sequence). When it
+// reports true, bargain.CheckEngineMessage (limit MaxMessageRunes) and,
+// for a non-empty s, bargain.CheckEngineNotes (MaxNotesRunes) return nil;
+// when false, the caller asks them, for their verdict and its wording.
+func cleanText(s string, limit int) bool {
+	if len(s) > 4*limit || s != "" && (s[0] == ' ' || s[len(s)-1] == ' ') {
+		return false
+	}
+	runes := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+		if c&0xc0 != 0x80 {
+			runes++
+		}
+	}
+	return runes <= limit
 }
 
 // engineResults compares the claimed results with the derived ones.

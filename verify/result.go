@@ -139,7 +139,7 @@ var formatFixedKeys = map[string][]string{FormatBargain: {"itemNames"}}
 // and re-simulates the replay (CheckReplay). This is what makes a clean
 // replay mean something: the seed was fixed in the ledger before the
 // match, so the server could not try seeds until it liked the outcome
-// (DESIGN.md, "Seed commitment"; docs/replays.md, "Tied to the ledger").
+// (docs/design.md, "Seed commitment"; docs/replays.md, "Tied to the ledger").
 //
 // It reads every entry from 0 to resultIndex (O(n) in the ledger's size,
 // in pages of ledger.MaxEntries), and the rest of the ledger only when no

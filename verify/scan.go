@@ -1,7 +1,9 @@
 package verify
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"sync"
 	"unicode/utf8"
 
@@ -25,7 +27,9 @@ type scanner struct {
 	data   []byte
 	i      int // next byte to read
 	failed bool
-	key    []byte // the current member's name, a slice of data
+	// k0 and k1 bound the current member's name in data (indices, not a
+	// slice, so that setting them costs no write barrier).
+	k0, k1 int
 	ints   slab[int]
 	strs   slab[string]
 	bools  slab[bool]
@@ -114,7 +118,7 @@ func (s *scanner) release() {
 	s.players.reset()
 	s.bargainEvents = s.bargainEvents[:0]
 	s.auctionEvents = s.auctionEvents[:0]
-	s.data, s.key = nil, nil
+	s.data = nil
 	scanners.Put(s)
 }
 
@@ -198,15 +202,6 @@ func (s *scanner) fail() {
 	s.i = len(s.data)
 }
 
-// inString marks the bytes a string holds as they are: ASCII, not a
-// control character, not '"' or '\\'.
-var inString = func() (t [256]bool) {
-	for b := 0x20; b < utf8.RuneSelf; b++ {
-		t[b] = b != '"' && b != '\\'
-	}
-	return t
-}()
-
 // ws skips JSON whitespace (RFC 8259 section 2).
 func (s *scanner) ws() {
 	for s.i < len(s.data) {
@@ -249,7 +244,7 @@ func (s *scanner) end() bool {
 }
 
 // member reads the next member's name of an object begun with begin('{')
-// into s.key, and its colon; n counts the members read. It returns false
+// into s.k0 and s.k1, and its colon; n counts the members read. It returns false
 // at the closing brace or on failure.
 func (s *scanner) member(n *int) bool {
 	c := s.peek()
@@ -270,17 +265,14 @@ func (s *scanner) member(n *int) bool {
 		return false
 	}
 	start := s.i + 1
-	j := start
-	for j < len(s.data) && inString[s.data[j]] {
-		j++
-	}
-	if j == len(s.data) || s.data[j] != '"' {
+	j, nonASCII := plainEnd(s.data, start)
+	if nonASCII || j == len(s.data) || s.data[j] != '"' {
 		// An escaped or non-ASCII name is no name the formats define,
 		// or one decodeStrict reads after unescaping.
 		s.fail()
 		return false
 	}
-	s.key = s.data[start:j]
+	s.k0, s.k1 = start, j
 	s.i = j + 1
 	if s.peek() != ':' {
 		s.fail()
@@ -332,36 +324,64 @@ func (s *scanner) string() string {
 		return ""
 	}
 	start := s.i + 1
-	j := start
-	ascii := true
-	for j < len(s.data) && inString[s.data[j]] {
-		j++
-	}
-	for j < len(s.data) && s.data[j] >= utf8.RuneSelf {
-		// Non-ASCII text: find the end first, check UTF-8 once.
-		ascii = false
-		for j < len(s.data) && (inString[s.data[j]] || s.data[j] >= utf8.RuneSelf) {
-			j++
-		}
-	}
-	switch {
-	case j == len(s.data) || s.data[j] < 0x20:
+	j, nonASCII := plainEnd(s.data, start)
+	if j == len(s.data) || s.data[j] < 0x20 {
 		s.fail()
 		return ""
-	case s.data[j] == '\\':
-		if !ascii && !utf8.Valid(s.data[start:j]) {
-			s.fail()
-			return ""
-		}
+	}
+	// s.data[j] is the closing quote or the first escape. Non-ASCII text
+	// is checked as UTF-8 once, here.
+	if nonASCII && !utf8.Valid(s.data[start:j]) {
+		s.fail()
+		return ""
+	}
+	if s.data[j] == '\\' {
 		return s.escaped(start, j)
-	}
-	// s.data[j] is the closing quote.
-	if !ascii && !utf8.Valid(s.data[start:j]) {
-		s.fail()
-		return ""
 	}
 	s.i = j + 1
 	return intern(s.data[start:j])
+}
+
+// SWAR constants: a byte repeated in each of a uint64's 8 bytes.
+const (
+	ones   = 0x0101010101010101
+	highs  = 0x8080808080808080
+	quotes = '"' * ones
+	slashs = '\\' * ones
+	spaces = 0x20 * ones
+)
+
+// plainEnd returns the index of the first byte at or after j that a JSON
+// string cannot hold as it is ('"', '\\' or a control character below
+// 0x20), or len(d) when there is none, and whether a byte of 0x80 or above
+// (non-ASCII) came before it. It reads 8 bytes at a time: for each, a
+// byte below 0x20 sets the top bit of (x - 0x20..) &^ x, and a byte equal
+// to c is a zero byte of x ^ c..; the lowest byte flagged is exact (a
+// borrow only runs upwards, past the first flagged byte).
+func plainEnd(d []byte, j int) (int, bool) {
+	var hi uint64
+	for ; j+8 <= len(d); j += 8 {
+		x := binary.LittleEndian.Uint64(d[j:])
+		q, b := x^quotes, x^slashs
+		m := ((x - spaces) &^ x) | ((q - ones) &^ q) | ((b - ones) &^ b)
+		if m &= highs &^ x; m != 0 {
+			k := bits.TrailingZeros64(m) >> 3
+			hi |= x & (1<<(8*k) - 1)
+			return j + k, hi&highs != 0
+		}
+		hi |= x
+	}
+	nonASCII := hi&highs != 0
+	for ; j < len(d); j++ {
+		c := d[j]
+		if c < 0x20 || c == '"' || c == '\\' {
+			break
+		}
+		if c >= utf8.RuneSelf {
+			nonASCII = true
+		}
+	}
+	return j, nonASCII
 }
 
 // escaped finishes a string from start whose first escape is at j.
@@ -469,8 +489,17 @@ func (s *scanner) hex4(j int) (rune, bool) {
 // int64 reads a JSON number that is an integer in int64's range, written
 // without fraction or exponent (decodeStrict refuses those for integers).
 func (s *scanner) int64() int64 {
-	s.ws()
+	if s.i >= len(s.data) || s.data[s.i] <= ' ' {
+		s.ws()
+	}
 	j := s.i
+	if j+1 < len(s.data) {
+		// One digit followed by a delimiter: most integers in a replay.
+		if c, next := s.data[j]-'0', s.data[j+1]; c <= 9 && !(next >= '0' && next <= '9' || next == '.' || next == 'e' || next == 'E') {
+			s.i = j + 1
+			return int64(c)
+		}
+	}
 	neg := j < len(s.data) && s.data[j] == '-'
 	if neg {
 		j++
@@ -478,11 +507,11 @@ func (s *scanner) int64() int64 {
 	start := j
 	var n uint64
 	for j < len(s.data) && s.data[j] >= '0' && s.data[j] <= '9' {
-		if n > (math.MaxUint64-9)/10 {
+		if j-start == 19 { // more digits than any int64 has
 			s.fail()
 			return 0
 		}
-		n = n*10 + uint64(s.data[j]-'0')
+		n = n*10 + uint64(s.data[j]-'0') // 19 digits fit a uint64
 		j++
 	}
 	switch {

@@ -24,7 +24,7 @@ func (s *scanner) auctionReplay(r *auction.Replay) bool {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "format":
 			s.once(&seen, 1<<0)
 			r.Format = s.string()
@@ -68,7 +68,7 @@ func (s *scanner) auctionConfig(c *auction.Config) {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "players":
 			s.once(&seen, 1<<0)
 			c.Players = s.int()
@@ -142,7 +142,7 @@ func (s *scanner) auctionEvent(ev *auction.Event) {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "type":
 			s.once(&seen, 1<<0)
 			ev.Type = s.string()
@@ -207,7 +207,7 @@ func (s *scanner) seatBids() []auction.SeatBid {
 		}
 		var seen uint32
 		for n := 0; s.member(&n); {
-			switch string(s.key) {
+			switch string(s.data[s.k0:s.k1]) {
 			case "seat":
 				s.once(&seen, 1<<0)
 				b.Seat = s.int()
@@ -236,7 +236,7 @@ func (s *scanner) playerStates() []auction.PlayerState {
 		}
 		var seen uint32
 		for n := 0; s.member(&n); {
-			switch string(s.key) {
+			switch string(s.data[s.k0:s.k1]) {
 			case "seat":
 				s.once(&seen, 1<<0)
 				p.Seat = s.int()
@@ -264,7 +264,7 @@ func (s *scanner) auctionResults(r *auction.Results) {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "ranking":
 			s.once(&seen, 1<<0)
 			if !s.begin('[') {
@@ -278,7 +278,7 @@ func (s *scanner) auctionResults(r *auction.Results) {
 				}
 				var seen uint32
 				for n := 0; s.member(&n); {
-					switch string(s.key) {
+					switch string(s.data[s.k0:s.k1]) {
 					case "seat":
 						s.once(&seen, 1<<0)
 						st.Seat = s.int()
@@ -316,7 +316,7 @@ func (s *scanner) auctionResults(r *auction.Results) {
 				}
 				var seen uint32
 				for n := 0; s.member(&n); {
-					switch string(s.key) {
+					switch string(s.data[s.k0:s.k1]) {
 					case "seat":
 						s.once(&seen, 1<<0)
 						p.Seat = s.int()

@@ -33,7 +33,7 @@ func (s *scanner) engineReplay(w *engineWire) bool {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "protocol":
 			s.once(&seen, 1<<0)
 			w.Protocol = s.string()
@@ -66,7 +66,7 @@ func (s *scanner) engineConfig() *engineConfigWire {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "seed":
 			s.once(&seen, 1<<0)
 			v := s.int64()
@@ -106,7 +106,7 @@ func (s *scanner) engineMatch() engineMatchWire {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "kind":
 			s.once(&seen, 1<<0)
 			m.Kind = s.stringPtr()
@@ -136,7 +136,7 @@ func (s *scanner) engineResults() *engineResultsWire {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "names":
 			s.once(&seen, 1<<0)
 			r.Names = s.stringList()
@@ -195,7 +195,7 @@ func (s *scanner) bargainReplay(w *bargainWire) bool {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "format":
 			s.once(&seen, 1<<0)
 			w.Format = s.string()
@@ -237,7 +237,7 @@ func (s *scanner) bargainConfig() *bargainConfigWire {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "matches":
 			s.once(&seen, 1<<0)
 			c.Matches = s.intPtr()
@@ -261,7 +261,7 @@ func (s *scanner) bargainResults() *bargainResultsWire {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "scores":
 			s.once(&seen, 1<<0)
 			r.Scores = s.numberList()
@@ -316,7 +316,7 @@ func (s *scanner) bargainEvent(ev *bargainEvent) {
 	}
 	var seen uint32
 	for n := 0; s.member(&n); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "kind":
 			s.once(&seen, 1<<0)
 			ev.Kind = s.string()

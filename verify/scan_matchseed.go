@@ -16,7 +16,7 @@ func (s *scanner) contributionList() []commit.ReplayContribution {
 		}
 		var seen uint32
 		for m := 0; s.member(&m); {
-			switch string(s.key) {
+			switch string(s.data[s.k0:s.k1]) {
 			case "seat":
 				s.once(&seen, 1<<0)
 				c.Seat = s.int()
@@ -45,7 +45,7 @@ func (s *scanner) beaconRef() *commit.ReplayBeacon {
 	}
 	var seen uint32
 	for m := 0; s.member(&m); {
-		switch string(s.key) {
+		switch string(s.data[s.k0:s.k1]) {
 		case "chain":
 			s.once(&seen, 1<<0)
 			b.Chain = s.string()

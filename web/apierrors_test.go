@@ -30,7 +30,7 @@ func TestAPIErrorWording(t *testing.T) {
 		{"player with a trailing space", "/api/v1/entries", `{"kind":"commit","player":"ab ","action_type":"bid","channel":"#auctions","commitment":"` + c + `"}`,
 			`bad entry: player: "ab " has leading or trailing white space; expected "ab"`},
 		{"channel with a zero-width space", "/api/v1/entries", `{"kind":"commit","player":"ab","action_type":"bid","channel":"#auc\u200btions","commitment":"` + c + `"}`,
-			`bad entry: channel: contains invisible format character U+200B (a name must look like what it is)`},
+			`bad entry: channel: contains the invisible character U+200B (a name must look like what it is: no format, filler or blank characters)`},
 		{"verify unknown member", "/api/v1/verify", `{"commitment":"` + c + `","reveal":"","x":1}`,
 			`unknown field "x"; expected commitment and reveal`},
 		{"verify number reveal", "/api/v1/verify", `{"commitment":"` + c + `","reveal":5}`,

@@ -23,7 +23,7 @@ import (
 const chromiumPath = "/usr/bin/chromium"
 
 // browser starts headless Chromium with a fresh profile and returns a
-// chromedp context (at most 30 s). Without Chromium the test is skipped,
+// chromedp context (at most 3 minutes). Without Chromium the test is skipped,
 // except under CI=true, where it fails: CI installs it.
 func browser(t *testing.T) context.Context {
 	t.Helper()
@@ -43,7 +43,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1200, 1000),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // generous: a loaded 2-core machine
 	t.Cleanup(cancel)
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	t.Cleanup(acancel)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,7 +31,7 @@ type entryRow struct {
 	IntegratedAt time.Time
 	PostedAt     time.Time
 	Summary      string // one line, built from the entry's fields (escaped by the template)
-	Link         string // the page of its subject: /c/{hash}, /replay/{digest}, /entry/{n}; "" if none
+	Link         string // the page of its subject: /c/{hash}, /replay/{result index}, /entry/{n}; "" if none
 	LinkText     string
 }
 
@@ -64,8 +65,8 @@ func rowOf(e *ledger.Entry) entryRow {
 		r.Summary = fmt.Sprintf("seed revealed for entry %s", ref(b.SeedCommit))
 		r.Link, r.LinkText = "/entry/"+ref(b.SeedCommit), "entry "+ref(b.SeedCommit)
 	case ledger.KindResult:
-		r.Summary = fmt.Sprintf("result of %s match %s", b.Game, b.MatchID)
-		r.Link, r.LinkText = "/replay/"+b.ReplaySHA256, "replay"
+		r.Summary = fmt.Sprintf("result of %s match %s", gameName(b.Game), b.MatchID)
+		r.Link, r.LinkText = "/replay/"+strconv.FormatInt(e.Index, 10), "replay"
 	default:
 		r.Summary = string(e.Kind)
 	}
@@ -126,13 +127,15 @@ func (s *Server) home(c echo.Context) error {
 }
 
 // search is GET /search?q=: a hash (64 hex digits, optionally prefixed
-// sha256:, even when every digit is 0-9) goes to its commitment page or its
-// replay; a shorter number is an entry index and goes to /entry/{n};
-// anything else is a 400, a hash the ledger does not hold a 404.
+// sha256:, even when every digit is 0-9) goes to its commitment page, to
+// its seed-commit entry, or to its replay (by its result entry when one
+// names it); a shorter number is an entry index and goes to /entry/{n};
+// anything else is a player's name and goes to the entries naming the
+// player. A hash or a name the ledger does not hold is a 404.
 func (s *Server) search(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))
 	if q == "" {
-		return badRequest("type a commitment (64 hex characters) or an entry index")
+		return badRequest("type a commitment, seed commitment or replay digest (64 hex characters), an entry index or a player's name")
 	}
 	if !looksLikeHash(q) && strings.TrimLeft(q, "0123456789") == "" {
 		n, err := parseIndex("entry", q)
@@ -140,6 +143,16 @@ func (s *Server) search(c echo.Context) error {
 			return err
 		}
 		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/entry/%d", n))
+	}
+	if !looksLikeHash(q) {
+		idx, err := s.results.entriesOfPlayer(s.o.Reader, q)
+		if err != nil {
+			return err
+		}
+		if len(idx) == 0 {
+			return notFound("no entry names the player %q, and it is not a hash (64 hex characters) or an entry index", q)
+		}
+		return c.Redirect(http.StatusSeeOther, "/ledger?player="+url.QueryEscape(q))
 	}
 	h, err := parseHash(q)
 	if err != nil {
@@ -150,16 +163,27 @@ func (s *Server) search(c echo.Context) error {
 	} else if len(idx) > 0 {
 		return c.Redirect(http.StatusSeeOther, "/c/"+h.String())
 	}
+	if sc, err := s.results.seedCommitsOf(s.o.Reader, h.String()); err != nil {
+		return err
+	} else if len(sc) > 0 {
+		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/entry/%d", sc[0]))
+	}
+	if rs, err := s.results.resultsNaming(s.o.Reader, h.String()); err != nil {
+		return err
+	} else if len(rs) > 0 {
+		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/replay/%d", rs[0].Index))
+	}
 	if _, err := s.o.Reader.Replay(h.String()); err == nil {
 		return c.Redirect(http.StatusSeeOther, "/replay/"+h.String())
 	} else if !errors.Is(err, ledger.ErrNotFound) {
 		return err
 	}
-	return notFound("the ledger has no commitment or replay with the hash %s", h)
+	return notFound("the ledger has no commitment, seed commitment or replay with the hash %s", h)
 }
 
 // ledgerView is a /ledger page.
 type ledgerView struct {
+	Player     string // the player the page is filtered to, or ""
 	Size       int64
 	Page       int64
 	Pages      int64
@@ -176,6 +200,9 @@ func (s *Server) ledgerPage(c echo.Context) error {
 			return badRequest("page %q: expected a page number, 1 or more", p)
 		}
 		page = n
+	}
+	if player := c.QueryParam("player"); player != "" {
+		return s.playerPage(c, player, page)
 	}
 	size, err := s.o.Reader.Size()
 	if err != nil {
@@ -194,6 +221,40 @@ func (s *Server) ledgerPage(c echo.Context) error {
 	v := ledgerView{Size: size, Page: page, Pages: pages}
 	for i := len(es) - 1; i >= 0; i-- {
 		v.Rows = append(v.Rows, rowOf(&es[i]))
+	}
+	if page > 1 {
+		v.Prev = page - 1
+	}
+	if page < pages {
+		v.Next = page + 1
+	}
+	return c.Render(http.StatusOK, "ledger", v)
+}
+
+// playerPage is GET /ledger?player=NAME&page=N: the entries naming the
+// player (commit, reveal, edit), PageSize a page, newest first.
+func (s *Server) playerPage(c echo.Context, player string, page int64) error {
+	idx, err := s.results.entriesOfPlayer(s.o.Reader, player)
+	if err != nil {
+		return err
+	}
+	if len(idx) == 0 {
+		return notFound("no entry names the player %q", player)
+	}
+	size := int64(len(idx))
+	pages := max(1, (size+PageSize-1)/PageSize)
+	if page > pages {
+		return notFound("page %d: %d entries name the player, %d pages", page, size, pages)
+	}
+	hi := size - (page-1)*PageSize
+	lo := max(0, hi-PageSize)
+	v := ledgerView{Player: player, Size: size, Page: page, Pages: pages}
+	for i := hi - 1; i >= lo; i-- {
+		e, err := s.o.Reader.Entry(idx[i])
+		if err != nil {
+			return err
+		}
+		v.Rows = append(v.Rows, rowOf(e))
 	}
 	if page > 1 {
 		v.Prev = page - 1

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // httpError is an answer other than 200 that a handler chose: the status,
@@ -52,7 +53,8 @@ type errorPage struct {
 // handleError is echo's HTTPErrorHandler. It maps handler and middleware
 // errors to their status: our httpError as chosen, echo's HTTPError (404
 // unknown path, 405, 413 body limit, 429 rate limit, 401/403) as echo
-// says, and anything else to 500, logged, with a message that reveals
+// says, an error wrapping ledger.ErrTampered (a row that does not check
+// out against the signed data) to 409 naming it, and anything else to 500, logged, with a message that reveals
 // nothing. API paths answer JSON {"error": ...}, pages an HTML page.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
@@ -65,6 +67,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 	switch {
 	case errors.As(err, &he):
 		code, msg, index = he.code, he.msg, he.index
+	case errors.Is(err, ledger.ErrTampered):
+		// What the store holds does not check out against the signed
+		// data: say so (409) rather than serve it or fail with a 500.
+		code, msg = http.StatusConflict, "this ledger's database was altered; nothing is served from the altered data: "+err.Error()
+		s.o.Log.Write([]byte("sealed serve: tampered data: " + err.Error() + "\n"))
 	case errors.As(err, &ee):
 		code = ee.Code
 		if m, ok := ee.Message.(string); ok {

@@ -140,6 +140,13 @@ func (f *fixture) add(t testing.TB, name, when string, b *ledger.Body) {
 		t.Fatalf("appending %s: %v", name, err)
 	}
 	f.idx[name] = n
+	// The site judges only entries a signed checkpoint covers: wait for it
+	// (the writer signs every millisecond here).
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := f.w.WaitCheckpoint(ctx, n+1); err != nil {
+		t.Fatalf("waiting for the checkpoint covering %s: %v", name, err)
+	}
 }
 
 // server builds the site on the fixture; change adjusts the options.

@@ -12,8 +12,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sealedhq/sealed/ledger"
 )
@@ -105,7 +107,11 @@ func TestPagesAndAPI(t *testing.T) {
 			contains: []string{"Match", "Weak salt"}, absent: []string{"its page"}},
 		{name: "verify bad hash", method: "POST", target: "/verify", body: "hash=zz&reveal=x",
 			header: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 400, ctype: html, contains: []string{"malformed hash"}},
-		{name: "ledger", target: "/ledger", status: 200, ctype: html, contains: []string{"9 entries", `href="/entry/8"`, `href="/replay/` + f.digest["auction"] + `"`}},
+		// Results link the stronger replay page, by the result entry (6, 7
+		// and 8: fixture), never the page by digest.
+		{name: "ledger", target: "/ledger", status: 200, ctype: html, contains: []string{"9 entries", `href="/entry/8"`, `href="/replay/6"`, `href="/replay/7"`, `href="/replay/8"`, "result of Blind Auction match auction"},
+			absent: []string{`href="/replay/` + f.digest["auction"]}},
+		{name: "entry of a result", target: "/entry/7", status: 200, ctype: html, contains: []string{`href="/replay/7"`}, absent: []string{`href="/replay/` + f.digest["bargain"]}},
 		{name: "ledger page past end", target: "/ledger?page=2", status: 404, ctype: html},
 		{name: "ledger page zero", target: "/ledger?page=0", status: 400, ctype: html},
 		{name: "ledger page junk", target: "/ledger?page=abc", status: 400, ctype: html},
@@ -115,8 +121,12 @@ func TestPagesAndAPI(t *testing.T) {
 		{name: "entry junk", target: "/entry/abc", status: 400, ctype: html},
 		{name: "checkpoint", target: "/checkpoint", status: 200, ctype: text, contains: []string{"test.sealed.invalid/web\n9\n", "\n— test.sealed.invalid/web "}},
 		{name: "replay clean", target: "/replay/" + f.digest["auction"], status: 200, ctype: html,
-			contains: []string{"Clean:", "<svg", "seat 1 (shading)", "Item 1 is worth 20 to me."}},
-		{name: "replay by result index", target: "/replay/6", status: 200, ctype: html, contains: []string{"Clean:"}},
+			contains: []string{"Clean:", "<svg", "seat 1 (shading)", "Item 1 is worth 20 to me.",
+				// titled by game and match id; the page by digest links the
+				// result entry's page
+				"<title>Blind Auction match auction · sealed</title>", `<a href="/replay/6">Blind Auction match auction (entry 6)</a>`},
+			absent: []string{"sealed.auction.replay.v1</span></h1>"}},
+		{name: "replay by result index", target: "/replay/6", status: 200, ctype: html, contains: []string{"Clean:", "<title>Blind Auction match auction · sealed</title>"}},
 		{name: "replay tampered", target: "/replay/" + f.digest["tampered"], status: 200, ctype: html,
 			contains: []string{"Differences", `<td class="mono">price</td><td class="mono">35</td><td class="mono">36</td>`}},
 		{name: "replay bargain", target: "/replay/" + f.digest["bargain"], status: 200, ctype: html,
@@ -139,7 +149,7 @@ func TestPagesAndAPI(t *testing.T) {
 		{name: "search commitment", target: "/search?q=" + bid.Commitment, status: 303},
 		{name: "search replay", target: "/search?q=" + f.digest["bargain"], status: 303},
 		{name: "search unknown", target: "/search?q=" + unknown, status: 404, ctype: html},
-		{name: "search malformed", target: "/search?q=hello", status: 400, ctype: html},
+		{name: "search unknown player", target: "/search?q=hello", status: 404, ctype: html, contains: []string{`no entry names the player &#34;hello&#34;`}},
 		{name: "search empty", target: "/search?q=", status: 400, ctype: html},
 		{name: "no such page", target: "/nope", status: 404, ctype: html},
 		{name: "method not allowed", method: "DELETE", target: "/", status: 405, ctype: html},
@@ -252,11 +262,15 @@ func TestSearchRedirects(t *testing.T) {
 	s := f.server(t, nil)
 	bid := readVector(t, "bid")
 	for q, want := range map[string]string{
-		"3":                                  "/entry/3",
-		" 007 ":                              "/entry/7",
-		"SHA256:" + bid.Commitment:           "/c/" + bid.Commitment,
-		f.digest["bargain"]:                  "/replay/" + f.digest["bargain"],
-		strings.ToUpper(f.digest["auction"]): "/replay/" + f.digest["auction"],
+		"3":                        "/entry/3",
+		" 007 ":                    "/entry/7",
+		"SHA256:" + bid.Commitment: "/c/" + bid.Commitment,
+		// A replay goes to the stronger page, by the result entry naming it.
+		f.digest["bargain"]:                  fmt.Sprintf("/replay/%d", f.idx["bargain"]),
+		strings.ToUpper(f.digest["auction"]): fmt.Sprintf("/replay/%d", f.idx["auction"]),
+		// Anything else is a player's name.
+		"alice":   "/ledger?player=alice",
+		" nina  ": "/ledger?player=nina",
 	} {
 		w := do(s, "GET", "/search?q="+url.QueryEscape(q), "")
 		if w.Code != http.StatusSeeOther || w.Header().Get("Location") != want {
@@ -271,7 +285,7 @@ func TestSearchRedirects(t *testing.T) {
 		"sha256:" + strings.Repeat("9", 64),
 	} {
 		w := do(s, "GET", "/search?q="+url.QueryEscape(q), "")
-		if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), "no commitment or replay with the hash") {
+		if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), "no commitment, seed commitment or replay with the hash") {
 			t.Errorf("search %q: %d to %q, want 404 naming the hash", q, w.Code, w.Header().Get("Location"))
 		}
 		w = do(s, "GET", "/replay/"+q, "")
@@ -436,5 +450,100 @@ func TestReplayPageMarksHiddenCharacters(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page lacks %q", want)
 		}
+	}
+}
+
+// TestTreePage: the navigation's "Checkpoint" goes to /tree, which
+// explains the latest checkpoint (origin, size, root, time, the log's
+// signature checked) and links the raw note, still served as text/plain at
+// /checkpoint (tlog-tiles needs /checkpoint to be the note itself). The
+// root shown is the one the raw note carries on its third line (C2SP
+// tlog-checkpoint).
+func TestTreePage(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, nil)
+	raw := do(s, "GET", "/checkpoint", "")
+	if raw.Code != 200 || !strings.HasPrefix(raw.Header().Get("Content-Type"), "text/plain") {
+		t.Fatalf("/checkpoint: %d %s", raw.Code, raw.Header().Get("Content-Type"))
+	}
+	lines := strings.Split(raw.Body.String(), "\n")
+	w := do(s, "GET", "/tree", "")
+	body := strings.ReplaceAll(w.Body.String(), "&#43;", "+") // html/template writes base64's + so
+	if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("/tree: %d %s", w.Code, w.Header().Get("Content-Type"))
+	}
+	for _, want := range []string{
+		`<td class="mono hash">` + lines[0] + `</td>`, // origin
+		"<td>" + lines[1] + " entries</td>",           // size
+		`<td class="mono hash">` + lines[2] + `</td>`, // root, base64
+		`<span class="ok">verified</span> with the log's key`,
+		`<a href="/checkpoint">the raw note</a>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/tree lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "cosignatures") {
+		t.Error("/tree lists cosignatures; the fixture's note has none")
+	}
+	for _, page := range []string{"/", "/ledger", "/hash", "/tree"} {
+		if b := do(s, "GET", page, "").Body.String(); !strings.Contains(b, `<a href="/tree">Checkpoint</a>`) || strings.Contains(b, `<nav><a href="/hash">Hash a bid</a><a href="/verify">Verify a reveal</a><a href="/ledger">Ledger</a><a href="/checkpoint">`) {
+			t.Errorf("%s: the navigation's Checkpoint does not go to /tree", page)
+		}
+	}
+}
+
+// TestRulesInPlayersWords: a commitment page says which rule decided in
+// the words players use, the reading's name linked to its explanation on
+// /readings; the rules' shorthand (seed 004, failure condition N, reading
+// SN) stays in the details lines and the JSON.
+func TestRulesInPlayersWords(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, func(o *Options) { o.Now = func() time.Time { return at(t, "2026-03-20T00:00:00Z") } })
+	details := regexp.MustCompile(`<span class="muted details">[^<]*</span>`)
+	sawFailure := false
+	for _, name := range []string{"alice", "mallory", "nina"} {
+		e, err := f.r.Entry(f.idx[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := e.Body()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := do(s, "GET", "/c/"+b.Commitment, "")
+		body := w.Body.String()
+		if w.Code != 200 {
+			t.Fatalf("/c/%s: %d", b.Commitment, w.Code)
+		}
+		if !strings.Contains(body, "details: seed 004, rule &#34;Secret Information&#34;") {
+			t.Errorf("%s: the shorthand is not in the details", name)
+		}
+		plain := details.ReplaceAllString(body, "")
+		for _, bad := range []string{"seed 004", "reading S", "failure condition", "docs/secret-actions.md"} {
+			if strings.Contains(plain, bad) {
+				t.Errorf("%s: %q outside the details", name, bad)
+			}
+		}
+		if m := regexp.MustCompile(`<p class="failure">.*</p>`).FindString(body); m != "" {
+			sawFailure = true
+			if !strings.Contains(m, `<span class="muted">(rule Secret Information: `) {
+				t.Errorf("%s: the failure is not cited in players' words: %s", name, m)
+			}
+		}
+		if strings.Contains(body, "matches the commitment and came between maturation and revelation date: counts") && !strings.Contains(body, `(rule Secret Information: revealed between the maturation and revelation dates; reading <a href="/readings#S2">the reveal window</a>)`) {
+			t.Errorf("%s: the reveal decision does not link its reading by name", name)
+		}
+		api := do(s, "GET", "/api/v1/commitments/"+b.Commitment, "").Body.String()
+		if !strings.Contains(api, `"rule":"seed 004, rule \"Secret Information\"`) {
+			t.Errorf("%s: the JSON lost the shorthand: %s", name, api)
+		}
+	}
+	if !sawFailure {
+		t.Error("no failed action among the fixture's commitments: the failure wording went untested")
+	}
+	w := do(s, "GET", "/readings", "")
+	if body := w.Body.String(); w.Code != 200 || !strings.Contains(body, `<dt id="S2">the reveal window <span class="muted">(S2)</span></dt>`) {
+		t.Errorf("/readings: %d\n%s", w.Code, body)
 	}
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -94,7 +95,9 @@ func (jc *judgeCache) refresh() (*judgement, error) {
 // else recomputes; jc.mu is held.
 func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 	jc.stale.Store(false)
-	size, err := jc.l.Size()
+	// Verdicts rest only on entries checked against a signed checkpoint
+	// (incrementally: only what a new checkpoint added is read).
+	size, err := jc.l.VerifiedSize(context.Background())
 	if err != nil {
 		jc.stale.Store(true)
 		return nil, err
@@ -113,7 +116,7 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 // recompute again.
 func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 	at := jc.now()
-	h, j, err := verify.JudgeActions(jc.l, jc.game, at)
+	h, j, err := verify.JudgeActionsTo(jc.l, jc.game, at, size)
 	if err != nil {
 		jc.stale.Store(true)
 		return nil, fmt.Errorf("judging the secret actions: %w", err)

@@ -8,7 +8,7 @@ import (
 )
 
 // phaseWindow names a phase's weekly span (seed 004, amended rule
-// "Phases"; DESIGN.md reading S5): the Auction Phase is Monday 00:00 to
+// "Phases"; docs/design.md, reading S5): the Auction Phase is Monday 00:00 to
 // Thursday 00:00, the Bartering Phase Thursday 00:00 to Monday 00:00, local
 // time in the calendar's zone.
 func phaseWindow(p secret.Phase) (name, span string) {

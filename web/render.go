@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
+	"github.com/sealedhq/sealed/rules/secret"
 	"golang.org/x/mod/sumdb/tlog"
 )
 
@@ -59,6 +60,13 @@ var funcs = template.FuncMap{
 	"literalParts": literalParts,
 	"marked":       markHidden,
 	"hiddenNotes":  func(s string) []string { return hiddenNotes(s, false) },
+	// plainRule words a rule citation as players do; reading names a
+	// reading (its Code is "" for none): see rules/secret.
+	"plainRule": secret.PlainRule,
+	"reading": func(code string) secret.ReadingInfo {
+		r, _ := secret.ReadingOf(code)
+		return r
+	},
 }
 
 // literal renders revealed bytes for display: the text itself when it is

@@ -26,6 +26,11 @@ type replayView struct {
 	CheckErr string
 	Auction  *auctionView
 	Bargain  *bargainView
+	// DiffsShown are the differences the page lists (at most
+	// maxPageRows; the JSON report has them all); DiffsOmitted counts the
+	// rest.
+	DiffsShown   []verify.Difference
+	DiffsOmitted int
 }
 
 // auctionView is what the page shows of a Blind Auction replay.
@@ -41,6 +46,9 @@ type auctionView struct {
 	Pot, Rake      string
 	Payouts        []auction.SeatPayout
 	Talk           []talkLine
+	// ItemsOmitted and TalkOmitted count the rows past maxPageRows the
+	// page leaves out (bound).
+	ItemsOmitted, TalkOmitted int
 }
 
 // talkLine is one thing a seat said: player text, always escaped.
@@ -223,6 +231,16 @@ func (s *Server) replayOf(id string) (*replayPageView, error) {
 		s.reports.put(d, v)
 	}
 	p := &replayPageView{replayView: v, Result: n}
+	if p.Results, err = s.results.resultsNaming(s.o.Reader, d); err != nil {
+		return nil, err
+	}
+	p.Title = gameName(v.Format) + " replay " + d[:12]
+	for _, r := range p.Results {
+		if n < 0 || r.Index == n {
+			p.Title = r.Game + " match " + r.MatchID
+			break
+		}
+	}
 	if n >= 0 {
 		if p.Ledger, err = s.ledgerTie(n); err != nil {
 			return nil, err
@@ -237,6 +255,11 @@ type replayPageView struct {
 	*replayView
 	Result int64 // the result entry's index, -1 when the page is by digest
 	Ledger *ledgerTieView
+	// Results are the result entries naming the replay (each links the
+	// stronger page, /replay/{index}); Title names the replay by game and
+	// match id (by its format and digest when no result names it).
+	Results []replayResult
+	Title   string
 }
 
 // analyse re-simulates a replay and builds its view.
@@ -256,6 +279,7 @@ func analyse(digest string, data []byte) *replayView {
 		rep.Differences = []verify.Difference{} // docs/web.md: a list, [] when clean, never null
 	}
 	v.Report, v.Clean = rep, rep.Clean()
+	defer v.bound()
 	switch rep.Format {
 	case verify.FormatAuction:
 		var r auction.Replay

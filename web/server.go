@@ -77,6 +77,7 @@ type Server struct {
 	judge   *judgeCache
 	reports *reportCache
 	ties    *tieCache
+	results searchIndex // entries by replay digest, seed commitment and player, for search and replay links
 	log     *log.Logger
 }
 
@@ -167,6 +168,8 @@ func (s *Server) routes() *echo.Echo {
 	get("/ledger", s.ledgerPage)
 	get("/entry/:index", s.entryPage)
 	get("/checkpoint", s.checkpointText)
+	get("/tree", s.treePage)
+	get("/readings", s.readingsPage)
 	get("/replay/:id", s.replayPage)
 	get("/operators", s.operatorsPage)
 	get("/static/*", s.static)

@@ -5,6 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -65,5 +68,20 @@ func TestEntryJSONExactLeaf(t *testing.T) {
 		if got.PostedAt != "2026-03-23T09:00:00.500000000Z" {
 			t.Errorf("%s: posted_at %q, want the leaf's form 2026-03-23T09:00:00.500000000Z", what, got.PostedAt)
 		}
+	}
+}
+
+// TestNotExistHint: a library error that wraps fs.ErrNotExist gets the
+// CLI's hint to create a ledger; others get none from it.
+func TestNotExistHint(t *testing.T) {
+	e := withNotExistHint(usageErrorf("x"), fmt.Errorf("opening: %w", fs.ErrNotExist))
+	if e.hint != "create a ledger with 'sealed ledger init', or give --db FILE" {
+		t.Errorf("hint %q", e.hint)
+	}
+	if e := withNotExistHint(usageErrorf("x"), errors.New("other")); e.hint != "" {
+		t.Errorf("hint %q for an error that is not fs.ErrNotExist", e.hint)
+	}
+	if e := withNotExistHint(usageErrorf("x").withHint("mine"), fs.ErrNotExist); e.hint != "mine" {
+		t.Errorf("hint %q replaced the error's own", e.hint)
 	}
 }

@@ -84,6 +84,17 @@ func openError(db string, err error) *exitError {
 	return usageErrorf("cannot open the ledger %s: %v", stores.Redact(db), err)
 }
 
+// withNotExistHint gives e, the CLI error of a library error err that
+// wraps fs.ErrNotExist (a ledger, key or file that is not there), the
+// hint to create the ledger: the libraries say what is missing, the hint
+// of what to run is the CLI's.
+func withNotExistHint(e *exitError, err error) *exitError {
+	if e.hint == "" && errors.Is(err, fs.ErrNotExist) {
+		e.hint = "create a ledger with 'sealed ledger init', or give --db FILE"
+	}
+	return e
+}
+
 // openLedgerRW opens the ledger for appending, with its signer key (key ""
 // means defaultKeyFile(db)), for every verb that writes (ledger append,
 // action, serve).
@@ -108,7 +119,7 @@ func openLedgerRW(db, key string) (*ledger.Ledger, error) {
 		if _, serr := os.Stat(key); serr != nil {
 			e = e.withHint("appending needs the ledger's signer key, made by 'sealed ledger init': give --key FILE")
 		}
-		return nil, e
+		return nil, withNotExistHint(e, err)
 	}
 	return l, nil
 }

@@ -40,6 +40,12 @@ an empty database; --key is then required.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.DB = g.DB
+			if o.Key == stdioName || o.DB == stdioName {
+				// - is stdout everywhere; a signer key or a database is
+				// never written there, nor to a file named "-".
+				return usageErrorf("ledger init writes the database and the private key to files; --db and --key take file names, not - (stdout)").
+					withHint("sealed ledger init --db game.db (its key goes to game.key)")
+			}
 			if o.Key == "" {
 				o.Key = defaultKeyFile(o.DB)
 			}

@@ -49,9 +49,10 @@ seed commitment, the seed, every event and the results.
 
 Bots: truthful (says and bids its value), shading (bids 3/4 of its value),
 random (talks and bids at random, drawing from the seed so a play is
-reproducible), idle (misses every turn). --bots lists names that are
-repeated over the seats: "truthful,shading" at 5 seats is truthful, shading,
-truthful, shading, truthful.
+reproducible), idle (misses every turn). --bots lists at most one name per
+seat (more names than --players is refused); fewer are repeated over the
+seats: "truthful,shading" at 5 seats is truthful, shading, truthful,
+shading, truthful.
 
 A paid table (--stake) splits the pot after --rake in proportion to positive
 profit, rounded down to --unit (docs/design.md, reading B3).`,
@@ -72,7 +73,7 @@ profit, rounded down to --unit (docs/design.md, reading B3).`,
 	f.IntVar(&o.Credits, "credits", d.StartingCredits, "starting credits of every seat")
 	f.IntVar(&o.Min, "min", d.ValueMin, "smallest private value")
 	f.IntVar(&o.Max, "max", d.ValueMax, "largest private value")
-	f.StringVar(&o.Bots, "bots", "truthful,shading,random", "bot names, repeated over the seats ("+strings.Join(auction.BotNames, ", ")+")")
+	f.StringVar(&o.Bots, "bots", "truthful,shading,random", "bot names, at most one per seat, repeated over the seats when fewer ("+strings.Join(auction.BotNames, ", ")+")")
 	f.StringVar(&o.Stake, "stake", "", "make a paid table: each seat's stake, a decimal such as 10 or 2.50")
 	f.StringVar(&o.Rake, "rake", "", "paid table: the house's share of the pot, a fraction such as 0.05")
 	f.StringVar(&o.Unit, "unit", "", "paid table: the payout unit (default 0.01)")

@@ -44,7 +44,8 @@ the seed, every event and the results. Bots: greedy (holds out for 8 of 10
 until its last turn) and fair (concedes from 10 to a fair 5 of 10). --bots
 takes one name for every seat or three names, seat 0 first.
 --stop-after K simulates the play clock running out after K settled matches
-(reason "deadline").
+(reason "deadline"): K from 1 to --matches minus 1; 0, the default, plays
+every match.
 
 --format engine writes the replay as the Negotiation Games engine itself
 writes it (docs/replays.md, "Engine replays"): "protocol", seat aliases,
@@ -66,7 +67,7 @@ the commitment), or --engine-seed N as is (nothing then commits to it).`,
 	f.IntVar(&opts.Matches, "matches", bargain.DefaultMatches, "number of matches, 3 or 6")
 	f.IntVar(&opts.MaxTurns, "max-turns", bargain.DefaultMaxTurns, "turn limit of each match, even, 2..12")
 	f.StringVar(&opts.Bots, "bots", "greedy,fair,fair", "bots for seats 0,1,2 ("+strings.Join(bargain.BotNames, ", ")+")")
-	f.IntVar(&opts.StopAfter, "stop-after", 0, "simulate a deadline after this many settled matches (0: play all)")
+	f.IntVar(&opts.StopAfter, "stop-after", 0, "simulate a deadline after this many settled matches, 1..matches-1 (0: play all)")
 	f.StringVarP(&opts.Out, "out", "o", "", "write the replay to `FILE` instead of stdout")
 	f.StringVar(&opts.Format, "format", "sealed", "replay dialect: sealed (format, 256-bit seed) or engine (the engine's own document)")
 	f.Int64Var(&opts.EngineSeed, "engine-seed", -1, "with --format engine: the engine's integer `N` instead of one derived from --seed")

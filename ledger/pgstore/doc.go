@@ -39,12 +39,14 @@
 // its transaction back). Writing sessions have
 // idle_in_transaction_session_timeout=60s unless the connection string
 // sets it, so that a writer whose host vanished mid-batch, which the
-// server cannot see at once, holds the lock for at most a minute. BEGIN, the lock and the read of the log's tail
-// go in one round trip, and a batch's entries and stored hashes in one
-// more, as two INSERT ... SELECT FROM unnest(arrays) statements; then
-// the COMMIT. A second advisory key (...0002) serializes the assignment
-// of checkpoint IDs, which run 1, 2, 3, ... without gaps. Schema
-// migrations take the write lock too.
+// server cannot see at once, holds the lock for at most a minute.
+//
+// BEGIN, the lock and the read of the log's tail go in one round trip,
+// and a batch's entries and stored hashes in one more, as two INSERT ...
+// SELECT FROM unnest(arrays) statements (a batch of 256 entries or more
+// goes by COPY instead); then the COMMIT. A second advisory key (...0002)
+// serializes the assignment of checkpoint IDs, which run 1, 2, 3, ...
+// without gaps. Schema migrations take the write lock too.
 //
 // # Readers, read-only mode and replicas
 //

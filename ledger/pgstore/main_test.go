@@ -15,6 +15,7 @@ import (
 	"github.com/sealedhq/sealed/internal/pgtest"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/pgstore"
+	"github.com/sealedhq/sealed/ledger/stores"
 )
 
 // The test binary doubles as the writer process of the multi-process
@@ -104,7 +105,7 @@ func commitBody(prefix string, i int64) []byte {
 }
 
 // newLedger creates a ledger in a fresh database of the shared server
-// (the schema, then ledger.Create) and returns its URL and key file.
+// (initLedger) and returns its URL and key file.
 func newLedger(t testing.TB) (url, key string) {
 	t.Helper()
 	url = pgtest.Shared(t).NewDatabase(t)
@@ -115,34 +116,21 @@ func newLedger(t testing.TB) (url, key string) {
 	return url, key
 }
 
-// initLedger creates a ledger at url as stores.Init does: the schema
-// (Options.Create), then ledger.Create with a new key in key.
+// initLedger creates a ledger at url with a new key in key, as the CLI
+// does (stores.Init: the schema with pgstore.Options.Create, then
+// ledger.Create).
 func initLedger(url, key string) error {
-	ctx := context.Background()
-	s, err := pgstore.Open(ctx, url, pgstore.Options{Create: true})
-	if err != nil {
-		return err
-	}
-	_, err = ledger.Create(ctx, s, "test.example/pg", key)
-	if cerr := s.Close(); err == nil {
-		err = cerr
-	}
+	_, err := stores.Init(context.Background(), url, "test.example/pg", key)
 	return err
 }
 
-// openLedger opens the ledger at url as stores.Open does (ledger.Open
-// over a pgstore.Store).
+// openLedger opens the ledger at url as the CLI does (stores.Open:
+// ledger.Open over a pgstore.Store).
 func openLedger(ctx context.Context, url string, opts ledger.Options) (*ledger.Ledger, error) {
-	s, err := pgstore.Open(ctx, url, pgstore.Options{ReadOnly: opts.ReadOnly})
-	if err != nil {
-		return nil, err
+	if !stores.IsURL(url) {
+		return nil, fmt.Errorf("%s is not a postgres:// URL", url)
 	}
-	l, err := ledger.Open(ctx, s, opts)
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	return l, nil
+	return stores.Open(ctx, url, opts)
 }
 
 // mustOpen is openLedger failing t on error; the ledger is closed when t

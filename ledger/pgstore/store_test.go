@@ -2,8 +2,11 @@ package pgstore_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -263,5 +266,61 @@ func TestReadOnlyDatabase(t *testing.T) {
 	}
 	if rep, err := r.Audit(ctx, nil); err != nil || !rep.OK {
 		t.Errorf("Audit = %+v, %v", rep, err)
+	}
+}
+
+// TestBigBatch: a batch large enough to go by COPY stores every column as
+// given (NULLs included) and refuses a row already stored with
+// ErrConflict, like the small batches of the conformance suite.
+func TestBigBatch(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, pgtest.Shared(t).NewDatabase(t), pgstore.Options{Create: true})
+	const n = 1000
+	var es []ledger.StoredEntry
+	var hs []ledger.StoredHash
+	for i := range int64(n) {
+		leaf := fmt.Appendf(nil, `{"i":%d}`, i)
+		d := sha256.Sum256(leaf)
+		e := ledger.StoredEntry{Index: i, Kind: ledger.KindReveal, Leaf: leaf, LeafHash: d[:], IntegratedAt: 1e18 + i, Dedup: d[16:], Ref: -1}
+		switch i % 3 {
+		case 0:
+			e.Kind, e.Commitment = ledger.KindCommit, fmt.Sprintf("%x", d)
+		case 1:
+			e.Ref, e.PostedAt, e.HasPostedAt = i-1, -i, true
+		}
+		es = append(es, e)
+		hs = append(hs, ledger.StoredHash{ID: 2 * i, Hash: d[:]}, ledger.StoredHash{ID: 2*i + 1, Hash: d[1:]})
+	}
+	if err := s.Write(ctx, func(tx ledger.WriteTx) error { return tx.Insert(ctx, es, hs) }); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.EntryRange(ctx, 0, n)
+	if err != nil || len(got) != n {
+		t.Fatalf("EntryRange = %d entries, %v", len(got), err)
+	}
+	for i, g := range got {
+		if !reflect.DeepEqual(g, es[i]) {
+			t.Fatalf("entry %d: got %+v, want %+v", i, g, es[i])
+		}
+	}
+	gh, err := s.HashRange(ctx, 0, 2*n)
+	if err != nil || len(gh) != 2*n {
+		t.Fatalf("HashRange = %d hashes, %v", len(gh), err)
+	}
+	for i, h := range gh {
+		if !reflect.DeepEqual(h, hs[i]) {
+			t.Fatalf("hash %d: got %+v, want %+v", i, h, hs[i])
+		}
+	}
+	for _, e := range es {
+		e.Index += n - 1 // n-1 is stored
+		es = append(es, e)
+	}
+	err = s.Write(ctx, func(tx ledger.WriteTx) error { return tx.Insert(ctx, es[n:], nil) })
+	if !errors.Is(err, ledger.ErrConflict) {
+		t.Errorf("a big batch over a stored index: %v; want ErrConflict", err)
+	}
+	if size, err := s.Size(ctx); err != nil || size != n {
+		t.Errorf("Size after the refused batch = %d, %v; want %d", size, err, n)
 	}
 }

@@ -196,19 +196,33 @@ func (t *writeTx) Duplicates(ctx context.Context, keys [][32]byte) (map[[32]byte
 	return out, rows.Err()
 }
 
-// The batch inserts: each table's rows go as one array per column,
-// unnested by the server, so a batch of any size is one statement per
-// table, and both statements go in one round trip (a pgx.Batch).
+// The batch inserts. A batch of fewer than copyMin entries goes as one
+// array per column, unnested by the server: one statement per table, both
+// in one round trip (a pgx.Batch). A larger one goes by COPY (binary),
+// one per table: a round trip more, but less work per row. Measured on
+// the 2-core test machine under load, interleaved, each batch with its
+// COMMIT: 32 entries (64 hashes) 12.7 ms by unnest, 13.3 ms by COPY;
+// 4,096 entries 964 ms by unnest, 555 ms by COPY.
 const (
+	copyMin          = 256
 	insertEntriesSQL = `INSERT INTO entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref)
 		SELECT * FROM unnest($1::bigint[], $2::text[], $3::bytea[], $4::bytea[], $5::bigint[], $6::bigint[], $7::bytea[], $8::text[], $9::bigint[])`
 	insertHashesSQL = `INSERT INTO hashes(id, hash) SELECT * FROM unnest($1::bigint[], $2::bytea[])`
+)
+
+var (
+	entryColumnNames = []string{"idx", "kind", "body", "leaf_hash", "integrated_at", "posted_at", "dedup", "commitment", "ref"}
+	hashColumnNames  = []string{"id", "hash"}
 )
 
 // Insert implements ledger.WriteTx. A row already stored at one of the
 // indexes or ids is an error wrapping ledger.ErrConflict (SQLSTATE
 // 23505, unique_violation).
 func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hashes []ledger.StoredHash) error {
+	t.tailKnown = false
+	if len(entries) >= copyMin {
+		return conflict(t.copyInsert(ctx, entries, hashes))
+	}
 	var b pgx.Batch
 	if len(entries) > 0 {
 		var (
@@ -244,17 +258,39 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 	if b.Len() == 0 {
 		return nil
 	}
-	t.tailKnown = false
-	if err := t.conn.SendBatch(ctx, &b).Close(); err != nil {
-		return conflict(err)
+	return conflict(t.conn.SendBatch(ctx, &b).Close())
+}
+
+// copyInsert inserts the rows with COPY FROM STDIN (binary).
+func (t *writeTx) copyInsert(ctx context.Context, entries []ledger.StoredEntry, hashes []ledger.StoredHash) error {
+	_, err := t.conn.CopyFrom(ctx, pgx.Identifier{"entries"}, entryColumnNames, pgx.CopyFromSlice(len(entries), func(i int) ([]any, error) {
+		e := &entries[i]
+		var posted, commitment, ref any
+		if e.HasPostedAt {
+			posted = e.PostedAt
+		}
+		if e.Commitment != "" {
+			commitment = e.Commitment
+		}
+		if e.Ref >= 0 {
+			ref = e.Ref
+		}
+		return []any{e.Index, string(e.Kind), nonNil(e.Leaf), nonNil(e.LeafHash), e.IntegratedAt, posted, nonNil(e.Dedup), commitment, ref}, nil
+	}))
+	if err != nil || len(hashes) == 0 {
+		return err
 	}
-	return nil
+	_, err = t.conn.CopyFrom(ctx, pgx.Identifier{"hashes"}, hashColumnNames, pgx.CopyFromSlice(len(hashes), func(i int) ([]any, error) {
+		return []any{hashes[i].ID, nonNil(hashes[i].Hash)}, nil
+	}))
+	return err
 }
 
 // uniqueViolation is SQLSTATE 23505.
 const uniqueViolation = "23505"
 
-// conflict wraps a primary key violation as ledger.ErrConflict.
+// conflict wraps a primary key violation as ledger.ErrConflict; nil
+// stays nil.
 func conflict(err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == uniqueViolation {

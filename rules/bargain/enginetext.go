@@ -83,9 +83,21 @@ func CheckEngineNotes(s string) error {
 	return checkCapped(s, MaxNotesRunes)
 }
 
+// isASCIISpace reports whether c is in asciiSpace.
+func isASCIISpace(c byte) bool {
+	switch c {
+	case ' ', '\t', '\v', '\r', '\n', '\f':
+		return true
+	}
+	return false
+}
+
 func checkCapped(s string, limit int) error {
-	if strings.Trim(s, asciiSpace) != s {
+	if s != "" && (isASCIISpace(s[0]) || isASCIISpace(s[len(s)-1])) {
 		return fmt.Errorf("has white space at an end; the engine strips it")
+	}
+	if len(s) <= limit { // a rune is at least one byte
+		return nil
 	}
 	if n := utf8.RuneCountInString(s); n > limit {
 		return fmt.Errorf("has %d characters; the engine cuts a text of more than %d to %d and %q", n, limit, limit-1, Ellipsis)

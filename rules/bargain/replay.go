@@ -38,7 +38,7 @@ type Replay struct {
 	// Config is the episode config plus the item names.
 	Config ReplayConfig `json:"config"`
 	// SeedCommitment is the lowercase hex SHA-256 of the 64 hex characters
-	// of Seed (DESIGN.md, "Seed commitment").
+	// of Seed (docs/design.md, "Seed commitment").
 	SeedCommitment string `json:"seed_commitment"`
 	// Seed is the revealed 32-byte seed as 64 lowercase hex characters.
 	Seed string `json:"seed"`

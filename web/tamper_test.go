@@ -1,0 +1,109 @@
+package web
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
+)
+
+// tamperFixture runs SQL on the fixture's file with the append-only
+// triggers dropped (as someone with write access to the file would), then
+// returns a server on a fresh read-only opening of it.
+func tamperFixture(t *testing.T, f *fixture, stmts ...string) *Server {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, tr := range []string{"entries_no_update", "entries_no_delete", "checkpoints_no_update", "checkpoints_no_delete", "replays_no_update", "replays_no_delete"} {
+		if _, err := db.Exec(`DROP TRIGGER IF EXISTS ` + tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	r, err := stores.Open(context.Background(), f.path, ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return f.server(t, func(o *Options) { o.Reader = r })
+}
+
+// TestServesOnlyWhatVerifies: a late reveal whose integrated_at column is
+// moved back into the revelation window is not shown as counting: the
+// column no longer matches the signed leaf, and the page says the data
+// was altered (409); an edited checkpoint note is not served; a replay
+// whose bytes were changed is reported as tampered, never a 500.
+func TestServesOnlyWhatVerifies(t *testing.T) {
+	f := newFixture(t)
+	// A bid posted Monday 03-02 (revelation date Sunday 03-08 00:00) and
+	// revealed Monday 03-09: late, so it does not count.
+	v := readVector(t, "bid")
+	f.add(t, "late", "2026-03-02T12:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "lena", ActionType: "bid", Channel: "#auctions", Commitment: strings.Repeat("ab", 32)})
+	c, text := f.idx["late"], string(v.Text)
+	f.add(t, "late-reveal", "2026-03-09T09:00:00Z", &ledger.Body{Kind: ledger.KindReveal, Commit: &c, Player: "lena", Text: &text})
+
+	s := f.server(t, nil)
+	w := do(s, "GET", "/api/v1/commitments/"+strings.Repeat("ab", 32), "")
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"state":"failed"`) {
+		t.Fatalf("before tampering: %d %s", w.Code, w.Body.String())
+	}
+	// Friday 03-06 09:00 in Unix ns: inside the revelation window.
+	fri := time.Date(2026, 3, 6, 9, 0, 0, 0, time.UTC).UnixNano()
+	ts := tamperFixture(t, f, `UPDATE entries SET integrated_at = `+itoa(fri)+` WHERE idx = `+itoa(f.idx["late-reveal"]))
+	for _, path := range []string{"/api/v1/commitments/" + strings.Repeat("ab", 32), "/c/" + strings.Repeat("ab", 32)} {
+		w := do(ts, "GET", path, "")
+		if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "altered") || strings.Contains(w.Body.String(), `"state":"revealed"`) {
+			t.Errorf("%s after moving integrated_at: %d %.300s", path, w.Code, w.Body.String())
+		}
+	}
+}
+
+// TestCheckpointNoteVerified: a checkpoint note whose size line was edited
+// is served neither raw nor in the API.
+func TestCheckpointNoteVerified(t *testing.T) {
+	f := newFixture(t)
+	cp, err := f.r.LatestCheckpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(cp.Note, "\n"+itoa(cp.Size)+"\n", "\n"+itoa(cp.Size+1)+"\n", 1)
+	if edited == cp.Note {
+		t.Fatal("the size line was not found")
+	}
+	ts := tamperFixture(t, f, `UPDATE checkpoints SET note = CAST('`+strings.ReplaceAll(edited, "'", "''")+`' AS BLOB) WHERE size = `+itoa(cp.Size))
+	for _, path := range []string{"/checkpoint", "/api/v1/checkpoint", "/tree"} {
+		w := do(ts, "GET", path, "")
+		if w.Code != http.StatusConflict || strings.Contains(w.Body.String(), edited) {
+			t.Errorf("%s with an edited note: %d %.300s", path, w.Code, w.Body.String())
+		}
+	}
+}
+
+// TestTamperedReplay: a stored replay whose bytes no longer hash to their
+// digest is reported as tampered (409) on its pages and API, never 500.
+func TestTamperedReplay(t *testing.T) {
+	f := newFixture(t)
+	d := f.digest["auction"]
+	ts := tamperFixture(t, f, `UPDATE replays SET bytes = CAST(replace(CAST(bytes AS TEXT), '"seed"', '"seed" ') AS BLOB) WHERE sha256 = '`+d+`'`)
+	for _, path := range []string{"/replay/" + d, "/replay/" + itoa(f.idx["auction"]), "/api/v1/replays/" + itoa(f.idx["auction"]) + "/report"} {
+		w := do(ts, "GET", path, "")
+		if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "altered") {
+			t.Errorf("%s with altered replay bytes: %d %.300s", path, w.Code, w.Body.String())
+		}
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
