@@ -5,9 +5,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
@@ -31,19 +33,36 @@ type AuditProblem struct {
 	// append wrote the wrong stored hash; -1 for a checkpoint problem.
 	Index int64 `json:"index"`
 	// Checkpoint is the tree size of the checkpoint concerned, or -1.
-	Checkpoint int64  `json:"checkpoint"`
-	What       string `json:"what"` // what differed: stored and recomputed values
+	Checkpoint int64 `json:"checkpoint"`
+	// Table is the table holding the row found wrong: entries, hashes,
+	// checkpoints, replays, log_meta, schema_version (the names of the
+	// SQLite and PostgreSQL stores).
+	Table string `json:"table"`
+	What  string `json:"what"` // what differed: stored and recomputed values, naming the row
 }
 
-// String is the problem in one line: "entry 7: ..." or "checkpoint of size 20: ...".
+// String is the problem in one line, naming the table and the row:
+// "entries, entry 7: ...", "checkpoints, checkpoint of size 20: ...",
+// "replays: ...".
 func (p *AuditProblem) String() string {
 	switch {
 	case p.Index >= 0:
-		return fmt.Sprintf("entry %d: %s", p.Index, p.What)
+		return fmt.Sprintf("%s, entry %d: %s", p.Table, p.Index, p.What)
 	case p.Checkpoint >= 0:
-		return fmt.Sprintf("checkpoint of size %d: %s", p.Checkpoint, p.What)
+		return fmt.Sprintf("%s, checkpoint of size %d: %s", p.Table, p.Checkpoint, p.What)
 	}
-	return p.What
+	return p.Table + ": " + p.What
+}
+
+// tableOf names the table of a problem of the main pass.
+func tableOf(index, checkpoint int64, what string) string {
+	switch {
+	case checkpoint >= 0:
+		return "checkpoints"
+	case strings.HasPrefix(what, "stored hash"):
+		return "hashes"
+	}
+	return "entries"
 }
 
 // Audit re-derives the log from its entry bodies and checks everything
@@ -58,6 +77,27 @@ func (p *AuditProblem) String() string {
 // failures to read. progress, if not nil, is called now and then with
 // entries done and the total.
 func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*AuditReport, error) {
+	rep, err := l.auditTree(ctx, progress)
+	if err != nil && errors.Is(err, ErrTampered) {
+		// A row the store could not even read as its columns' types.
+		table := tableOfError(err)
+		return &AuditReport{Problem: &AuditProblem{Index: -1, Checkpoint: -1, Table: table, What: strings.TrimPrefix(err.Error(), table+": ")}}, nil
+	}
+	if err != nil || !rep.OK {
+		return rep, err
+	}
+	if p, err := l.auditRest(ctx, rep); err != nil || p != nil {
+		if p != nil {
+			rep.OK, rep.Problem = false, p
+		}
+		return rep, err
+	}
+	return rep, nil
+}
+
+// auditTree is the pass over the tree: checkpoints, entries, stored
+// hashes and lookup columns.
+func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)) (*AuditReport, error) {
 	// The checkpoints are read before the tree size: a checkpoint is
 	// stored only after the entries it covers, so with another process
 	// appending meanwhile the tree read next is still at least as large
@@ -74,7 +114,8 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 	rep := &AuditReport{Size: n, OK: true}
 	fail := func(index, cp int64, format string, args ...any) (*AuditReport, error) {
 		rep.OK = false
-		rep.Problem = &AuditProblem{Index: index, Checkpoint: cp, What: fmt.Sprintf(format, args...)}
+		what := fmt.Sprintf(format, args...)
+		rep.Problem = &AuditProblem{Index: index, Checkpoint: cp, Table: tableOf(index, cp, what), What: what}
 		return rep, nil
 	}
 	var cps []StoredCheckpoint
@@ -190,7 +231,7 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 			}
 			if !bytes.Equal(root[:], cps[ci].Root) {
 				rep.OK = false
-				rep.Problem = &AuditProblem{Index: -1, Checkpoint: f.size, What: fmt.Sprintf(
+				rep.Problem = &AuditProblem{Index: -1, Checkpoint: f.size, Table: "checkpoints", What: fmt.Sprintf(
 					"signed root %s, but the entries give %s", base64.StdEncoding.EncodeToString(cps[ci].Root), root)}
 				return false, nil
 			}

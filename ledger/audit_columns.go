@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -68,6 +69,9 @@ func checkColumns(e *StoredEntry) string {
 	}
 	if string(e.Kind) == lkind && e.Ref == lref && e.Commitment == lcommitment &&
 		postedOK && e.HasPostedAt == hasPosted && (!hasPosted || e.PostedAt == lpostedNS) {
+		if d, ok := dedupOfLeaf(Kind(lkind), e.Leaf); !ok || !bytes.Equal(d[:], e.Dedup) {
+			return fmt.Sprintf("the stored dedup column %x is not the duplicate key of the leaf, %x", e.Dedup, d)
+		}
 		return ""
 	}
 	show := func(ok bool, v any) string {
@@ -79,4 +83,35 @@ func checkColumns(e *StoredEntry) string {
 	return fmt.Sprintf("the stored columns disagree with the leaf: kind %q (leaf %q), posted_at %s (leaf %s), ref %s (leaf %s), commitment %s (leaf %s)",
 		e.Kind, lkind, show(e.HasPostedAt, e.PostedAt), show(hasPosted, strconv.Quote(lposted)),
 		show(e.Ref >= 0, e.Ref), show(lref >= 0, lref), show(e.Commitment != "", strconv.Quote(e.Commitment)), show(lcommitment != "", strconv.Quote(lcommitment)))
+}
+
+// dedupOfLeaf recomputes the duplicate key of a canonical leaf
+// (docs/ledger.md "Duplicates"; finishPrepared computes it at append): for
+// a commit, SHA-256 of kind, player, action type and commitment, each
+// followed by a NUL byte; for any other kind, SHA-256 of the leaf without
+// its integrated_at member. ok is false for a leaf without the members.
+func dedupOfLeaf(kind Kind, leaf []byte) (d [32]byte, ok bool) {
+	if kind == KindCommit {
+		var arr [512]byte
+		buf := arr[:0]
+		buf = append(append(buf, KindCommit...), 0)
+		for _, k := range [...]string{"player", "action_type", "commitment"} {
+			v, ok := topLevelString(leaf, k)
+			if !ok {
+				return d, false
+			}
+			buf = append(append(buf, v...), 0)
+		}
+		return sha256.Sum256(buf), true
+	}
+	start := topLevelValue(leaf, "integrated_at")
+	end := start + len(placeholderTime) + 2 // the comma after the value
+	if start < len(integratedKey) || end >= len(leaf) || leaf[end] != ',' {
+		return d, false
+	}
+	h := sha256.New()
+	h.Write(leaf[:start-len(integratedKey)])
+	h.Write(leaf[end+1:])
+	h.Sum(d[:0])
+	return d, true
 }

@@ -133,7 +133,8 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 // length, a leaf hash, a time): the chunk is then read again row by row.
 func (c *leafChecker) checkBlobs(e *EntryChunk, hashes []tlog.Hash) bool {
 	n := int64(len(hashes))
-	if e.Count != n || e.Times != n || e.MinLeafHash != tlog.HashSize || int64(len(e.LeafHashes)) != n*tlog.HashSize {
+	if e.Count != n || e.Times != n || e.MinLeafHash != tlog.HashSize || int64(len(e.LeafHashes)) != n*tlog.HashSize ||
+		e.MinDedup != 32 || int64(len(e.Dedups)) != n*32 {
 		return false
 	}
 	prev := c.prev
@@ -153,6 +154,10 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, hashes []tlog.Hash) bool {
 		h := tlog.RecordHash(body)
 		if !bytes.Equal(h[:], e.LeafHashes[i*tlog.HashSize:(i+1)*tlog.HashSize]) ||
 			integrated < prev || !leafHasTime(body, integrated, &c.cache) {
+			return false
+		}
+		kind, _ := topLevelString(body, "kind")
+		if d, ok := dedupOfLeaf(Kind(kind), body); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
 			return false
 		}
 		prev = integrated
@@ -218,6 +223,13 @@ func (c *leafChecker) checkRows(ctx context.Context, a, b int64, hashes []tlog.H
 		h, problem := c.check(r.Leaf, r.LeafHash, r.IntegratedAt)
 		if problem == "" && c.columns {
 			problem = checkColumns(r)
+		} else if problem == "" {
+			// The store checks the other columns (ColumnChecker); the
+			// duplicate key, a SHA-256, only Go can recompute.
+			kind, _ := topLevelString(r.Leaf, "kind")
+			if d, ok := dedupOfLeaf(Kind(kind), r.Leaf); !ok || !bytes.Equal(d[:], r.Dedup) {
+				problem = fmt.Sprintf("the stored dedup column %x is not the duplicate key of the leaf, %x", r.Dedup, d)
+			}
 		}
 		if problem != "" {
 			batch.problem = problem

@@ -30,7 +30,14 @@ const (
 	KindSeedCommit Kind = "seed-commit" // a game server's commitment to its RNG seed
 	KindSeedReveal Kind = "seed-reveal" // the seed of a seed-commit entry
 	KindResult     Kind = "result"      // digest and summary of a match replay
+	// KindContribution is a player's client seed for a match, naming its
+	// seed-commit (docs/ledger.md; docs/rng.md "The match seed").
+	KindContribution Kind = "contribution"
 )
+
+// MaxClientSeed is the longest client_seed of a contribution, in bytes
+// (commit.MaxClientSeed).
+const MaxClientSeed = commit.MaxClientSeed
 
 // Games accepted in the game field of seed-commit and result entries.
 var games = map[string]bool{"auction": true, "bargain": true}
@@ -77,6 +84,23 @@ type Body struct {
 	Seed         string          `json:"seed,omitempty"`          // seed-reveal: 64 lowercase hex
 	ReplaySHA256 string          `json:"replay_sha256,omitempty"` // result: SHA-256 of the replay bytes
 	Summary      json.RawMessage `json:"summary,omitempty"`       // result: a JSON object
+	// seed-commit, optional: the drand network (chain hash, 64 lowercase
+	// hex) and round whose randomness goes into the match seed; both or
+	// neither.
+	BeaconChain string `json:"beacon_chain,omitempty"`
+	BeaconRound *int64 `json:"beacon_round,omitempty"` // >= 1
+	// seed-commit, optional: when play begins (TimeLayout); contributions
+	// integrated at or after it do not count, and without it none does.
+	PlayAt string `json:"play_at,omitempty"`
+	// seed-commit, optional: the deadline for the seed-reveal (TimeLayout);
+	// a match not revealed by then is abandoned.
+	RevealBy string `json:"reveal_by,omitempty"`
+	// seed-commit, optional: the game server or operator committing (a name).
+	Operator string `json:"operator,omitempty"`
+	// contribution: the seat (>= 0) and its client seed, 1..MaxClientSeed
+	// bytes of UTF-8 exactly as posted; SeedCommit names the seed-commit.
+	Seat       *int64  `json:"seat,omitempty"`
+	ClientSeed *string `json:"client_seed,omitempty"`
 }
 
 // RevealedBytes returns the revealed bytes of a reveal body: Text, or
@@ -89,7 +113,7 @@ func (b *Body) RevealedBytes() ([]byte, error) {
 }
 
 // Ref returns the ledger index a body refers to (the commit of a reveal or
-// edit, the seed_commit of a seed-reveal) and the kind it must have; ok is
+// edit, the seed_commit of a seed-reveal or contribution) and the kind it must have; ok is
 // false for kinds that refer to nothing.
 func (b *Body) Ref() (index int64, kind Kind, ok bool) {
 	switch b.Kind {
@@ -97,7 +121,7 @@ func (b *Body) Ref() (index int64, kind Kind, ok bool) {
 		if b.Commit != nil {
 			return *b.Commit, KindCommit, true
 		}
-	case KindSeedReveal:
+	case KindSeedReveal, KindContribution:
 		if b.SeedCommit != nil {
 			return *b.SeedCommit, KindSeedCommit, true
 		}
@@ -190,19 +214,22 @@ var exactField = func() map[string]bool {
 
 // fieldSet lists, per kind, the fields it requires and those it allows.
 var kindFields = map[Kind]struct{ required, optional []string }{
-	KindCommit:     {[]string{"player", "action_type", "channel", "commitment"}, nil},
-	KindReveal:     {[]string{"commit", "player"}, []string{"text", "text_base64"}},
-	KindEdit:       {[]string{"commit", "player"}, nil},
-	KindSeedCommit: {[]string{"game", "match_id", "rules_version", "config", "commitment"}, nil},
-	KindSeedReveal: {[]string{"seed_commit", "seed"}, nil},
-	KindResult:     {[]string{"game", "match_id", "replay_sha256", "summary"}, nil},
+	KindCommit: {[]string{"player", "action_type", "channel", "commitment"}, nil},
+	KindReveal: {[]string{"commit", "player"}, []string{"text", "text_base64"}},
+	KindEdit:   {[]string{"commit", "player"}, nil},
+	KindSeedCommit: {[]string{"game", "match_id", "rules_version", "config", "commitment"},
+		[]string{"beacon_chain", "beacon_round", "play_at", "reveal_by", "operator"}},
+	KindSeedReveal:   {[]string{"seed_commit", "seed"}, nil},
+	KindResult:       {[]string{"game", "match_id", "replay_sha256", "summary"}, nil},
+	KindContribution: {[]string{"seed_commit", "seat", "client_seed"}, nil},
 }
 
 // bodyFields are the kind-specific fields, in the order present reports
 // them.
 var bodyFields = [...]string{"player", "action_type", "channel", "commitment", "commit", "text",
 	"text_base64", "game", "match_id", "rules_version", "config", "seed_commit", "seed",
-	"replay_sha256", "summary"}
+	"replay_sha256", "summary", "beacon_chain", "beacon_round", "play_at", "reveal_by", "operator",
+	"seat", "client_seed"}
 
 // present reports which kind-specific fields of b are set, in the order
 // of bodyFields.
@@ -212,14 +239,16 @@ func (b *Body) present() [len(bodyFields)]bool {
 		b.TextBase64 != "", b.Game != "", b.MatchID != "",
 		b.RulesVersion != "", b.Config != nil,
 		b.SeedCommit != nil, b.Seed != "",
-		b.ReplaySHA256 != "", b.Summary != nil}
+		b.ReplaySHA256 != "", b.Summary != nil,
+		b.BeaconChain != "", b.BeaconRound != nil, b.PlayAt != "", b.RevealBy != "", b.Operator != "",
+		b.Seat != nil, b.ClientSeed != nil}
 }
 
 // normalise validates b in place (see ParseBody).
 func (b *Body) normalise() error {
 	spec, ok := kindFields[b.Kind]
 	if !ok {
-		return bodyErr("kind", "%q is not an entry kind; expected commit, reveal, edit, seed-commit, seed-reveal or result", b.Kind)
+		return bodyErr("kind", "%q is not an entry kind; expected commit, reveal, edit, seed-commit, seed-reveal, result or contribution", b.Kind)
 	}
 	if b.IntegratedAt != "" {
 		return bodyErr("integrated_at", "set by the ledger, not by the caller")
@@ -231,7 +260,8 @@ func (b *Body) normalise() error {
 		{"posted_at", b.PostedAt}, {"player", b.Player}, {"action_type", b.ActionType},
 		{"channel", b.Channel}, {"commitment", b.Commitment}, {"text_base64", b.TextBase64},
 		{"game", b.Game}, {"match_id", b.MatchID}, {"rules_version", b.RulesVersion},
-		{"seed", b.Seed}, {"replay_sha256", b.ReplaySHA256},
+		{"seed", b.Seed}, {"replay_sha256", b.ReplaySHA256}, {"beacon_chain", b.BeaconChain},
+		{"play_at", b.PlayAt}, {"reveal_by", b.RevealBy}, {"operator", b.Operator},
 	} {
 		if !utf8.ValidString(f.v) {
 			return bodyErr(f.name, "%q is not valid UTF-8; expected text", f.v)
@@ -259,22 +289,45 @@ func (b *Body) normalise() error {
 			return bodyErr(f, "not allowed in a %s entry", b.Kind)
 		}
 	}
-	if b.PostedAt != "" {
-		t, err := time.Parse(time.RFC3339Nano, b.PostedAt)
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"posted_at", &b.PostedAt}, {"play_at", &b.PlayAt}, {"reveal_by", &b.RevealBy}} {
+		if *f.v == "" {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, *f.v)
 		if err != nil {
-			return bodyErr("posted_at", "expected an RFC 3339 time such as 2025-03-03T09:15:00Z, got %q", b.PostedAt)
+			return bodyErr(f.name, "expected an RFC 3339 time such as 2025-03-03T09:15:00Z, got %q", *f.v)
 		}
 		s, err := formatTime(t)
 		if err != nil {
-			return bodyErr("posted_at", "%v", err)
+			return bodyErr(f.name, "%v", err)
 		}
-		b.PostedAt = s
+		*f.v = s
+	}
+	if b.ClientSeed != nil {
+		switch n := len(*b.ClientSeed); {
+		case !utf8.ValidString(*b.ClientSeed):
+			return bodyErr("client_seed", "not valid UTF-8; expected text")
+		case n < 1 || n > MaxClientSeed:
+			return bodyErr("client_seed", "%d bytes; expected 1 to %d bytes", n, MaxClientSeed)
+		}
+	}
+	if b.Seat != nil && (*b.Seat < 0 || *b.Seat > 1<<16) {
+		return bodyErr("seat", "expected a seat number 0 to 65536, got %d", *b.Seat)
+	}
+	if (b.BeaconChain == "") != (b.BeaconRound == nil) {
+		return bodyErr("beacon_round", "beacon_chain and beacon_round go together; expected both (a drand chain hash and a round) or neither")
+	}
+	if b.BeaconRound != nil && *b.BeaconRound < 1 {
+		return bodyErr("beacon_round", "expected a drand round >= 1, got %d", *b.BeaconRound)
 	}
 	for _, f := range []struct {
 		name string
 		v    string
 	}{{"player", b.Player}, {"action_type", b.ActionType}, {"channel", b.Channel},
-		{"game", b.Game}, {"match_id", b.MatchID}, {"rules_version", b.RulesVersion}} {
+		{"game", b.Game}, {"match_id", b.MatchID}, {"rules_version", b.RulesVersion}, {"operator", b.Operator}} {
 		if err := checkName(f.name, f.v); err != nil {
 			return err
 		}
@@ -295,10 +348,15 @@ func (b *Body) normalise() error {
 			return bodyErr("seed", "%v", err)
 		}
 	}
+	if b.BeaconChain != "" {
+		if b.BeaconChain, err = NormaliseDigest(b.BeaconChain); err != nil {
+			return bodyErr("beacon_chain", "a drand chain hash: %v", err)
+		}
+	}
 	for _, r := range []struct {
 		name string
 		v    *int64
-	}{{"commit", b.Commit}, {"seed_commit", b.SeedCommit}} {
+	}{{"commit", b.Commit}, {"seed_commit", b.SeedCommit}, {"seat", b.Seat}} {
 		if r.v != nil && *r.v < 0 {
 			return bodyErr(r.name, "expected a ledger index >= 0, got %d", *r.v)
 		}
@@ -557,11 +615,17 @@ func leafFromCanonical(b *Body, canon []byte) (leaf []byte, tsOff int, ok bool) 
 				return nil, 0, false
 			}
 			continue
-		case "posted_at", "commitment", "seed", "replay_sha256":
+		case "posted_at", "commitment", "seed", "replay_sha256", "beacon_chain", "play_at", "reveal_by":
 			var v string
 			switch string(key) {
 			case "posted_at":
 				v = b.PostedAt
+			case "beacon_chain":
+				v = b.BeaconChain
+			case "play_at":
+				v = b.PlayAt
+			case "reveal_by":
+				v = b.RevealBy
 			case "commitment":
 				v = b.Commitment
 			case "seed":
@@ -587,9 +651,17 @@ func leafFromCanonical(b *Body, canon []byte) (leaf []byte, tsOff int, ok bool) 
 			str = b.MatchID
 		case "rules_version":
 			str = b.RulesVersion
-		case "commit", "seed_commit", "text", "config", "summary":
+		case "operator":
+			str = b.Operator
+		case "commit", "seed_commit", "text", "config", "summary", "beacon_round", "seat", "client_seed":
 			var set bool
 			switch string(key) {
+			case "beacon_round":
+				set = b.BeaconRound != nil
+			case "seat":
+				set = b.Seat != nil
+			case "client_seed":
+				set = b.ClientSeed != nil
 			case "commit":
 				set = b.Commit != nil
 			case "seed_commit":

@@ -194,6 +194,11 @@ func Open(ctx context.Context, s Store, opts Options) (*Ledger, error) {
 	if opts.KeyFile == "" {
 		return nil, fmt.Errorf("a key file is needed to open the ledger for writing")
 	}
+	// A writer signs with the origin the store names: it must be the
+	// verifier key's name, or every checkpoint it signs would be refused.
+	if v, err := note.NewVerifier(l.vkey); err != nil || v.Name() != l.origin {
+		return nil, fmt.Errorf("log_meta: the origin %q is not the name of the stored verifier key %q; refusing to sign with it: %w", l.origin, l.vkey, ErrTampered)
+	}
 	if l.signer, err = readSigner(opts.KeyFile, l.vkey); err != nil {
 		return nil, err
 	}

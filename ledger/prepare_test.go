@@ -33,6 +33,8 @@ func prepareSeeds(t testing.TB) []string {
 		`{"kind":"edit","commit":-0,"player":"p","text":null,"posted_at":"2025-01-01T00:00:00Z"}`,
 		`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r1","commitment":"`+hashB+`","config":{"z":[1e2,1.50,-0,{"b":null,"a":true}],"a":"\u00e9","integrated_at":"x","kind":1}}`,
 		`{"kind":"seed-reveal","seed_commit":1,"seed":"  `+strings.ToUpper(hashB)+`"}`,
+		`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r1","commitment":"`+hashB+`","config":{},"beacon_chain":"SHA256:`+strings.ToUpper(hashA)+`","beacon_round":657413,"play_at":"2025-03-03T10:15:00+01:00","reveal_by":"2025-03-04T00:00:00Z","operator":"house \u00e9"}`,
+		`{"kind":"contribution","seed_commit":1,"seat":2,"client_seed":" gr\u00fc\u00dfe \u2028\"x"}`,
 		`{"summary":{"winner":"ann","price":"40.5","n":123456789012},"kind":"result","game":"bargain","match_id":"m\u0000x","replay_sha256":"`+hashA+`"}`,
 	)
 }

@@ -304,7 +304,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 		}
 		if err := tx.Insert(ctx, entries, hashes); err != nil {
 			if errors.Is(err, ErrConflict) {
-				return fmt.Errorf("the store holds rows past the end of the log (tree size %d): %w", start, err)
+				return l.strayRows(ctx, start, err)
 			}
 			return err
 		}
@@ -378,4 +378,21 @@ func (l *Ledger) WaitCheckpoint(ctx context.Context, size int64) (*Checkpoint, e
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// strayRows names the rows a store holds past the end of a log of size
+// entries, which an append ran into (err wraps ErrConflict): the log did
+// not write them. The error wraps ErrTampered; the CLI exits 1, the API
+// answers 500 saying so.
+func (l *Ledger) strayRows(ctx context.Context, size int64, err error) error {
+	what := err.Error()
+	if c, cerr := l.store.Census(ctx); cerr == nil {
+		switch want := tlog.StoredHashCount(size); {
+		case c.Entries.Max >= size:
+			what = fmt.Sprintf("entries: a row at index %d", c.Entries.Max)
+		case c.Hashes.Max >= want:
+			what = fmt.Sprintf("hashes: a row at id %d (a tree of %d entries has ids 0..%d)", c.Hashes.Max, size, want-1)
+		}
+	}
+	return fmt.Errorf("the database holds rows past the end of the log (%d entries), which the log did not write: %s; nothing was appended ('sealed ledger audit' names every such row): %w", size, what, ErrTampered)
 }

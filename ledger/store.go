@@ -91,6 +91,15 @@ type Store interface {
 	// name; at most limit (limit <= 0: all).
 	Cosignatures(ctx context.Context, id, minSize int64, limit int) ([]StoredCosignature, error)
 
+	// Census counts every row the store holds, whatever its index, and
+	// lists the identity rows, for the audit: a row outside the log's
+	// range, an unknown log_meta key or a missing schema version is a
+	// finding there.
+	Census(ctx context.Context) (*Census, error)
+	// EachReplay calls fn with every stored replay, in digest order,
+	// stopping at fn's first error.
+	EachReplay(ctx context.Context, fn func(digest string, data []byte) error) error
+
 	// Close releases the store.
 	Close() error
 }
@@ -103,6 +112,29 @@ type StoredCosignature struct {
 	Witness      string // the witness's key name (the signature line's name)
 	Line         []byte // the whole note signature line, "— name base64\n"
 	Time         int64  // the cosignature's timestamp, Unix seconds
+}
+
+// Census is what a store holds, row by row, whatever the log's size:
+// see [Store.Census].
+type Census struct {
+	Entries      RowRange // by index
+	Hashes       RowRange // by stored hash id
+	Checkpoints  RowRange // by id
+	Cosignatures int64    // rows
+	Replays      int64    // rows
+	// MetaKeys are the keys of every log_meta row, sorted.
+	MetaKeys []string
+	// SchemaVersions are the versions of every schema_version row,
+	// ascending; SchemaLatest is the newest version the store's code
+	// knows (the rows must be 1..SchemaLatest).
+	SchemaVersions []int
+	SchemaLatest   int
+}
+
+// RowRange counts the rows of a table and their smallest and largest key
+// (Min and Max are 0 when Rows is 0).
+type RowRange struct {
+	Rows, Min, Max int64
 }
 
 // WriteTx is the transaction [Store.Write] passes to its function: reads
@@ -201,10 +233,14 @@ type ChunkReader interface {
 // them with an integration time, MinLeafHash the shortest stored leaf
 // hash; Bodies and LeafHashes concatenated in index order, Lengths the
 // body lengths and Instants the integration times as comma-separated
-// decimals.
+// decimals; the duplicate keys likewise.
 type EntryChunk struct {
 	Count, Times, MinLeafHash             int64
 	Bodies, LeafHashes, Lengths, Instants []byte
+	// MinDedup is the shortest stored duplicate key; Dedups the keys
+	// concatenated in index order.
+	MinDedup int64
+	Dedups   []byte
 }
 
 // ColumnChecker is an optional fast path for [Ledger.Audit]: a store that

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sealedhq/sealed/beacon"
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/rules/secret"
@@ -49,6 +50,13 @@ func refuse(field, format string, args ...any) error {
 //     before the post it names;
 //   - a seed-reveal whose seed does not hash to its seed-commit's
 //     commitment (commit.CheckSeed);
+//   - a contribution naming an entry that is not a seed-commit, or a
+//     seed-commit that names no play_at (its match takes no
+//     contributions), or with a seat that is not a seat of the match
+//     (0..players-1 of an auction's config, 0..2 for Negotiation Games);
+//   - a seed-commit naming a drand network sealed does not know, or a
+//     round already published at now (its randomness is public: the
+//     server could choose its seed against it);
 //   - a result whose replay_sha256 names no stored replay, whose replay
 //     CheckReplay cannot read or is of another game, or whose config
 //     differs from the config of its match's seed-commit (the earliest
@@ -56,7 +64,10 @@ func refuse(field, format string, args ...any) error {
 //
 // It records, with a warning, what happened even though it does not
 // count: a reveal whose text does not hash to the commitment (rule S3),
-// with the near misses; a replay that does not re-simulate cleanly.
+// with the near misses; a replay that does not re-simulate cleanly; a
+// contribution that will not count (posted before its seed-commit was
+// integrated, arriving at or after play_at, or of a seat that already
+// contributed).
 // Other errors are storage errors. Admit reads the entries named, and for
 // a result every entry up to the first seed-commit of its match.
 func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warnings []string, err error) {
@@ -67,6 +78,10 @@ func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warn
 		return nil, admitSeedReveal(l, b)
 	case ledger.KindResult:
 		return admitResult(l, b, replay)
+	case ledger.KindContribution:
+		return admitContribution(l, b, now)
+	case ledger.KindSeedCommit:
+		return nil, admitSeedCommit(b, now)
 	}
 	return nil, nil
 }
@@ -243,4 +258,64 @@ func replayConfig(data []byte) (json.RawMessage, error) {
 		return nil, fmt.Errorf("reading the replay's config: %w", err)
 	}
 	return head.Config, nil
+}
+
+func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string, error) {
+	if b.SeedCommit == nil || b.Seat == nil {
+		return nil, nil // ParseBody requires them; Append says so
+	}
+	sce, sc, err := referenced(l, "seed_commit", *b.SeedCommit, ledger.KindSeedCommit)
+	if err != nil {
+		return nil, err
+	}
+	if sc.PlayAt == "" {
+		return nil, refuse("seed_commit", "seed-commit entry %d names no play_at, so its match takes no contributions; expected a seed-commit that names when play begins", sce.Index)
+	}
+	seats := matchSeats(sc.Game, sc.Config)
+	if *b.Seat >= int64(seats) {
+		return nil, refuse("seat", "seat %d is not a seat of match %s (seats 0 to %d)", *b.Seat, sc.MatchID, seats-1)
+	}
+	// Count it as it would be counted if integrated now.
+	refs, err := l.EntriesReferencing(sce.Index)
+	if err != nil {
+		return nil, err
+	}
+	me := ledger.Entry{Index: sce.Index + 1, Kind: ledger.KindContribution, IntegratedAt: now}
+	if size, err := l.Size(); err == nil {
+		me.Index = size
+	}
+	if b.PostedAt != "" {
+		if t, err := time.Parse(time.RFC3339Nano, b.PostedAt); err == nil {
+			me.PostedAt = t
+		}
+	}
+	leaf, err := json.Marshal(b)
+	if err != nil {
+		return nil, err
+	}
+	me.Leaf = leaf
+	counted, err := CountContributions(*sce, sc, seats, append(refs, me))
+	if err != nil {
+		return nil, err
+	}
+	if last := counted[len(counted)-1]; !last.Counts {
+		return []string{"the contribution is recorded but will not count: " + last.Why}, nil
+	}
+	return nil, nil
+}
+
+func admitSeedCommit(b *ledger.Body, now time.Time) error {
+	if b.BeaconChain == "" || b.BeaconRound == nil {
+		return nil
+	}
+	chain, err := beacon.LookupChain(b.BeaconChain)
+	if err != nil {
+		return refuse("beacon_chain", "%v", err)
+	}
+	pub := chain.RoundTime(uint64(*b.BeaconRound))
+	if !pub.After(now) {
+		return refuse("beacon_round", "drand round %d of %s was published at %s, before now (%s): its randomness is already public; expected a round after now (the next is %d)",
+			*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), now.UTC().Format(time.RFC3339), chain.RoundAt(now)+1)
+	}
+	return nil
 }

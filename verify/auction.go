@@ -79,12 +79,17 @@ func CheckAuction(r *auction.Replay) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay seed_commitment: %v", err)
 	}
+	rep := &Report{Format: FormatAuction, Differences: []Difference{}}
+	drawSeed, err := matchSeed(seed, r.Contributions, r.Beacon, r.Config.Players, rep)
+	if err != nil {
+		return nil, fmt.Errorf("replay %v", err)
+	}
 	c := checkers.Get().(*auctionChecker)
 	defer c.release()
-	if err := c.m.Reset(seed[:], r.Config); err != nil {
+	if err := c.m.Reset(drawSeed[:], r.Config); err != nil {
 		return nil, err
 	}
-	c.r, c.rep, c.i = r, &Report{Format: FormatAuction, Differences: []Difference{}}, 0
+	c.r, c.rep, c.i = r, rep, 0
 	c.rep.SeedCommitmentOK = commit.CheckSeed(seed, claimed)
 	if !c.rep.SeedCommitmentOK {
 		derived := seed.Commitment().String()

@@ -23,9 +23,12 @@ type bargainWire struct {
 	Seed           *string            `json:"seed"`
 	// PolicyNames is informational and not checked; it is read so that it
 	// is a known key.
-	PolicyNames []string            `json:"policyNames"`
-	Events      []bargainEvent      `json:"events"`
-	Results     *bargainResultsWire `json:"results"`
+	PolicyNames []string `json:"policyNames"`
+	// Contributions and Beacon: as in auction.Replay.
+	Contributions []commit.ReplayContribution `json:"contributions,omitempty"`
+	Beacon        *commit.ReplayBeacon        `json:"beacon,omitempty"`
+	Events        []bargainEvent              `json:"events"`
+	Results       *bargainResultsWire         `json:"results"`
 }
 
 // bargainConfigWire is a replay's "config" as read.
@@ -126,7 +129,12 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bargaining replay seed_commitment: %v", err)
 	}
-	ep, err := bargain.NewEpisode(seed[:], cfg)
+	rep := &Report{Format: FormatBargain, Differences: []Difference{}}
+	drawSeed, err := matchSeed(seed, w.Contributions, w.Beacon, bargain.Seats, rep)
+	if err != nil {
+		return nil, fmt.Errorf("bargaining replay %v", err)
+	}
+	ep, err := bargain.NewEpisode(drawSeed[:], cfg)
 	if err != nil {
 		return nil, fmt.Errorf("bargaining replay: %v", err)
 	}
@@ -137,7 +145,7 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 		}
 	}
 
-	c := &bargainCheck{ep: ep, rep: &Report{Format: FormatBargain, Differences: []Difference{}}}
+	c := &bargainCheck{ep: ep, rep: rep}
 	c.rep.SeedCommitmentOK = commit.CheckSeed(seed, claimedCommit)
 	if !c.rep.SeedCommitmentOK {
 		derived := seed.Commitment().String()

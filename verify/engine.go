@@ -71,6 +71,14 @@ type ReplayOptions struct {
 	// needs Seed. Seed must hash to it (commit.CheckSeed), and a sealed
 	// replay's seed_commitment must be it.
 	SeedCommitment *commit.Commitment
+	// Contributions and Beacon are the match's counted client seeds and
+	// drand round, which an engine replay cannot carry (docs/replays.md,
+	// "Contributions and a beacon"); they need Seed. An engine replay's
+	// config.seed must then be bargain.EngineSeed of
+	// commit.MatchSeed(Seed, Contributions, Beacon's randomness). A sealed
+	// replay carries its own and ignores these.
+	Contributions []commit.ReplayContribution
+	Beacon        *commit.ReplayBeacon
 }
 
 // Sentences of Report.Notes.
@@ -145,7 +153,9 @@ func checkEngineWire(w *engineWire, o ReplayOptions) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine replay config.seed: %v", err)
 	}
-	c.engineSeed(*w.Config.Seed, o)
+	if err := c.engineSeed(*w.Config.Seed, o); err != nil {
+		return nil, err
+	}
 	c.engineHeader(w, names)
 	for i := range w.Events {
 		c.event(i, &w.Events[i])
@@ -157,20 +167,33 @@ func checkEngineWire(w *engineWire, o ReplayOptions) (*Report, error) {
 }
 
 // engineSeed holds config.seed to the given seed and commitment.
-func (c *bargainCheck) engineSeed(claimed int64, o ReplayOptions) {
+// With contributions or a beacon, config.seed is derived from the match
+// seed (commit.MatchSeed); their errors are matchSeed's.
+func (c *bargainCheck) engineSeed(claimed int64, o ReplayOptions) error {
 	if o.Seed == nil {
+		if len(o.Contributions) > 0 || o.Beacon != nil {
+			return fmt.Errorf("contributions or a beacon were given without the revealed seed; expected the seed as well")
+		}
 		c.rep.SeedNotCommitted = true
 		c.rep.Notes = append(c.rep.Notes, noteNoCommitment)
-		return
+		return nil
 	}
-	derived, _ := bargain.EngineSeed(o.Seed[:]) // a commit.Seed is 32 bytes
+	ms, err := matchSeed(*o.Seed, o.Contributions, o.Beacon, bargain.Seats, c.rep)
+	if err != nil {
+		return err
+	}
+	of := "the given seed"
+	if ms != *o.Seed {
+		of = "the match seed " + ms.String()
+	}
+	derived, _ := bargain.EngineSeed(ms[:]) // a commit.Seed is 32 bytes
 	if derived != claimed {
-		c.diff(-1, "config.seed", strconv.FormatInt(claimed, 10), fmt.Sprintf("%d (bargain.EngineSeed of the given seed)", derived))
+		c.diff(-1, "config.seed", strconv.FormatInt(claimed, 10), fmt.Sprintf("%d (bargain.EngineSeed of %s)", derived, of))
 	}
 	if o.SeedCommitment == nil {
 		c.rep.SeedNotCommitted = true
 		c.rep.Notes = append(c.rep.Notes, noteSeedOnly)
-		return
+		return nil
 	}
 	c.rep.SeedCommitmentOK = commit.CheckSeed(*o.Seed, *o.SeedCommitment)
 	if !c.rep.SeedCommitmentOK {
@@ -180,6 +203,7 @@ func (c *bargainCheck) engineSeed(claimed int64, o ReplayOptions) {
 		}
 		c.diff(-1, "seed_commitment", o.SeedCommitment.String(), derived)
 	}
+	return nil
 }
 
 // engineHeader compares the aliases and the config with the derivation.

@@ -1,6 +1,10 @@
 package verify
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/sealedhq/sealed/commit"
+)
 
 // Difference is one place where a replay's claim differs from what the rules
 // derive from its revealed seed and events.
@@ -36,6 +40,14 @@ type Report struct {
 	// shows that the claims follow from that seed, and nothing shows the
 	// seed was fixed before play. SeedCommitmentOK is then false.
 	SeedNotCommitted bool `json:"seed_not_committed,omitempty"`
+	// MatchSeed is the seed the draws came from (commit.MatchSeed, 64
+	// lowercase hex) when the replay carries contributions or a beacon;
+	// empty when the draws came from the revealed seed itself.
+	MatchSeed string `json:"match_seed,omitempty"`
+	// Contributions are the client seeds that went into MatchSeed, as the
+	// replay carries them; Beacon the drand round, when one did.
+	Contributions []commit.ReplayContribution `json:"contributions,omitempty"`
+	Beacon        *BeaconReport               `json:"beacon,omitempty"`
 	// Events is the number of events re-simulated.
 	Events int `json:"events"`
 	// Differences lists every difference found, in event order; empty for a

@@ -76,6 +76,13 @@ type ResultCheck struct {
 	Problems []string `json:"problems"`
 	// Replay is the re-simulation report of the stored replay (CheckReplay).
 	Replay *Report `json:"replay"`
+	// Contributions lists every contribution entry naming SeedCommit and
+	// whether it counts (CountContributions); BeaconNamed is the drand
+	// round SeedCommit named, nil when none. A replay that counts a
+	// contribution that does not count, leaves out one that does, or
+	// ignores the named round is a problem.
+	Contributions []ContributionCheck `json:"contributions"`
+	BeaconNamed   *BeaconNamed        `json:"beacon_named,omitempty"`
 }
 
 // Tied reports whether the replay is tied to the ledger: a seed-commit
@@ -84,7 +91,7 @@ type ResultCheck struct {
 // configs agree and the replay is of the result's game.
 func (c *ResultCheck) Tied() bool {
 	return c.SeedCommit >= 0 && c.SeedCommitBefore && c.CommitmentMatches &&
-		c.SeedReveal >= 0 && c.ConfigMatches && c.FormatMatches
+		c.SeedReveal >= 0 && c.ConfigMatches && c.FormatMatches && len(c.Problems) == 0
 }
 
 // Clean reports whether the result holds entirely: Tied, and the replay
@@ -106,6 +113,9 @@ func (c ResultCheck) MarshalJSON() ([]byte, error) {
 	}
 	if p.Problems == nil {
 		p.Problems = []string{}
+	}
+	if p.Contributions == nil {
+		p.Contributions = []ContributionCheck{}
 	}
 	return json.Marshal(struct {
 		plain
@@ -163,11 +173,13 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
 	}
 	var head struct {
-		Format         string          `json:"format"`
-		Protocol       string          `json:"protocol"`
-		Config         json.RawMessage `json:"config"`
-		SeedCommitment string          `json:"seed_commitment"`
-		Seed           string          `json:"seed"`
+		Format         string                      `json:"format"`
+		Protocol       string                      `json:"protocol"`
+		Config         json.RawMessage             `json:"config"`
+		SeedCommitment string                      `json:"seed_commitment"`
+		Seed           string                      `json:"seed"`
+		Contributions  []commit.ReplayContribution `json:"contributions"`
+		Beacon         *commit.ReplayBeacon        `json:"beacon"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("result entry %d: reading the replay: %w", resultIndex, err)
@@ -221,11 +233,30 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 	if err != nil {
 		return nil, err
 	}
+	scEntry, err := l.Entry(c.SeedCommit)
+	if err != nil {
+		return nil, err
+	}
 	if engineSeed != nil {
-		if err := c.engineTie(refs, *engineSeed, data, problem); err != nil {
+		// An engine replay carries no contributions or beacon: the counted
+		// contribution entries are its contributions. A named beacon's
+		// signature cannot come from the replay (not supported yet).
+		counted, err := CountContributions(*scEntry, sc, matchSeats(sc.Game, sc.Config), refs)
+		if err != nil {
+			return nil, err
+		}
+		for _, cc := range counted {
+			if cc.Counts {
+				head.Contributions = append(head.Contributions, commit.ReplayContribution{Seat: int(cc.Seat), ClientSeed: cc.ClientSeed, Entry: &cc.Entry})
+			}
+		}
+		if err := c.engineTie(refs, *engineSeed, data, head.Contributions, problem); err != nil {
 			return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
 		}
 	} else if err := c.sealedTie(refs, head.Seed, problem); err != nil {
+		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
+	}
+	if err := c.tieMatchInputs(*scEntry, sc, refs, head.Contributions, head.Beacon, problem); err != nil {
 		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
 	}
 
@@ -293,7 +324,7 @@ func (c *ResultCheck) sealedTie(refs []ledger.Entry, seed string, problem func(s
 // config.seed, and its commitment must be the entry's. The replay is then
 // re-checked against that seed and the entry's commitment, so c.Replay no
 // longer says the seed was not committed.
-func (c *ResultCheck) engineTie(refs []ledger.Entry, engineSeed int64, data []byte, problem func(string, ...any)) error {
+func (c *ResultCheck) engineTie(refs []ledger.Entry, engineSeed int64, data []byte, cs []commit.ReplayContribution, problem func(string, ...any)) error {
 	var revealed *commit.Seed
 	for _, r := range refs {
 		if r.Kind != ledger.KindSeedReveal {
@@ -304,7 +335,8 @@ func (c *ResultCheck) engineTie(refs []ledger.Entry, engineSeed int64, data []by
 			return err
 		}
 		s, err := commit.ParseSeed(b.Seed)
-		if n, _ := bargain.EngineSeed(s[:]); err == nil && n == engineSeed && c.SeedReveal < 0 {
+		ms, _ := commit.MatchSeed(s, toContributions(cs), nil)
+		if n, _ := bargain.EngineSeed(ms[:]); err == nil && n == engineSeed && c.SeedReveal < 0 {
 			c.SeedReveal, revealed = r.Index, &s
 		} else {
 			c.OtherSeedReveals = append(c.OtherSeedReveals, r.Index)
@@ -329,7 +361,7 @@ func (c *ResultCheck) engineTie(refs []ledger.Entry, engineSeed int64, data []by
 	if err != nil {
 		return fmt.Errorf("the seed commitment at entry %d: %w", c.SeedCommit, err)
 	}
-	rep, err := CheckReplayWith(data, ReplayOptions{Seed: revealed, SeedCommitment: &committed})
+	rep, err := CheckReplayWith(data, ReplayOptions{Seed: revealed, SeedCommitment: &committed, Contributions: cs})
 	if err != nil {
 		return err
 	}
@@ -445,4 +477,13 @@ func canonicalMembers(obj json.RawMessage) (map[string][]byte, error) {
 		out[k] = c
 	}
 	return out, nil
+}
+
+// toContributions converts replay contributions to MatchSeed's inputs.
+func toContributions(cs []commit.ReplayContribution) []commit.Contribution {
+	out := make([]commit.Contribution, len(cs))
+	for i, c := range cs {
+		out[i] = commit.Contribution{Seat: c.Seat, ClientSeed: []byte(c.ClientSeed)}
+	}
+	return out
 }

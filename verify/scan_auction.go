@@ -49,6 +49,12 @@ func (s *scanner) auctionReplay(r *auction.Replay) bool {
 		case "results":
 			s.once(&seen, 1<<7)
 			s.auctionResults(&r.Results)
+		case "contributions":
+			s.once(&seen, 1<<8)
+			r.Contributions = s.contributionList()
+		case "beacon":
+			s.once(&seen, 1<<9)
+			r.Beacon = s.beaconRef()
 		default:
 			s.fail()
 		}

@@ -217,6 +217,12 @@ func (s *scanner) bargainReplay(w *bargainWire) bool {
 		case "results":
 			s.once(&seen, 1<<6)
 			w.Results = s.bargainResults()
+		case "contributions":
+			s.once(&seen, 1<<7)
+			w.Contributions = s.contributionList()
+		case "beacon":
+			s.once(&seen, 1<<8)
+			w.Beacon = s.beaconRef()
 		default:
 			s.fail()
 		}

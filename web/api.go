@@ -284,6 +284,10 @@ func appendError(err error) error {
 		return errorf(http.StatusForbidden, "the write API is disabled: the ledger is open read-only")
 	case errors.Is(err, ledger.ErrClosed), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return errorf(http.StatusServiceUnavailable, "the ledger is not taking entries now; retry later")
+	case errors.Is(err, ledger.ErrTampered):
+		// The database holds rows the log did not write: the server
+		// cannot append, and says why (not a bare 500).
+		return errorf(http.StatusInternalServerError, "the ledger cannot take entries: %v", err)
 	case strings.HasPrefix(err.Error(), "writing to the ledger"), strings.HasPrefix(err.Error(), "ledger clock"):
 		return err
 	}

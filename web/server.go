@@ -177,6 +177,7 @@ func (s *Server) routes() *echo.Echo {
 	get("/tree", s.treePage)
 	get("/readings", s.readingsPage)
 	get("/replay/:id", s.replayPage)
+	get("/operators", s.operatorsPage)
 	get("/static/*", s.static)
 
 	get("/api/v1/checkpoint", s.apiCheckpoint)

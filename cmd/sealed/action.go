@@ -113,6 +113,10 @@ func appendError(err error) error {
 	if errors.As(err, &be) {
 		return usageErrorf("%v", be)
 	}
+	if errors.Is(err, ledger.ErrTampered) {
+		// Not bad input: the database holds what the log did not write.
+		return failedf("%v", err).withHint("run 'sealed ledger audit' on it")
+	}
 	return usageErrorf("the ledger refused the entry: %v", err)
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/sealedhq/sealed/beacon"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
 )
@@ -15,18 +16,21 @@ func init() { ledgerSubcommands = append(ledgerSubcommands, newLedgerAppendCmd) 
 // ledgerAppendOptions are the inputs of `sealed ledger append`: either a
 // whole JSON body (--body) or the fields of one entry kind.
 type ledgerAppendOptions struct {
-	DB, Key  string
-	BodyFile string // --body FILE|-: a JSON entry body
-	Kind     string
-	Fields   ledger.Body
-	Commit   int64 // --commit (reveal, edit); -1 if not given
-	SeedRef  int64 // --seed-commit (seed-reveal); -1 if not given
-	Text     string
-	TextSet  bool
-	TextFile string // --text-file: the revealed bytes, exactly
-	Config   string // --config JSON object
-	Summary  string // --summary JSON object
-	Replay   string // --replay FILE: store it and set replay_sha256
+	DB, Key     string
+	BodyFile    string // --body FILE|-: a JSON entry body
+	Kind        string
+	Fields      ledger.Body
+	Commit      int64 // --commit (reveal, edit); -1 if not given
+	SeedRef     int64 // --seed-commit (seed-reveal); -1 if not given
+	Text        string
+	TextSet     bool
+	TextFile    string // --text-file: the revealed bytes, exactly
+	Config      string // --config JSON object
+	Summary     string // --summary JSON object
+	Replay      string // --replay FILE: store it and set replay_sha256
+	Seat        int64  // --seat (contribution); -1 if not given
+	ClientSeed  string // --client-seed (contribution)
+	BeaconRound int64  // --beacon-round (seed-commit); 0 if not given
 }
 
 func newLedgerAppendCmd(a *app, g *ledgerGlobal) *cobra.Command {
@@ -38,7 +42,7 @@ func ledgerAppendCmd(a *app, g *ledgerGlobal, runF func(*app, *ledgerAppendOptio
 	f := &o.Fields
 	c := &cobra.Command{
 		Use:   "append (--body FILE|- | --kind KIND [fields])",
-		Short: "Append an entry (commit, reveal, edit, seed-commit, seed-reveal, result)",
+		Short: "Append an entry (commit, reveal, edit, seed-commit, seed-reveal, result, contribution)",
 		Long: `Append one entry and print its index once it is durable. Give the entry as
 a JSON body (--body FILE, or - for stdin), or as --kind and the fields of
 that kind (docs/ledger.md lists them):
@@ -47,8 +51,17 @@ that kind (docs/ledger.md lists them):
   reveal       --commit N --player (--text T | --text-file F)
   edit         --commit N --player
   seed-commit  --game --match-id --rules-version --config JSON --commitment
+               [--play-at TIME] [--beacon-chain HASH --beacon-round R]
+               [--reveal-by TIME] [--operator NAME]
   seed-reveal  --seed-commit N --seed HEX
   result       --game --match-id (--replay FILE | --replay-sha256 HEX) --summary JSON
+  contribution --seed-commit N --seat S --client-seed TEXT
+
+A contribution is a player's client seed for a match (1 to 64 bytes): it
+counts when integrated after the seed-commit and before its --play-at
+(docs/rng.md, "The match seed"). A seed-commit naming a drand round
+(--beacon-round; --beacon-chain defaults to quicknet's hash) is refused
+when that round is already published.
 
 Any kind may carry --posted-at (RFC 3339): when the post appeared in the
 game's own channel; it may not be later than the integration time. A
@@ -70,6 +83,9 @@ entry) is refused and names the existing index.`,
 			if !cmd.Flags().Changed("seed-commit") {
 				o.SeedRef = -1
 			}
+			if !cmd.Flags().Changed("seat") {
+				o.Seat = -1
+			}
 			if o.BodyFile != "" && cmd.Flags().NFlag() > countSet(cmd, "body", "key", "db", "json") {
 				return usageErrorf("--body takes the whole entry: give no other entry flags")
 			}
@@ -77,7 +93,8 @@ entry) is refused and names the existing index.`,
 				return usageErrorf("append needs --body FILE or --kind KIND").withHint("run 'sealed ledger append --help' for the fields of each kind")
 			}
 			if err := requireUTF8(cmd, "kind", "player", "action-type", "channel", "commitment", "posted-at",
-				"game", "match-id", "rules-version", "config", "seed", "replay-sha256", "summary"); err != nil {
+				"game", "match-id", "rules-version", "config", "seed", "replay-sha256", "summary",
+				"client-seed", "beacon-chain", "play-at", "reveal-by", "operator"); err != nil {
 				return err
 			}
 			if cmd.Flags().Changed("player") {
@@ -91,7 +108,7 @@ entry) is refused and names the existing index.`,
 	fl := c.Flags()
 	fl.StringVar(&o.Key, "key", "", "the ledger's private key `FILE` "+keyFileHelp)
 	fl.StringVar(&o.BodyFile, "body", "", "read the JSON entry body from `FILE` (- for stdin)")
-	fl.StringVar(&o.Kind, "kind", "", "entry `KIND`: commit, reveal, edit, seed-commit, seed-reveal, result")
+	fl.StringVar(&o.Kind, "kind", "", "entry `KIND`: commit, reveal, edit, seed-commit, seed-reveal, result, contribution")
 	fl.StringVar(&f.Player, "player", "", "the player")
 	fl.StringVar(&f.ActionType, "action-type", "", "the secret action's type (commit)")
 	fl.StringVar(&f.Channel, "channel", "", "where the commitment was posted (commit)")
@@ -109,6 +126,13 @@ entry) is refused and names the existing index.`,
 	fl.StringVar(&o.Replay, "replay", "", "store the replay `FILE` (- for stdin) and record its SHA-256 (result)")
 	fl.StringVar(&f.ReplaySHA256, "replay-sha256", "", "SHA-256 of a replay already stored (result)")
 	fl.StringVar(&o.Summary, "summary", "", "the result summary, a JSON object (result)")
+	indexVar(fl, &o.Seat, "seat", "the contributing `SEAT`, 0-based (contribution)")
+	fl.StringVar(&o.ClientSeed, "client-seed", "", "the client seed, 1 to 64 bytes exactly as posted (contribution)")
+	fl.StringVar(&f.PlayAt, "play-at", "", "RFC 3339 `TIME` play begins; contributions count only before it (seed-commit)")
+	fl.StringVar(&f.BeaconChain, "beacon-chain", "", "drand chain `HASH` (seed-commit; default quicknet with --beacon-round)")
+	fl.Int64Var(&o.BeaconRound, "beacon-round", 0, "drand `ROUND` whose randomness goes into the match seed (seed-commit)")
+	fl.StringVar(&f.RevealBy, "reveal-by", "", "RFC 3339 `TIME` by which the seed will be revealed (seed-commit)")
+	fl.StringVar(&f.Operator, "operator", "", "the game server or operator committing (seed-commit)")
 	return c
 }
 
@@ -133,6 +157,18 @@ func buildBody(a *app, o *ledgerAppendOptions) (*ledger.Body, error) {
 	}
 	if o.SeedRef >= 0 {
 		b.SeedCommit = &o.SeedRef
+	}
+	if o.Seat >= 0 {
+		b.Seat = &o.Seat
+	}
+	if o.ClientSeed != "" {
+		b.ClientSeed = &o.ClientSeed
+	}
+	if o.BeaconRound != 0 {
+		b.BeaconRound = &o.BeaconRound
+		if b.BeaconChain == "" {
+			b.BeaconChain = beacon.Quicknet.Hash
+		}
 	}
 	switch {
 	case o.TextSet && o.TextFile != "":
@@ -222,6 +258,9 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 		var de *ledger.DuplicateError
 		if errors.As(err, &de) {
 			return usageErrorf("%v", err).withHint("see it with 'sealed ledger get %d'", de.Index)
+		}
+		if errors.Is(err, ledger.ErrTampered) {
+			return appendError(err)
 		}
 		return usageErrorf("%v", err)
 	}

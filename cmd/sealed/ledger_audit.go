@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -18,6 +20,7 @@ type ledgerAuditOptions struct {
 	VKeyFile string // --vkey-file FILE: the same, read from FILE
 	URL      string // --url URL: audit a remote tlog-tiles log instead
 	Policy   policyFlags
+	Report   bool   // --report: list seed commitments and abandoned matches per operator
 }
 
 // ledgerAuditJSON is the --json output of ledger audit: the audit report
@@ -25,6 +28,8 @@ type ledgerAuditOptions struct {
 type ledgerAuditJSON struct {
 	*ledger.AuditReport
 	VerifierKey string `json:"verifier_key"`
+	// Operators is --report's list (verify.AbandonedMatches).
+	Operators []verify.OperatorMatches `json:"operators,omitempty"`
 }
 
 func newLedgerAuditCmd(a *app, g *ledgerGlobal) *cobra.Command {
@@ -53,7 +58,13 @@ With --url, no database is read: the log at URL (any C2SP tlog-tiles log)
 is fetched, its whole tree re-derived from its entry bundles, every tile
 and the checkpoint's root checked, and the checkpoint's signature checked
 with --vkey (required), and its witness cosignatures with --witness and
---quorum.`,
+--quorum.
+
+--report adds, per operator (the seed-commits' operator field), how many
+seeds were committed, revealed and still pending, and every abandoned
+match: a seed-commit whose reveal_by passed without a seed-reveal of the
+committed seed by then. A server that abandons the matches it does not
+like is seen doing it. Abandoned matches do not fail the audit.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if o.VKey != "" && o.VKeyFile != "" {
@@ -76,6 +87,7 @@ with --vkey (required), and its witness cosignatures with --witness and
 	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE` (- for stdin)")
 	c.Flags().StringVar(&o.URL, "url", "", "audit the tlog-tiles log at `URL` (no database)")
 	o.Policy.add(c)
+	c.Flags().BoolVar(&o.Report, "report", false, "also list seed commitments and abandoned matches per operator")
 	return c
 }
 
@@ -121,7 +133,7 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 			"verifier key mismatch: the database holds %s, not the given key %s (the key was replaced, or this is another ledger)",
 			terminalSafe(l.VerifierKey()), pinned)}}
 		if a.json {
-			if err := a.printJSON(ledgerAuditJSON{rep, pinned}); err != nil {
+			if err := a.printJSON(ledgerAuditJSON{AuditReport: rep, VerifierKey: pinned}); err != nil {
 				return err
 			}
 		} else {
@@ -135,8 +147,14 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 	if err != nil {
 		return err
 	}
+	var ops []verify.OperatorMatches
+	if o.Report {
+		if ops, err = verify.AbandonedMatches(l, time.Now()); err != nil {
+			return err
+		}
+	}
 	if a.json {
-		if err := a.printJSON(ledgerAuditJSON{rep, l.VerifierKey()}); err != nil {
+		if err := a.printJSON(ledgerAuditJSON{rep, l.VerifierKey(), ops}); err != nil {
 			return err
 		}
 	} else {
@@ -147,6 +165,7 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 		} else {
 			fmt.Fprintf(a.out, "audit failed: %s\n", rep.Problem)
 		}
+		printOperators(a, ops)
 		if pinned == "" {
 			fmt.Fprintln(a.errOut, "hint: this key was read from the database itself, which whoever can write the file can replace; pin the key the operator published with --vkey KEY or --vkey-file FILE")
 		}
@@ -155,4 +174,24 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 		return errSilentFailure
 	}
 	return nil
+}
+
+// printOperators prints --report's seed commitments per operator.
+func printOperators(a *app, ops []verify.OperatorMatches) {
+	for _, o := range ops {
+		name := o.Operator
+		if name == "" {
+			name = "(no operator named)"
+		}
+		fmt.Fprintf(a.out, "operator %s: %d committed, %d revealed, %d pending, %d abandoned\n",
+			terminalSafe(name), o.Committed, o.Revealed, o.Pending, len(o.Abandoned))
+		for _, m := range o.Abandoned {
+			late := ""
+			if m.RevealedLate >= 0 {
+				late = fmt.Sprintf(" (revealed late, at entry %d)", m.RevealedLate)
+			}
+			fmt.Fprintf(a.out, "  abandoned: %s match %s, seed-commit entry %d, not revealed by %s%s\n",
+				m.Game, terminalSafe(m.MatchID), m.SeedCommit, m.RevealBy, late)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
@@ -33,6 +34,13 @@ for the same game and match id before the result, a seed-reveal entry must
 reveal the replay's seed, the configs must agree, and the replay must
 re-simulate clean. A replay that is clean on its own but whose seed was
 never committed (or committed after the match) fails here.
+
+When players contributed client seeds or the seed-commit named a drand
+round (docs/rng.md, "The match seed"), each contribution entry naming the
+seed-commit is listed with whether it counts (after the seed-commit,
+before its play_at, one per seat) or why not; the replay must take exactly
+the counted ones and the named round, whose signature must verify and
+which must have been published after the commitment.
 
 Exit status: 0 tied and clean, 1 something does not hold, 2 bad input (no
 such entry, not a result, replay not stored or unreadable).`,
@@ -70,8 +78,26 @@ func runLedgerCheckResult(a *app, o *ledgerCheckResultOptions) error {
 				fmt.Fprintf(a.out, "  %s\n", terminalSafe(p))
 			}
 		}
+		for _, cc := range c.Contributions {
+			if cc.Counts {
+				fmt.Fprintf(a.out, "contribution entry %d: seat %d, client seed %s: counts\n", cc.Entry, cc.Seat, terminalSafe(strconv.Quote(cc.ClientSeed)))
+			} else {
+				fmt.Fprintf(a.out, "contribution entry %d: seat %d: does not count: %s\n", cc.Entry, cc.Seat, terminalSafe(cc.Why))
+			}
+		}
+		if b := c.BeaconNamed; b != nil {
+			state := "published after the commitment, signature ok"
+			switch {
+			case !b.AfterCommit:
+				state = "published BEFORE the commitment"
+			case !b.SignatureOK:
+				state = "published after the commitment, but the replay's signature is missing or does not verify"
+			}
+			fmt.Fprintf(a.out, "beacon: drand round %d of chain %.16s... (published %s): %s\n", b.Round, b.Chain, b.Published, state)
+		}
 		if c.Replay.Clean() {
 			fmt.Fprintf(a.out, "replay: clean: %s, %d events\n", c.Replay.Format, c.Replay.Events)
+			printMatchInputs(a.out, c.Replay)
 		} else {
 			printDifferences(a.out, "replay", c.Replay)
 		}

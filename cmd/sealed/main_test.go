@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strconv"
@@ -23,7 +25,8 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": cmdExits,
+			"exits":      cmdExits,
+			"drandrelay": cmdDrandRelay,
 		},
 	})
 }
@@ -50,4 +53,18 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit code %d, want %d", got, want)
 	}
+}
+
+// cmdDrandRelay implements the script command "drandrelay DIR": it serves
+// the files under DIR as a drand HTTP relay would (GET
+// /<chain hash>/public/<round> answers DIR/<chain hash>/public/<round>,
+// 404 for a file that is not there) until the script ends, and sets
+// $RELAY to its URL. The scripts put real recorded rounds there.
+func cmdDrandRelay(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: drandrelay DIR")
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(ts.MkAbs(args[0]))))
+	ts.Defer(srv.Close)
+	ts.Setenv("RELAY", srv.URL)
 }

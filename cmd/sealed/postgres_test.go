@@ -31,7 +31,7 @@ func TestPostgresRoundTrip(t *testing.T) {
 		t.Errorf("copy to PostgreSQL: %s", stdout)
 	}
 	stdout, _ = mustRun(t, 0, "", "ledger", "audit", "--db", pg, "--vkey-file", vkeyFile)
-	if !strings.Contains(stdout, "ok: 21 entries") {
+	if !strings.Contains(stdout, "ok: 27 entries") {
 		t.Errorf("audit on PostgreSQL: %s", stdout)
 	}
 	// A second copy into the same database is refused: it holds a ledger.
@@ -54,11 +54,11 @@ func TestPostgresRoundTrip(t *testing.T) {
 		t.Errorf("action post on a URL without --key: exit %d, %s", code, stderr)
 	}
 	stdout, _ = mustRun(t, 0, "", "action", "post", "--db", pg, "--key", demo.KeyFile(src), "--player", "zoe", "--type", "bid", "--commitment", strings.Repeat("cd", 32))
-	if !strings.Contains(stdout, "commit entry 21") {
+	if !strings.Contains(stdout, "commit entry 27") {
 		t.Errorf("action post on PostgreSQL: %s", stdout)
 	}
 	stdout, _ = mustRun(t, 0, "", "ledger", "audit", "--db", pg, "--vkey-file", vkeyFile)
-	if !strings.Contains(stdout, "ok: 22 entries") {
+	if !strings.Contains(stdout, "ok: 28 entries") {
 		t.Errorf("audit after the append: %s", stdout)
 	}
 	// A password never shows: a URL with one that cannot connect.

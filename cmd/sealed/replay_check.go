@@ -34,6 +34,8 @@ type replayCheckOptions struct {
 	Seed           string   // --seed: the revealed 256-bit seed, or ""
 	SeedCommitment string   // --seed-commitment: its commitment, or ""
 	Jobs           int      // --jobs: workers; 0 means one per CPU
+	Inputs         matchInputFlags
+	app            *app
 }
 
 // replayCheckJSON is one file's entry in `sealed replay check --json`.
@@ -72,7 +74,17 @@ derived from it, 'sealed seed engine') and --seed-commitment to the
 commitment posted before the episode. Without them the replay is still
 re-simulated, and the report says that nothing shows the seed was fixed
 before play. For sealed's own replays, --seed and --seed-commitment must
-equal the replay's seed and seed_commitment.
+equal the replay's seed and seed_commitment. An engine replay played with
+contributions or a beacon round takes them as --contribution SEAT:TEXT and
+--beacon-file FILE (with --seed): its config.seed must then be derived from
+the match seed.
+
+A replay carrying "contributions" (players' client seeds) or a "beacon"
+(a drand round) is re-simulated from the match seed derived from them and
+the revealed seed (docs/rng.md, "The match seed"); the round's BLS
+signature is verified offline, and the output names the match seed, the
+client seeds and the round. Whether they count for the match is a
+question for the ledger: 'sealed ledger check-result'.
 
 Exit status: 0 every replay is clean, 1 some replay has differences,
 2 some replay could not be read.`,
@@ -94,6 +106,8 @@ Exit status: 0 every replay is clean, 1 some replay has differences,
 	f.StringVar(&o.Seed, "seed", "", "hold every replay to this revealed `SEED` (64 hex digits)")
 	f.StringVar(&o.SeedCommitment, "seed-commitment", "", "and to this seed `COMMITMENT`, posted before play (needs --seed)")
 	f.IntVar(&o.Jobs, "jobs", 0, "check this many replays at once (0: one per CPU)")
+	o.Inputs.register(f)
+	o.app = a
 	return c
 }
 
@@ -119,6 +133,16 @@ func (o *replayCheckOptions) options() (verify.ReplayOptions, error) {
 	}
 	if o.Jobs < 0 {
 		return ro, usageErrorf("--jobs is %d; expected 0 (one per CPU) or more", o.Jobs)
+	}
+	if len(o.Inputs.Contributions) > 0 || o.Inputs.BeaconFile != "" {
+		if ro.Seed == nil {
+			return ro, usageErrorf("--contribution and --beacon-file need --seed").withHint("they hold an engine replay, which carries neither, to the match seed; a sealed replay carries its own")
+		}
+		cs, b, err := o.Inputs.parse(o.app)
+		if err != nil {
+			return ro, err
+		}
+		ro.Contributions, ro.Beacon = cs, b
 	}
 	return ro, nil
 }
@@ -225,6 +249,7 @@ func runReplayCheck(a *app, o *replayCheckOptions) error {
 			entry.Clean = true
 			if !a.json {
 				fmt.Fprintf(a.out, "%s: clean: %s, %d events, %s\n", f, formatName(rep), rep.Events, seedStatus(rep))
+				printMatchInputs(a.out, rep)
 			}
 		default:
 			failed++
@@ -293,6 +318,33 @@ func printDifferences(w io.Writer, file string, rep *verify.Report) {
 		} else {
 			fmt.Fprintf(w, "  %s: claimed %s, derived %s\n", field, claimed, derived)
 		}
+	}
+	printMatchInputs(w, rep)
+}
+
+// printMatchInputs says, when the draws came from a match seed, which
+// contributions and which drand round went into it.
+func printMatchInputs(w io.Writer, rep *verify.Report) {
+	if rep.MatchSeed == "" {
+		return
+	}
+	fmt.Fprintf(w, "  match seed %s, from the revealed seed", rep.MatchSeed)
+	for _, c := range rep.Contributions {
+		fmt.Fprintf(w, ", seat %d's client seed %s", c.Seat, strconv.Quote(c.ClientSeed))
+		if c.Entry != nil {
+			fmt.Fprintf(w, " (entry %d)", *c.Entry)
+		}
+	}
+	if b := rep.Beacon; b != nil {
+		sig := "signature ok"
+		if !b.SignatureOK {
+			sig = "signature does NOT verify"
+		}
+		fmt.Fprintf(w, " and drand %s round %d (published %s, %s)", b.Network, b.Round, b.Published, sig)
+	}
+	fmt.Fprintln(w)
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 }
 

@@ -27,6 +27,7 @@ type replayPlayAuctionOptions struct {
 	Rake       string // decimal fraction
 	Unit       string // decimal payout unit
 	Out        string // file to write; "" or "-" for stdout
+	Inputs     matchInputFlags
 }
 
 // newReplayPlayAuctionCmd builds `sealed replay play auction`.
@@ -63,6 +64,7 @@ profit, rounded down to --unit (docs/design.md, reading B3).`,
 	}
 	f := c.Flags()
 	f.StringVar(&o.Seed, "seed", "", "the seed, 64 hex digits (required; make one with 'sealed seed new')")
+	o.Inputs.register(f)
 	f.IntVar(&o.Players, "players", d.Players, fmt.Sprintf("number of seats, %d..%d", auction.MinPlayers, auction.MaxPlayers))
 	f.IntVar(&o.Items, "items", d.Items, "number of items")
 	setFlagRange(f, "players", auction.MinPlayers, auction.MaxPlayers)
@@ -140,14 +142,19 @@ func runReplayPlayAuction(a *app, o *replayPlayAuctionOptions) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	bots, err := auctionBots(o.Bots, seed[:], cfg.Players)
+	ms, cs, b, err := o.Inputs.derive(a, seed, cfg.Players)
+	if err != nil {
+		return err
+	}
+	bots, err := auctionBots(o.Bots, ms[:], cfg.Players)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	r, err := auction.Play(seed[:], cfg, bots)
+	r, err := auction.Play(ms[:], cfg, bots)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	r.Seed, r.SeedCommitment, r.Contributions, r.Beacon = seed.String(), seed.Commitment().String(), cs, b
 	data, err := r.Encode()
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestReplayPlayAuctionParse(t *testing.T) {
 	}
 	want := replayPlayAuctionOptions{Seed: "ab", Players: 4, Items: 7, Pricing: "second", TalkRounds: 0, Credits: 50,
 		Min: 1, Max: 9, Bots: "random,idle", Stake: "2.5", Rake: "0.1", Unit: "0.5", Out: "x.json"}
-	if *got != want {
+	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("options %+v, want %+v", *got, want)
 	}
 	// Defaults are the seed's table (seed 000: 5 players, 10 items, 100
@@ -31,7 +32,7 @@ func TestReplayPlayAuctionParse(t *testing.T) {
 	}
 	want = replayPlayAuctionOptions{Seed: "ab", Players: 5, Items: 10, Pricing: "first", TalkRounds: 1, Credits: 100,
 		Min: 5, Max: 60, Bots: "truthful,shading,random"}
-	if *got != want {
+	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("default options %+v, want %+v", *got, want)
 	}
 }

@@ -22,6 +22,7 @@ type replayPlayBargainOptions struct {
 	Out        string // file to write; "" or "-" for stdout
 	Format     string // "sealed" (default) or "engine"
 	EngineSeed int64  // --engine-seed: the engine's integer seed, -1 when not given
+	Inputs     matchInputFlags
 }
 
 // newReplayPlayBargainCmd builds `sealed replay play bargain`: a whole
@@ -62,6 +63,7 @@ the commitment), or --engine-seed N as is (nothing then commits to it).`,
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Seed, "seed", "", "the seed, 64 hex digits (required; make one with 'sealed seed new')")
+	opts.Inputs.register(f)
 	f.IntVar(&opts.Matches, "matches", bargain.DefaultMatches, "number of matches, 3 or 6")
 	f.IntVar(&opts.MaxTurns, "max-turns", bargain.DefaultMaxTurns, "turn limit of each match, even, 2..12")
 	f.StringVar(&opts.Bots, "bots", "greedy,fair,fair", "bots for seats 0,1,2 ("+strings.Join(bargain.BotNames, ", ")+")")
@@ -120,10 +122,15 @@ func runReplayPlayBargain(a *app, opts *replayPlayBargainOptions) error {
 	if opts.StopAfter < 0 || opts.StopAfter >= cfg.Matches {
 		return usageErrorf("--stop-after is %d; expected 1..%d, or 0 to play every match", opts.StopAfter, cfg.Matches-1)
 	}
-	r, err := bargain.PlayEpisode(seed[:], cfg, bots, bargain.PlayOptions{StopAfter: opts.StopAfter})
+	ms, cs, b, err := opts.Inputs.derive(a, seed, bargain.Seats)
+	if err != nil {
+		return err
+	}
+	r, err := bargain.PlayEpisode(ms[:], cfg, bots, bargain.PlayOptions{StopAfter: opts.StopAfter})
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	r.Seed, r.SeedCommitment, r.Contributions, r.Beacon = seed.String(), seed.Commitment().String(), cs, b
 	data, err := r.Encode()
 	if err != nil {
 		return err
@@ -154,7 +161,16 @@ func runReplayPlayEngine(a *app, opts *replayPlayBargainOptions) error {
 		if err != nil {
 			return usageErrorf("--seed: %v", err)
 		}
-		seed, _ = bargain.EngineSeed(s[:])
+		ms, _, b, err := opts.Inputs.derive(a, s, bargain.Seats)
+		if err != nil {
+			return err
+		}
+		if b != nil {
+			return usageErrorf("--beacon-file does not go with --format engine: the engine's document cannot carry the round").withHint("play the sealed format, or leave the beacon out")
+		}
+		seed, _ = bargain.EngineSeed(ms[:])
+	case len(opts.Inputs.Contributions) > 0 || opts.Inputs.BeaconFile != "":
+		return usageErrorf("--contribution and --beacon-file need --seed: they go into the match seed the engine seed is derived from")
 	case opts.EngineSeed >= 0 && opts.EngineSeed <= bargain.MaxEngineSeed:
 		seed = opts.EngineSeed
 	case opts.EngineSeed != -1:

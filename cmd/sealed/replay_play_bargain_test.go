@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
 )
 
@@ -18,7 +19,7 @@ func TestReplayPlayBargainFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := replayPlayBargainOptions{Seed: "ab", Matches: 6, MaxTurns: 10, Bots: "greedy,fair,fair", Format: "sealed", EngineSeed: -1}
-	if *got != want {
+	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("defaults %+v, want %+v", *got, want)
 	}
 
@@ -28,7 +29,7 @@ func TestReplayPlayBargainFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = replayPlayBargainOptions{Seed: "cd", Matches: 3, MaxTurns: 4, Bots: "fair", StopAfter: 2, Out: "r.json", Format: "engine", EngineSeed: 7}
-	if *got != want {
+	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("flags %+v, want %+v", *got, want)
 	}
 }

@@ -129,10 +129,22 @@ func TestServe(t *testing.T) {
 		if code, body := get(t, url); code != 200 || !strings.Contains(body, "Latest checkpoint") {
 			t.Errorf("GET /: %d", code)
 		}
-		if code, body := get(t, url+"replay/6"); code != 200 || !strings.Contains(body, "Clean:") {
-			t.Errorf("GET /replay/6: %d", code)
+		if code, body := get(t, url+"replay/12"); code != 200 || !strings.Contains(body, "Clean:") {
+			t.Errorf("GET /replay/12: %d", code)
 		}
-		if code, body := post(t, url+"api/v1/entries", token, `{"kind":"commit","player":"you","action_type":"bid","channel":"#auctions","commitment":"`+c+`"}`); code != 201 || !strings.Contains(body, `"index":21`) {
+		// The site shows the demo's match with contributions and a beacon
+		// round, and the abandoned match.
+		if code, body := get(t, url+"replay/5"); code != 200 || !strings.Contains(body, "Tied to the ledger") ||
+			!strings.Contains(body, "seat 0's client seed <span class=\"mono\">lucky 7</span> (entry <a href=\"/entry/2\">2</a>)") ||
+			!strings.Contains(body, "drand quicknet round 657413 (published 2023-09-15T11:00:03Z; its signature <span class=\"ok\">verifies</span>") ||
+			!strings.Contains(body, "after the commitment was integrated") {
+			t.Errorf("GET /replay/5: %d %s", code, body)
+		}
+		if code, body := get(t, url+"operators"); code != 200 || !strings.Contains(body, "demo-house") ||
+			!strings.Contains(body, `<span class="bad">1 abandoned</span>`) || !strings.Contains(body, "never revealed") {
+			t.Errorf("GET /operators: %d %s", code, body)
+		}
+		if code, body := post(t, url+"api/v1/entries", token, `{"kind":"commit","player":"you","action_type":"bid","channel":"#auctions","commitment":"`+c+`"}`); code != 201 || !strings.Contains(body, `"index":27`) {
 			t.Errorf("append: %d %s", code, body)
 		}
 		if code, _ := post(t, url+"api/v1/entries", "wrong-token-wrong-token", `{}`); code != 401 {
@@ -201,11 +213,11 @@ func TestDemoServe(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if code, body := post(t, url+"api/v1/entries", strings.TrimSpace(string(tok)), `{"kind":"edit","commit":2,"player":"alice"}`); code != 201 {
+		if code, body := post(t, url+"api/v1/entries", strings.TrimSpace(string(tok)), `{"kind":"edit","commit":8,"player":"alice"}`); code != 201 {
 			t.Errorf("append with the demo token: %d %s", code, body)
 		}
-		if code, body := get(t, url+"replay/8"); code != 200 || !strings.Contains(body, "Negotiation Games") {
-			t.Errorf("GET /replay/8: %d", code)
+		if code, body := get(t, url+"replay/14"); code != 200 || !strings.Contains(body, "Negotiation Games") {
+			t.Errorf("GET /replay/14: %d", code)
 		}
 		// While it is served, a rebuild is refused even with --force: the
 		// ledger, its entry posted above and the token stay.

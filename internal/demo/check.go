@@ -37,6 +37,19 @@ func check(ctx context.Context, o Options, week secret.Week, rec *recorded, s *S
 		if !mc.Clean {
 			problem("%s match %s: the replay has %d differences", mc.Game, mc.MatchID, mc.Differences)
 		}
+		// Tied to the ledger: seed committed before, revealed, configs,
+		// counted contributions and the named beacon round.
+		if rc, err := verify.CheckResult(l, mc.Result); err != nil {
+			problem("%s match %s: %v", mc.Game, mc.MatchID, err)
+		} else if !rc.Clean() {
+			problem("%s match %s: not tied to the ledger: %s", mc.Game, mc.MatchID, strings.Join(rc.Problems, "; "))
+		} else {
+			mc.MatchSeed = matchSeedText(rc)
+		}
+	}
+
+	if s.Operators, err = verify.AbandonedMatches(l, o.Now); err != nil {
+		return err
 	}
 
 	var g secret.Game
@@ -188,4 +201,22 @@ func revealNotes(h secret.History, c commit.Commitment, post int64) []string {
 		notes = append(notes, note)
 	}
 	return notes
+}
+
+// matchSeedText says which contributions and beacon round went into a
+// match seed, or "" when none did.
+func matchSeedText(rc *verify.ResultCheck) string {
+	var parts []string
+	for _, c := range rc.Contributions {
+		if c.Counts {
+			parts = append(parts, fmt.Sprintf("seat %d's client seed %q (entry %d)", c.Seat, c.ClientSeed, c.Entry))
+		}
+	}
+	if b := rc.BeaconNamed; b != nil {
+		parts = append(parts, fmt.Sprintf("drand quicknet round %d (published %s, after the commitment, signature verified)", b.Round, b.Published))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "match seed from the revealed seed, " + strings.Join(parts, ", ")
 }

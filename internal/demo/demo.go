@@ -56,6 +56,9 @@ type Summary struct {
 	Actions []ActionCheck `json:"actions"`
 	// Lots is the week's conclusion (verify.ConcludeLots).
 	Lots *verify.LotsConclusion `json:"lots"`
+	// Operators are the seed commitments per operator and the matches
+	// abandoned (verify.AbandonedMatches at Now).
+	Operators []verify.OperatorMatches `json:"operators"`
 	// Audit is the ledger audit (ledger.Audit).
 	Audit *ledger.AuditReport `json:"audit"`
 	// Problems lists every check that failed; empty when all is well.
@@ -85,6 +88,9 @@ type MatchCheck struct {
 	Clean       bool   `json:"clean"`
 	Differences int    `json:"differences"`
 	Headline    string `json:"headline"`
+	// MatchSeed says which counted contributions and which drand round
+	// went into the match seed (verify.CheckResult); empty when none did.
+	MatchSeed string `json:"match_seed,omitempty"`
 }
 
 // ActionCheck is one secret action of the week: its post, the state the
@@ -176,6 +182,13 @@ func record(ctx context.Context, path string, monday time.Time, s *Summary) (*re
 	}
 	rec := &recorded{posts: map[string]int64{}, commits: map[string]commit.Commitment{}}
 	id := s.Week
+	// First, at its 2023 times: the match with contributions and a
+	// beacon round, and an abandoned one.
+	addAt := func(t time.Time, b *ledger.Body) (int64, error) { return add(t.Sub(monday), b) }
+	cm, cmc, err := recordContributed(id, addAt, l.PutReplay)
+	if err != nil {
+		return nil, fmt.Errorf("demo: the match with contributions: %w", err)
+	}
 	am, err := playAuction("demo-auction-" + id)
 	if err != nil {
 		return nil, fmt.Errorf("demo: playing the auction: %w", err)
@@ -243,6 +256,8 @@ func record(ctx context.Context, path string, monday time.Time, s *Summary) (*re
 			return nil, err
 		}
 	}
+	rec.matches = append(rec.matches, cm)
+	s.Matches = append(s.Matches, cmc)
 	if err := l.Close(); err != nil {
 		return nil, fmt.Errorf("demo: closing the ledger: %w", err)
 	}

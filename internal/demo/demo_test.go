@@ -35,10 +35,10 @@ func TestBuild(t *testing.T) {
 	if !s.OK() {
 		t.Fatalf("problems: %v", s.Problems)
 	}
-	if s.Week != "2026-W10" || s.Size != 21 || s.Checkpoint.Size != 21 || !s.Audit.OK || s.Audit.Size != 21 {
+	if s.Week != "2026-W10" || s.Size != 27 || s.Checkpoint.Size != 27 || !s.Audit.OK || s.Audit.Size != 27 {
 		t.Fatalf("week %s, size %d, checkpoint %d, audit %+v", s.Week, s.Size, s.Checkpoint.Size, s.Audit)
 	}
-	want := map[ledger.Kind]int{ledger.KindSeedCommit: 2, ledger.KindSeedReveal: 2, ledger.KindResult: 2, ledger.KindCommit: 7, ledger.KindEdit: 1, ledger.KindReveal: 7}
+	want := map[ledger.Kind]int{ledger.KindSeedCommit: 4, ledger.KindSeedReveal: 3, ledger.KindResult: 3, ledger.KindContribution: 2, ledger.KindCommit: 7, ledger.KindEdit: 1, ledger.KindReveal: 7}
 	for k, n := range want {
 		if s.Entries[k] != n {
 			t.Errorf("%d %s entries, want %d", s.Entries[k], k, n)
@@ -52,7 +52,7 @@ func TestBuild(t *testing.T) {
 	states := map[string]string{}
 	for _, a := range s.Actions {
 		key := a.Player
-		if a.Index == 9 {
+		if a.Index == 15 {
 			key = "bob-again"
 		}
 		states[key] = string(a.State) + " " + string(a.Reason)
@@ -95,21 +95,21 @@ func TestBuild(t *testing.T) {
 			t.Errorf("entry %d at %s is before entry %d", i, es[i].IntegratedAt, i-1)
 		}
 	}
-	for n, when := range map[int64]string{0: "2026-03-02T08:00:00Z", 2: "2026-03-02T09:00:00Z", 10: "2026-03-03T11:00:00Z", 20: "2026-03-08T00:30:00Z"} {
+	for n, when := range map[int64]string{0: "2023-09-15T10:59:00Z", 3: "2023-09-15T10:59:40Z", 6: "2026-03-02T08:00:00Z", 8: "2026-03-02T09:00:00Z", 16: "2026-03-03T11:00:00Z", 26: "2026-03-08T00:30:00Z"} {
 		if !es[n].IntegratedAt.Equal(utc(t, when)) {
 			t.Errorf("entry %d integrated at %s, want %s", n, es[n].IntegratedAt, when)
 		}
 	}
-	if es[18].Kind != ledger.KindReveal {
-		t.Fatalf("entry 18 is %s", es[18].Kind)
+	if es[24].Kind != ledger.KindReveal {
+		t.Fatalf("entry 24 is %s", es[24].Kind)
 	}
-	b, _ := es[18].Body()
+	b, _ := es[24].Body()
 	if b.Player != "frank" || b.Text == nil || (*b.Text)[len(*b.Text)-1] != '\n' {
-		t.Errorf("entry 18: %+v, want frank's reveal with a trailing newline", b)
+		t.Errorf("entry 24: %+v, want frank's reveal with a trailing newline", b)
 	}
 
 	// The summary says why frank failed although he revealed: his reveal
-	// (entry 18, week.go) has a trailing LF his commitment was not made
+	// (entry 24, week.go) has a trailing LF his commitment was not made
 	// over, so it matches only with that LF removed.
 	var text strings.Builder
 	if err := s.WriteText(&text, ""); err != nil {
@@ -121,7 +121,7 @@ func TestBuild(t *testing.T) {
 			line = l
 		}
 	}
-	const why = "failed: not revealed by the revelation date; reveal entry 18 does not hash to the commitment; it would with trailing LF removed"
+	const why = "failed: not revealed by the revelation date; reveal entry 24 does not hash to the commitment; it would with trailing LF removed"
 	if !strings.Contains(line, why) {
 		t.Errorf("frank's summary line %q does not say %q", line, why)
 	}
@@ -134,20 +134,20 @@ func TestBuild(t *testing.T) {
 
 // TestBuildReplacesOnlyDemo: a second Build refuses an existing demo
 // ledger without Force (it may be served, with entries posted to it), and
-// with Force replaces it only while it holds nothing but the demo's own 21
+// with Force replaces it only while it holds nothing but the demo's own 27
 // entries and is not being served; any other file at the path is refused
 // and left as it was.
 func TestBuildReplacesOnlyDemo(t *testing.T) {
 	dir := t.TempDir()
 	now := utc(t, "2026-03-11T10:00:00Z")
 	path := filepath.Join(dir, "demo.db")
-	if s, err := Build(context.Background(), Options{Path: path, Now: now}); err != nil || !s.OK() || s.Size != 21 {
+	if s, err := Build(context.Background(), Options{Path: path, Now: now}); err != nil || !s.OK() || s.Size != 27 {
 		t.Fatalf("build: %v %+v", err, s)
 	}
 	if _, err := Build(context.Background(), Options{Path: path, Now: now}); !errors.Is(err, ErrExists) {
 		t.Fatalf("second build without Force: %v, want ErrExists", err)
 	}
-	if s, err := Build(context.Background(), Options{Path: path, Now: now, Force: true}); err != nil || !s.OK() || s.Size != 21 {
+	if s, err := Build(context.Background(), Options{Path: path, Now: now, Force: true}); err != nil || !s.OK() || s.Size != 27 {
 		t.Fatalf("build with Force: %v %+v", err, s)
 	}
 
@@ -164,7 +164,7 @@ func TestBuildReplacesOnlyDemo(t *testing.T) {
 	}
 
 	// An entry posted to it (as through the served write API) is the
-	// user's: refused even with Force, and the ledger keeps all 22.
+	// user's: refused even with Force, and the ledger keeps all 28.
 	tok, err := WriteToken(path)
 	if err != nil {
 		t.Fatal(err)
@@ -188,8 +188,8 @@ func TestBuildReplacesOnlyDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := r.Size(); err != nil || n != 22 {
-		t.Errorf("after the refusal the ledger has %d entries (%v), want 22", n, err)
+	if n, err := r.Size(); err != nil || n != 28 {
+		t.Errorf("after the refusal the ledger has %d entries (%v), want 28", n, err)
 	}
 	r.Close()
 	if b, err := os.ReadFile(TokenFile(path)); err != nil || string(b) != tok+"\n" {

@@ -70,10 +70,15 @@ var ErrInUse = errors.New("the demo ledger is in use")
 // seed-commit, a seed-reveal and a result entry.
 const gamesPlayed = 2
 
+// contributedEntries are the entries of the match with contributions (a
+// seed-commit, two contributions, a seed-reveal, a result) and of the
+// abandoned match (a seed-commit).
+const contributedEntries = 6
+
 // ownSize is the number of entries Build records: the games' entries and
 // the week's commits, edits and reveals.
 func ownSize() int64 {
-	return int64(3*gamesPlayed + len(weekActions) + len(weekEdits) + len(weekReveals))
+	return int64(3*gamesPlayed + len(weekActions) + len(weekEdits) + len(weekReveals) + contributedEntries)
 }
 
 // clear removes a previous demo ledger at path (the database, its WAL and

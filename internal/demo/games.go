@@ -138,6 +138,9 @@ func (m *match) headline() string {
 		if top.Seat < len(s.Seats) {
 			name = " (" + s.Seats[top.Seat] + ")"
 		}
+		if s.Pot == "" {
+			return fmt.Sprintf("seat %d%s ranks first with profit %d (a free table)", top.Seat, name, top.Score)
+		}
 		return fmt.Sprintf("seat %d%s ranks first with profit %d; pot %s", top.Seat, name, top.Score, s.Pot)
 	case "bargain":
 		var s struct {

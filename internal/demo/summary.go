@@ -20,7 +20,7 @@ func (s *Summary) WriteText(w io.Writer, url string) error {
 	fmt.Fprintf(&b, "demo ledger %s (origin %s)\n", s.Path, s.Origin)
 	fmt.Fprintf(&b, "verifier key (in %s; pin it to audit: sealed ledger audit --db %s --vkey-file %s):\n  %s\n", s.VerifierKeyFile, s.Path, s.VerifierKeyFile, s.VerifierKey)
 	var kinds []string
-	for _, k := range []ledger.Kind{ledger.KindSeedCommit, ledger.KindSeedReveal, ledger.KindResult, ledger.KindCommit, ledger.KindEdit, ledger.KindReveal} {
+	for _, k := range []ledger.Kind{ledger.KindSeedCommit, ledger.KindSeedReveal, ledger.KindResult, ledger.KindContribution, ledger.KindCommit, ledger.KindEdit, ledger.KindReveal} {
 		if n := s.Entries[k]; n > 0 {
 			kinds = append(kinds, fmt.Sprintf("%d %s", n, k))
 		}
@@ -42,6 +42,22 @@ func (s *Summary) WriteText(w io.Writer, url string) error {
 		fmt.Fprintf(&b, "  %-7s %s: entries %d, %d, %d; %d events; %s; %s\n", m.Game, m.MatchID, m.SeedCommit, m.SeedReveal, m.Result, m.Events, seed, verdict)
 		if m.Headline != "" {
 			fmt.Fprintf(&b, "          %s\n", m.Headline)
+		}
+		if m.MatchSeed != "" {
+			fmt.Fprintf(&b, "          %s\n", m.MatchSeed)
+		}
+	}
+	if len(s.Operators) > 0 {
+		b.WriteString("\nseed commitments per operator (a match not revealed by its reveal_by is abandoned):\n")
+		for _, o := range s.Operators {
+			name := o.Operator
+			if name == "" {
+				name = "(no operator named)"
+			}
+			fmt.Fprintf(&b, "  %s: %d committed, %d revealed, %d pending, %d abandoned\n", name, o.Committed, o.Revealed, o.Pending, len(o.Abandoned))
+			for _, a := range o.Abandoned {
+				fmt.Fprintf(&b, "    abandoned: %s %s (seed-commit entry %d), not revealed by %s\n", a.Game, a.MatchID, a.SeedCommit, a.RevealBy)
+			}
 		}
 	}
 	fmt.Fprintf(&b, "\nsecret actions of week %s (judged now under the rule Secret Information):\n", s.Week)

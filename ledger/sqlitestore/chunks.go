@@ -25,8 +25,9 @@ import (
 // time drops out of its aggregate and the counts no longer match.
 const entryChunkQuery = `SELECT count(*), count(integrated_at), coalesce(min(length(leaf_hash)), 0),
 	CAST(group_concat(body, '') AS BLOB), CAST(group_concat(leaf_hash, '') AS BLOB),
-	CAST(group_concat(length(body), ',') AS BLOB), CAST(group_concat(integrated_at, ',') AS BLOB)
-	FROM (SELECT body, leaf_hash, integrated_at FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
+	CAST(group_concat(length(body), ',') AS BLOB), CAST(group_concat(integrated_at, ',') AS BLOB),
+	coalesce(min(length(dedup)), 0), CAST(group_concat(dedup, '') AS BLOB)
+	FROM (SELECT body, leaf_hash, integrated_at, dedup FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
 
 // hashChunkQuery reads stored hashes [?, ?) in id order as: the row
 // count, the shortest hash and the hashes concatenated (a count of rows
@@ -65,10 +66,11 @@ func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryC
 		}
 		return fmt.Errorf("audit: no row from the entry chunk query")
 	}
-	var bodies, leaves, lengths, instants sql.RawBytes
-	if err := rows.Scan(&c.Count, &c.Times, &c.MinLeafHash, &bodies, &leaves, &lengths, &instants); err != nil {
+	var bodies, leaves, lengths, instants, dedups sql.RawBytes
+	if err := rows.Scan(&c.Count, &c.Times, &c.MinLeafHash, &bodies, &leaves, &lengths, &instants, &c.MinDedup, &dedups); err != nil {
 		return err
 	}
+	c.Dedups = append(c.Dedups[:0], dedups...)
 	c.Bodies = append(c.Bodies[:0], bodies...)
 	c.LeafHashes = append(c.LeafHashes[:0], leaves...)
 	c.Lengths = append(c.Lengths[:0], lengths...)

@@ -167,7 +167,8 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&m.Schema); err != nil {
 		return nil, fmt.Errorf("%s: reading schema version: %w", s.path, err)
 	}
-	if m.Schema > SchemaVersion() {
+	if m.Schema > SchemaVersion() && s.w != nil {
+		// A reader goes on: the audit names the schema_version rows.
 		return nil, fmt.Errorf("%s: database schema version %d is newer than this version of sealed understands (%d): %w", s.path, m.Schema, SchemaVersion(), ledger.ErrSchemaTooNew)
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT key, value FROM log_meta`)
@@ -301,23 +302,107 @@ func (s *Store) queryEntries(ctx context.Context, q string, args ...any) ([]ledg
 	defer rows.Close()
 	var out []ledger.StoredEntry
 	for rows.Next() {
-		var e ledger.StoredEntry
-		var kind string
-		var posted, ref sql.NullInt64
-		var commitment sql.NullString
-		if err := rows.Scan(&e.Index, &kind, &e.Leaf, &e.LeafHash, &e.IntegratedAt, &posted, &e.Dedup, &commitment, &ref); err != nil {
+		// Each column is read as whatever SQLite holds, then checked: a
+		// value of the wrong type (a tampered row) is named, table, row
+		// and column, as an error wrapping ledger.ErrTampered.
+		var v [9]any
+		if err := rows.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]); err != nil {
 			return nil, fmt.Errorf("reading entries: %w", err)
 		}
-		e.Kind = ledger.Kind(kind)
-		e.PostedAt, e.HasPostedAt = posted.Int64, posted.Valid
-		e.Commitment = commitment.String
-		e.Ref = -1
-		if ref.Valid {
-			e.Ref = ref.Int64
+		e, err := entryOfRow(v)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// entryColumnNames name the columns of entryColumns, in order.
+var entryColumnNames = [9]string{"idx", "kind", "body", "leaf_hash", "integrated_at", "posted_at", "dedup", "commitment", "ref"}
+
+// entryOfRow converts one row of entryColumns, read as SQLite's own
+// values, to a StoredEntry, refusing a value of the wrong type.
+func entryOfRow(v [9]any) (ledger.StoredEntry, error) {
+	e := ledger.StoredEntry{Ref: -1}
+	idx, ok := v[0].(int64)
+	if !ok {
+		return e, fmt.Errorf("entries: a row's idx is %s, not an integer: %w", describe(v[0]), ledger.ErrTampered)
+	}
+	e.Index = idx
+	bad := func(i int, want string) error {
+		return fmt.Errorf("entries: the row at index %d holds %s in column %s; expected %s: %w", idx, describe(v[i]), entryColumnNames[i], want, ledger.ErrTampered)
+	}
+	text := func(i int) (string, bool) {
+		switch x := v[i].(type) {
+		case string:
+			return x, true
+		case []byte:
+			return string(x), true
+		}
+		return "", false
+	}
+	blob := func(i int) ([]byte, bool) {
+		switch x := v[i].(type) {
+		case []byte:
+			return x, true
+		case string:
+			return []byte(x), true
+		}
+		return nil, false
+	}
+	k, ok := text(1)
+	if !ok {
+		return e, bad(1, "text")
+	}
+	e.Kind = ledger.Kind(k)
+	if e.Leaf, ok = blob(2); !ok {
+		return e, bad(2, "a blob")
+	}
+	if e.LeafHash, ok = blob(3); !ok {
+		return e, bad(3, "a blob")
+	}
+	if e.IntegratedAt, ok = v[4].(int64); !ok {
+		return e, bad(4, "an integer (Unix nanoseconds)")
+	}
+	switch x := v[5].(type) {
+	case nil:
+	case int64:
+		e.PostedAt, e.HasPostedAt = x, true
+	default:
+		return e, bad(5, "an integer (Unix nanoseconds) or NULL")
+	}
+	if e.Dedup, ok = blob(6); !ok {
+		return e, bad(6, "a blob")
+	}
+	if v[7] != nil {
+		if e.Commitment, ok = text(7); !ok {
+			return e, bad(7, "text or NULL")
+		}
+	}
+	switch x := v[8].(type) {
+	case nil:
+	case int64:
+		e.Ref = x
+	default:
+		return e, bad(8, "an integer or NULL")
+	}
+	return e, nil
+}
+
+// describe says what a value read from SQLite is, for an error.
+func describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return fmt.Sprintf("the text %q", x)
+	case []byte:
+		return fmt.Sprintf("a blob of %d bytes", len(x))
+	case float64:
+		return fmt.Sprintf("the real number %v", x)
+	}
+	return fmt.Sprintf("%v", v)
 }
 
 // EntryRange implements ledger.Store.

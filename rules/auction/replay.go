@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/sealedhq/sealed/commit"
 )
 
 // ReplayFormat is the value of a Blind Auction replay's "format" field
@@ -45,9 +46,14 @@ type Replay struct {
 	Seed           string `json:"seed"`            // the revealed seed, 64 lowercase hex characters
 	// Seats names who sat where, by seat (bot names for built-in bots);
 	// informational, not checked.
-	Seats   []string `json:"seats,omitempty"`
-	Events  []Event  `json:"events"`
-	Results Results  `json:"results"`
+	Seats []string `json:"seats,omitempty"`
+	// Contributions and Beacon are the players' client seeds and the drand
+	// round the match seed took (commit.MatchSeed, docs/rng.md "The match
+	// seed"); absent when the draws come from Seed itself.
+	Contributions []commit.ReplayContribution `json:"contributions,omitempty"`
+	Beacon        *commit.ReplayBeacon        `json:"beacon,omitempty"`
+	Events        []Event                     `json:"events"`
+	Results       Results                     `json:"results"`
 }
 
 // Event is one replay event. Type says which fields it carries (the others
@@ -117,11 +123,18 @@ func (r *Replay) Encode() ([]byte, error) {
 		v   any
 	}{{"format", r.Format}, {"rules_version", r.RulesVersion}, {"config", &r.Config},
 		{"seed_commitment", r.SeedCommitment}, {"seed", r.Seed}}
+	type field = struct {
+		key string
+		v   any
+	}
 	if len(r.Seats) > 0 {
-		head = append(head, struct {
-			key string
-			v   any
-		}{"seats", r.Seats})
+		head = append(head, field{"seats", r.Seats})
+	}
+	if len(r.Contributions) > 0 {
+		head = append(head, field{"contributions", r.Contributions})
+	}
+	if r.Beacon != nil {
+		head = append(head, field{"beacon", r.Beacon})
 	}
 	for _, f := range head {
 		v, err := marshalCompact(f.v)

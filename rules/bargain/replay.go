@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/sealedhq/sealed/commit"
 )
 
 // ReplayFormat is the value of a Negotiation Games replay's "format" field.
@@ -42,6 +44,11 @@ type Replay struct {
 	Seed string `json:"seed"`
 	// PolicyNames names the policy (bot) of each seat; informational.
 	PolicyNames []string `json:"policyNames,omitempty"`
+	// Contributions and Beacon are the players' client seeds and the drand
+	// round the match seed took (commit.MatchSeed, docs/rng.md "The match
+	// seed"); absent when the draws come from Seed itself.
+	Contributions []commit.ReplayContribution `json:"contributions,omitempty"`
+	Beacon        *commit.ReplayBeacon        `json:"beacon,omitempty"`
 	// Events is every event, in order.
 	Events []Event `json:"events"`
 	// Results is what the server claimed at the end.
@@ -206,12 +213,14 @@ func (r Results) MarshalJSON() ([]byte, error) {
 // error only for an event of unknown kind.
 func (r *Replay) Encode() ([]byte, error) {
 	head := struct {
-		Format         string       `json:"format"`
-		Config         ReplayConfig `json:"config"`
-		SeedCommitment string       `json:"seed_commitment"`
-		Seed           string       `json:"seed"`
-		PolicyNames    []string     `json:"policyNames,omitempty"`
-	}{r.Format, r.Config, r.SeedCommitment, r.Seed, r.PolicyNames}
+		Format         string                      `json:"format"`
+		Config         ReplayConfig                `json:"config"`
+		SeedCommitment string                      `json:"seed_commitment"`
+		Seed           string                      `json:"seed"`
+		PolicyNames    []string                    `json:"policyNames,omitempty"`
+		Contributions  []commit.ReplayContribution `json:"contributions,omitempty"`
+		Beacon         *commit.ReplayBeacon        `json:"beacon,omitempty"`
+	}{r.Format, r.Config, r.SeedCommitment, r.Seed, r.PolicyNames, r.Contributions, r.Beacon}
 	h, err := json.MarshalIndent(head, "", "  ")
 	if err != nil {
 		return nil, err

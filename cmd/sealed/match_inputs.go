@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/verify"
+	"github.com/spf13/pflag"
+)
+
+// matchInputFlags are the --contribution and --beacon-file flags of the
+// replay play verbs (docs/rng.md, "The match seed").
+type matchInputFlags struct {
+	Contributions []string // SEAT:TEXT
+	BeaconFile    string   // a round as 'sealed beacon get' prints it
+}
+
+func (m *matchInputFlags) register(f *pflag.FlagSet) {
+	f.StringArrayVar(&m.Contributions, "contribution", nil, "a seat's client seed, `SEAT:TEXT` (repeatable; 1 to 64 bytes of TEXT)")
+	f.StringVar(&m.BeaconFile, "beacon-file", "", "the drand round `FILE` the match takes, as 'sealed beacon get' prints it")
+}
+
+// derive reads the flags and returns the match seed with the replay's
+// contributions and beacon; without either flag the match seed is server.
+func (m *matchInputFlags) derive(a *app, server commit.Seed, seats int) (commit.Seed, []commit.ReplayContribution, *commit.ReplayBeacon, error) {
+	cs, b, err := m.parse(a)
+	if err != nil {
+		return server, nil, nil, err
+	}
+	ms, err := verify.DeriveMatchSeed(server, cs, b, seats)
+	if err != nil {
+		return server, nil, nil, usageErrorf("%v", err)
+	}
+	return ms, cs, b, nil
+}
+
+// parse reads --contribution and --beacon-file.
+func (m *matchInputFlags) parse(a *app) ([]commit.ReplayContribution, *commit.ReplayBeacon, error) {
+	var cs []commit.ReplayContribution
+	for _, c := range m.Contributions {
+		seat, text, ok := strings.Cut(c, ":")
+		n, err := strconv.Atoi(seat)
+		if !ok || err != nil {
+			return nil, nil, usageErrorf("--contribution %q: expected SEAT:TEXT, such as 0:lucky", c)
+		}
+		cs = append(cs, commit.ReplayContribution{Seat: n, ClientSeed: text})
+	}
+	var b *commit.ReplayBeacon
+	if m.BeaconFile != "" {
+		data, err := readInput(a, m.BeaconFile, 64<<10)
+		if err != nil {
+			return nil, nil, err
+		}
+		var r beaconRoundJSON
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, nil, usageErrorf("--beacon-file %s: not a drand round: %v", m.BeaconFile, err).withHint("make one with 'sealed beacon get --round R'")
+		}
+		b = &commit.ReplayBeacon{Chain: r.Chain, Round: r.Round, Signature: r.Signature}
+	}
+	return cs, b, nil
+}

@@ -1,0 +1,167 @@
+package ledger
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// CoverageGrace is how long (by the ledger's clock, Options.Clock) entries
+// may stand past the newest signed checkpoint before the audit fails: a writer signs a checkpoint at most
+// CheckpointInterval after an append (DefaultCheckpointInterval), and
+// when it closes; an entry integrated longer ago than this and still not
+// covered by any checkpoint was appended by something that never signed
+// (or its checkpoints were deleted).
+const CoverageGrace = time.Minute
+
+// auditRest checks what the pass over the tree does not: every row of
+// every table in its range (Store.Census), the identity rows (log_meta
+// holds exactly origin and verifier_key, the origin is the key's name,
+// the schema versions run 1..latest), every stored replay against its
+// digest and every replay a result entry names present, and the newest
+// checkpoint covering the log. It returns the first problem, or nil.
+func (l *Ledger) auditRest(ctx context.Context, rep *AuditReport) (*AuditProblem, error) {
+	n := rep.Size
+	problem := func(table, format string, args ...any) (*AuditProblem, error) {
+		return &AuditProblem{Index: -1, Checkpoint: -1, Table: table, What: fmt.Sprintf(format, args...)}, nil
+	}
+	c, err := l.store.Census(ctx)
+	if err != nil {
+		if errors.Is(err, ErrTampered) {
+			table := tableOfError(err)
+			return problem(table, "%s", strings.TrimPrefix(err.Error(), table+": "))
+		}
+		return nil, err
+	}
+	// Rows outside the log's range. Entries appended meanwhile by a writer
+	// may lie past n: only rows below 0 and rows past the log's own end
+	// (the census's largest index) are findings.
+	if c.Entries.Rows > 0 && c.Entries.Min < 0 {
+		return problem("entries", "a row at index %d, outside the log's indexes 0..%d", c.Entries.Min, n-1)
+	}
+	if c.Entries.Rows != 0 && c.Entries.Rows != c.Entries.Max+1 {
+		return problem("entries", "%d rows for indexes 0..%d: %d rows the log did not write, or missing", c.Entries.Rows, c.Entries.Max, c.Entries.Rows-(c.Entries.Max+1))
+	}
+	size := c.Entries.Max + 1
+	if c.Entries.Rows == 0 {
+		size = 0
+	}
+	want := tlog.StoredHashCount(size)
+	if c.Hashes.Rows > 0 && (c.Hashes.Min < 0 || c.Hashes.Max >= want) {
+		bad := c.Hashes.Min
+		if bad >= 0 {
+			bad = c.Hashes.Max
+		}
+		return problem("hashes", "a row at id %d, outside the stored hash ids 0..%d of a tree of %d entries", bad, want-1, size)
+	}
+	if c.Hashes.Rows != want {
+		return problem("hashes", "%d rows, but a tree of %d entries has %d stored hashes", c.Hashes.Rows, size, want)
+	}
+	if c.Checkpoints.Rows > 0 && (c.Checkpoints.Min != 1 || c.Checkpoints.Max != c.Checkpoints.Rows) {
+		return problem("checkpoints", "%d rows with ids %d..%d: ids must run 1, 2, 3, ... without a gap (a checkpoint was deleted, or a row added)", c.Checkpoints.Rows, c.Checkpoints.Min, c.Checkpoints.Max)
+	}
+	// The identity rows.
+	if !slices.Equal(c.MetaKeys, []string{"origin", "verifier_key"}) {
+		return problem("log_meta", "keys %q; expected exactly origin and verifier_key", c.MetaKeys)
+	}
+	if v, err := note.NewVerifier(l.vkey); err != nil || v.Name() != l.origin {
+		name := ""
+		if err == nil {
+			name = v.Name()
+		}
+		return problem("log_meta", "origin %q is not the name of the verifier key %q (%q)", l.origin, l.vkey, name)
+	}
+	for i, v := range c.SchemaVersions {
+		if v != i+1 {
+			return problem("schema_version", "versions %v; expected 1..%d, one row each", c.SchemaVersions, c.SchemaLatest)
+		}
+	}
+	// A ledger opened read-only keeps an older schema (its writer
+	// migrates it): 1..k with k <= latest.
+	if len(c.SchemaVersions) == 0 || len(c.SchemaVersions) > c.SchemaLatest {
+		return problem("schema_version", "versions %v; expected 1..k, one row each, with k at most %d", c.SchemaVersions, c.SchemaLatest)
+	}
+	// Replays: content-addressed, each re-hashed; every one a result entry
+	// names must be there.
+	stored := map[string]bool{}
+	var bad *AuditProblem
+	err = l.store.EachReplay(ctx, func(d string, data []byte) error {
+		sum := sha256.Sum256(data)
+		if got := hex.EncodeToString(sum[:]); got != d {
+			bad = &AuditProblem{Index: -1, Checkpoint: -1, Table: "replays",
+				What: fmt.Sprintf("the row under digest %q holds %d bytes that hash to %s", d, len(data), got)}
+			return errStop
+		}
+		stored[d] = true
+		return nil
+	})
+	if bad != nil {
+		return bad, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for from := int64(0); from < n; from += MaxEntries {
+		rows, err := l.store.EntryRange(ctx, from, min(from+MaxEntries, n))
+		if err != nil {
+			return nil, err
+		}
+		for i := range rows {
+			if rows[i].Kind != KindResult {
+				continue
+			}
+			d, _ := topLevelString(rows[i].Leaf, "replay_sha256")
+			if !stored[d] {
+				return &AuditProblem{Index: rows[i].Index, Checkpoint: -1, Table: "replays",
+					What: fmt.Sprintf("the replay %s this result entry names is not stored", d)}, nil
+			}
+		}
+	}
+	// The newest checkpoint covers the log, but for entries a writer
+	// appended within CoverageGrace.
+	latest, err := l.store.LatestCheckpoint(ctx)
+	if errors.Is(err, ErrNotFound) {
+		return problem("checkpoints", "no checkpoint at all: a ledger always has the empty tree's, signed when it was made")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if latest.Size < n {
+		rows, err := l.store.EntryRange(ctx, latest.Size, latest.Size+1)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) == 1 && l.clock().Sub(time.Unix(0, rows[0].IntegratedAt)) > CoverageGrace {
+			return &AuditProblem{Index: latest.Size, Checkpoint: latest.Size, Table: "checkpoints",
+				What: fmt.Sprintf("%d entries, from index %d on, are covered by no signed checkpoint (the newest has size %d), and the first was integrated at %s, more than %v ago",
+					n-latest.Size, latest.Size, latest.Size, time.Unix(0, rows[0].IntegratedAt).UTC().Format(time.RFC3339), CoverageGrace)}, nil
+		}
+	}
+	return nil, nil
+}
+
+// errStop ends an EachReplay walk early.
+var errStop = errors.New("stop")
+
+// tableOfError names the table an error wrapping ErrTampered speaks of:
+// the first table name its message starts with, else "entries".
+func tableOfError(err error) string {
+	msg := err.Error()
+	for _, t := range []string{"replays", "checkpoints", "hashes", "log_meta", "schema_version", "cosignatures", "entries"} {
+		if strings.HasPrefix(msg, t) {
+			return t
+		}
+	}
+	if strings.HasPrefix(msg, "checkpoint") {
+		return "checkpoints"
+	}
+	return "entries"
+}

@@ -1,0 +1,88 @@
+package sqlitestore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// Census implements ledger.Store.
+func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
+	c := &ledger.Census{SchemaLatest: SchemaVersion()}
+	for _, t := range []struct {
+		q string
+		r *ledger.RowRange
+	}{
+		{`SELECT count(*), coalesce(min(idx), 0), coalesce(max(idx), 0) FROM entries`, &c.Entries},
+		{`SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM hashes`, &c.Hashes},
+		{`SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM checkpoints`, &c.Checkpoints},
+	} {
+		if err := s.r.QueryRowContext(ctx, t.q).Scan(&t.r.Rows, &t.r.Min, &t.r.Max); err != nil {
+			return nil, fmt.Errorf("census: %w", err)
+		}
+	}
+	// A file opened read-only may predate the cosignatures table
+	// (migration 3).
+	var tables int
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'cosignatures'`).Scan(&tables); err != nil {
+		return nil, fmt.Errorf("census: %w", err)
+	}
+	if tables == 1 {
+		if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM cosignatures`).Scan(&c.Cosignatures); err != nil {
+			return nil, fmt.Errorf("census: %w", err)
+		}
+	}
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM replays`).Scan(&c.Replays); err != nil {
+		return nil, fmt.Errorf("census: %w", err)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT key FROM log_meta ORDER BY key`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("census: log_meta: %w", err)
+		}
+		c.MetaKeys = append(c.MetaKeys, k)
+	}
+	rows.Close()
+	rows, err = s.r.QueryContext(ctx, `SELECT version FROM schema_version ORDER BY version`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, fmt.Errorf("census: schema_version: %w", err)
+		}
+		c.SchemaVersions = append(c.SchemaVersions, v)
+	}
+	return c, rows.Err()
+}
+
+// EachReplay implements ledger.Store.
+func (s *Store) EachReplay(ctx context.Context, fn func(digest string, data []byte) error) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT sha256, bytes FROM replays ORDER BY sha256`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d string
+		var b []byte
+		if err := rows.Scan(&d, &b); err != nil {
+			return fmt.Errorf("replays: %w", err)
+		}
+		if b == nil {
+			b = []byte{}
+		}
+		if err := fn(d, b); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

@@ -1,0 +1,210 @@
+package ledger_test
+
+import (
+	"context"
+	"encoding/json"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sealedhq/sealed/internal/demo"
+	"github.com/sealedhq/sealed/ledger"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+var (
+	demoOnce sync.Once
+	demoPath string
+	demoErr  error
+)
+
+// demoLedger builds the demo ledger (internal/demo: seeds committed and
+// revealed, two results with their replays, a week of secret actions)
+// once per test binary and returns its closed file.
+func demoLedger(t *testing.T) string {
+	t.Helper()
+	demoOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "sealed-tamper-demo-*")
+		if err != nil {
+			demoErr = err
+			return
+		}
+		demoPath = dir + "/demo.db"
+		_, demoErr = demo.Build(context.Background(), demo.Options{Path: demoPath, Now: time.Now()})
+	})
+	if demoErr != nil {
+		t.Fatal(demoErr)
+	}
+	return demoPath
+}
+
+// auditCopy audits a copy of the demo ledger after the statements ran on
+// it with the triggers dropped, at a clock an hour past now (so entries no
+// checkpoint covers are past the grace), and returns the problem.
+func auditCopy(t *testing.T, stmts ...string) *ledger.AuditProblem {
+	t.Helper()
+	c := copyFile(t, demoLedger(t))
+	all := append([]string{`DROP TRIGGER IF EXISTS entries_no_update; DROP TRIGGER IF EXISTS entries_no_delete;
+		DROP TRIGGER IF EXISTS hashes_no_update; DROP TRIGGER IF EXISTS hashes_no_delete;
+		DROP TRIGGER IF EXISTS checkpoints_no_update; DROP TRIGGER IF EXISTS checkpoints_no_delete;
+		DROP TRIGGER IF EXISTS replays_no_update; DROP TRIGGER IF EXISTS replays_no_delete`}, stmts...)
+	if err := attack(t, c, all...); err != nil {
+		t.Fatalf("attack: %v", err)
+	}
+	l, err := openLedger(t, c, ledger.Options{ReadOnly: true, Clock: func() time.Time { return time.Now().Add(time.Hour) }})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	defer l.Close()
+	rep, err := l.Audit(context.Background(), nil)
+	if err != nil {
+		t.Fatalf("audit error (want a finding): %v", err)
+	}
+	if rep.OK || rep.Problem == nil {
+		t.Fatalf("the audit passed")
+	}
+	t.Logf("audit: %s", rep.Problem)
+	return rep.Problem
+}
+
+// TestTamperEveryTable: each tamper issue 10 found passing the audit, done
+// with plain SQL on a copy of a demo ledger with the triggers dropped, is
+// now a finding that names the table (and the row where there is one).
+func TestTamperEveryTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo ledger")
+	}
+	// The demo's first result entry and its replay digest.
+	l, err := openLedger(t, demoLedger(t), ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, _ := l.Size()
+	var result int64 = -1
+	var digest string
+	var commit int64 = -1
+	for i := range size {
+		e, err := l.Entry(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := e.Body()
+		if e.Kind == ledger.KindResult && result < 0 {
+			result, digest = i, b.ReplaySHA256
+		}
+		if e.Kind == ledger.KindCommit && commit < 0 {
+			commit = i
+		}
+	}
+	l.Close()
+	if result < 0 || commit < 0 {
+		t.Fatal("the demo ledger has no result or commit entry")
+	}
+	other := fmt.Sprintf("%x", sha256.Sum256([]byte("another ledger's replay")))
+	cases := []struct {
+		name, table, what string
+		stmts             []string
+	}{
+		{"all checkpoints deleted", "checkpoints", "no checkpoint at all", []string{`DELETE FROM checkpoints`}},
+		{"a middle checkpoint deleted", "checkpoints", "id", []string{`DELETE FROM checkpoints WHERE id = 2`}},
+		{"the newest checkpoints deleted", "checkpoints", "covered by no signed checkpoint",
+			[]string{`DELETE FROM checkpoints WHERE id > 1`}},
+		{"a checkpoint row copied", "checkpoints", "repeats the note",
+			[]string{`INSERT INTO checkpoints(size, root, note, created_at) SELECT size, root, note, created_at FROM checkpoints WHERE id = 2`}},
+		{"created_at changed", "checkpoints", "created_at",
+			[]string{`UPDATE checkpoints SET created_at = created_at + 1000000000 WHERE id = 2`}},
+		{"replay bytes flipped", "replays", "hash to",
+			[]string{`UPDATE replays SET bytes = CAST(replace(CAST(bytes AS TEXT), '"', '''') AS BLOB) WHERE sha256 = '` + digest + `'`}},
+		{"replay truncated", "replays", "hash to",
+			[]string{`UPDATE replays SET bytes = substr(bytes, 1, 100) WHERE sha256 = '` + digest + `'`}},
+		{"replay row deleted", "replays", "is not stored", []string{`DELETE FROM replays WHERE sha256 = '` + digest + `'`}},
+		{"replay key changed", "replays", "hash to", []string{`UPDATE replays SET sha256 = '` + other + `' WHERE sha256 = '` + digest + `'`}},
+		{"a row at a negative index", "entries", "index -1",
+			[]string{`INSERT INTO entries SELECT -1, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref FROM entries WHERE idx = 0`}},
+		{"a stored hash at id -1", "hashes", "id -1", []string{`INSERT INTO hashes(id, hash) SELECT -1, hash FROM hashes WHERE id = 0`}},
+		{"a stored hash past the end", "hashes", "outside the stored hash ids",
+			[]string{`INSERT INTO hashes(id, hash) SELECT (SELECT max(id) FROM hashes) + 1000, hash FROM hashes WHERE id = 0`}},
+		{"origin changed", "log_meta", "origin", []string{`UPDATE log_meta SET value = 'evil.example/log' WHERE key = 'origin'`}},
+		{"an extra log_meta key", "log_meta", "keys", []string{`INSERT INTO log_meta(key, value) VALUES('extra', 'x')`}},
+		{"schema_version row deleted", "schema_version", "versions", []string{`DELETE FROM schema_version WHERE version = 1`}},
+		{"schema_version bumped", "schema_version", "versions", []string{`INSERT INTO schema_version(version, applied_at) VALUES(99, 'now')`}},
+		{"dedup column changed", "entries", "dedup", []string{fmt.Sprintf(`UPDATE entries SET dedup = zeroblob(32) WHERE idx = %d`, commit)}},
+		{"integrated_at set to text", "entries", "integrated_at",
+			[]string{fmt.Sprintf(`UPDATE entries SET integrated_at = 'yesterday' WHERE idx = %d`, commit)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := auditCopy(t, tc.stmts...)
+			if p.Table != tc.table || !strings.Contains(p.What, tc.what) {
+				t.Errorf("problem %s (table %q); want table %q and %q", p, p.Table, tc.table, tc.what)
+			}
+		})
+	}
+	// A body rewritten with its leaf hash and stored hashes recomputed (as
+	// tlog would), and every checkpoint covering it deleted.
+	t.Run("body rewritten, hashes recomputed, covering checkpoints deleted", func(t *testing.T) {
+		p := auditCopy(t, rewriteBody(t, commit)...)
+		if p.Table != "checkpoints" {
+			t.Errorf("problem %s; want a checkpoints finding", p)
+		}
+	})
+}
+
+// rewriteBody returns SQL that changes the body of entry idx of the demo
+// ledger (one digit of its commitment), recomputes its leaf hash and every
+// stored hash from there on with tlog, and deletes every checkpoint of a
+// size above idx.
+func rewriteBody(t *testing.T, idx int64) []string {
+	l, err := openLedger(t, demoLedger(t), ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	n, _ := l.Size()
+	hashes := map[int64]tlog.Hash{}
+	var stmts []string
+	for i := range n {
+		e, err := l.Entry(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		leaf := e.Leaf
+		if i == idx {
+			leaf = []byte(strings.Replace(string(leaf), `"commitment":"`, `"commitment":"f`, 1))
+			leaf = []byte(strings.Replace(string(leaf), `"commitment":"f`+string(leaf[strings.Index(string(leaf), `"commitment":"`)+14]), `"commitment":"f`, 1))
+			lh := tlog.RecordHash(leaf)
+			// The lookup columns too, as docs/ledger.md defines them: the
+			// commitment, and the duplicate key SHA-256("commit" NUL player
+			// NUL action_type NUL commitment NUL).
+			var b ledger.Body
+			if err := json.Unmarshal(leaf, &b); err != nil {
+				t.Fatal(err)
+			}
+			dedup := sha256.Sum256([]byte("commit\x00" + b.Player + "\x00" + b.ActionType + "\x00" + b.Commitment + "\x00"))
+			stmts = append(stmts, fmt.Sprintf(`UPDATE entries SET body = x'%x', leaf_hash = x'%x', commitment = '%s', dedup = x'%x' WHERE idx = %d`,
+				leaf, lh[:], b.Commitment, dedup[:], i))
+		}
+		hs, err := tlog.StoredHashes(i, leaf, tlog.HashReaderFunc(func(ix []int64) ([]tlog.Hash, error) {
+			out := make([]tlog.Hash, len(ix))
+			for k, x := range ix {
+				out[k] = hashes[x]
+			}
+			return out, nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, h := range hs {
+			id := tlog.StoredHashIndex(0, i) + int64(k)
+			hashes[id] = h
+			if i >= idx {
+				stmts = append(stmts, fmt.Sprintf(`UPDATE hashes SET hash = x'%x' WHERE id = %d`, h[:], id))
+			}
+		}
+	}
+	return append(stmts, fmt.Sprintf(`DELETE FROM checkpoints WHERE size > %d`, idx))
+}
