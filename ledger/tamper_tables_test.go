@@ -2,8 +2,8 @@ package ledger_test
 
 import (
 	"context"
-	"encoding/json"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"

@@ -20,7 +20,7 @@ type ledgerAuditOptions struct {
 	VKeyFile string // --vkey-file FILE: the same, read from FILE
 	URL      string // --url URL: audit a remote tlog-tiles log instead
 	Policy   policyFlags
-	Report   bool   // --report: list seed commitments and abandoned matches per operator
+	Report   bool // --report: list seed commitments and abandoned matches per operator
 }
 
 // ledgerAuditJSON is the --json output of ledger audit: the audit report
