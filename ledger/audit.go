@@ -77,6 +77,11 @@ func tableOf(index, checkpoint int64, what string) string {
 // failures to read. progress, if not nil, is called now and then with
 // entries done and the total.
 func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*AuditReport, error) {
+	if ic, ok := l.store.(IntegrityChecker); ok {
+		if err := ic.CheckIntegrity(ctx); err != nil {
+			return nil, err
+		}
+	}
 	rep, err := l.auditTree(ctx, progress)
 	if err != nil && errors.Is(err, ErrTampered) {
 		// A row the store could not even read as its columns' types.

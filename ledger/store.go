@@ -251,3 +251,11 @@ type ColumnChecker interface {
 	// top-level member, and what differs; -1 if none.
 	CheckColumns(ctx context.Context, from, to int64) (int64, string, error)
 }
+
+// IntegrityChecker is an optional check a store runs before an audit: a
+// database its engine cannot read whole (a file cut short, a damaged
+// page) is an error saying so, rather than rows that vanish or a driver's
+// scan error halfway through.
+type IntegrityChecker interface {
+	CheckIntegrity(ctx context.Context) error
+}
