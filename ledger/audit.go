@@ -51,6 +51,9 @@ func (p *AuditProblem) String() string {
 	case p.Checkpoint >= 0:
 		return fmt.Sprintf("%s, checkpoint of size %d: %s", p.Table, p.Checkpoint, p.What)
 	}
+	if p.Table == "" {
+		return p.What
+	}
 	return p.Table + ": " + p.What
 }
 

@@ -129,7 +129,7 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 	// key; with a pinned key, that stored key must be the pinned one, so
 	// the signatures are checked with the pinned key.
 	if pinned != "" && l.VerifierKey() != pinned {
-		rep := &ledger.AuditReport{Problem: &ledger.AuditProblem{Index: -1, Checkpoint: -1, What: fmt.Sprintf(
+		rep := &ledger.AuditReport{Problem: &ledger.AuditProblem{Index: -1, Checkpoint: -1, Table: "log_meta", What: fmt.Sprintf(
 			"verifier key mismatch: the database holds %s, not the given key %s (the key was replaced, or this is another ledger)",
 			terminalSafe(l.VerifierKey()), pinned)}}
 		if a.json {
