@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sealedhq/sealed/ledger"
 	"golang.org/x/mod/sumdb/tlog"
@@ -40,9 +42,11 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 	}
 	rep := &ExportReport{Size: cp.Size}
 	size := cp.Size
+	fw := newFileWriter(ctx, 4)
+	defer fw.close()
 	put := func(t tlog.Tile, data []byte) error {
 		rep.Written++
-		return writeFile(filepath.Join(dir, filepath.FromSlash(Path(t))), data)
+		return fw.write(filepath.Join(dir, filepath.FromSlash(Path(t))), data)
 	}
 	have := func(t tlog.Tile) bool {
 		if t.W != 1<<Height {
@@ -91,7 +95,11 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 			}
 		}
 	}
-	if err := writeFile(filepath.Join(dir, "checkpoint"), note); err != nil {
+	// Every tile is on disk before the checkpoint that needs it.
+	if err := fw.close(); err != nil {
+		return rep, err
+	}
+	if err := writeFile(filepath.Join(dir, "checkpoint"), note, nil); err != nil {
 		return rep, err
 	}
 	return rep, nil
@@ -217,28 +225,98 @@ func splitBodies(bodies, lengths []byte, out [][]byte) bool {
 	return len(bodies) == 0
 }
 
-// writeFile writes data to path through a temporary file and a rename,
-// creating the directories.
-func writeFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+// fileWriter writes files on a few goroutines, so that reading the
+// store and hashing overlap with the file system's work.
+type fileWriter struct {
+	jobs chan fileJob
+	wg   sync.WaitGroup
+	once sync.Once
+	mu   sync.Mutex
+	err  error
+	dirs sync.Map // directories known to exist
+}
+
+type fileJob struct {
+	path string
+	data []byte
+}
+
+func newFileWriter(ctx context.Context, workers int) *fileWriter {
+	fw := &fileWriter{jobs: make(chan fileJob, 64)}
+	for range workers {
+		fw.wg.Add(1)
+		go func() {
+			defer fw.wg.Done()
+			for j := range fw.jobs {
+				if fw.failed() != nil {
+					continue
+				}
+				if err := writeFile(j.path, j.data, &fw.dirs); err != nil {
+					fw.mu.Lock()
+					if fw.err == nil {
+						fw.err = err
+					}
+					fw.mu.Unlock()
+				}
+			}
+		}()
+	}
+	return fw
+}
+
+func (fw *fileWriter) failed() error {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	return fw.err
+}
+
+// write queues a file; it returns the first error any write has had.
+func (fw *fileWriter) write(path string, data []byte) error {
+	if err := fw.failed(); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	fw.jobs <- fileJob{path, data}
+	return nil
+}
+
+// close waits for the queued writes and returns the first error.
+func (fw *fileWriter) close() error {
+	fw.once.Do(func() { close(fw.jobs); fw.wg.Wait() })
+	return fw.failed()
+}
+
+var tmpSeq atomic.Int64
+
+// writeFile writes data to path through a temporary file in the same
+// directory (mode 0644) and a rename, creating the directories (those in
+// dirs, if given, are known to exist).
+func writeFile(path string, data []byte, dirs *sync.Map) error {
+	d := filepath.Dir(path)
+	known := false
+	if dirs != nil {
+		_, known = dirs.Load(d)
+	}
+	if !known {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		if dirs != nil {
+			dirs.Store(d, true)
+		}
+	}
+	tmp := fmt.Sprintf("%s.tmp-%d-%d", path, os.Getpid(), tmpSeq.Add(1))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		os.Remove(f.Name())
+		os.Remove(tmp)
 		return err
 	}
 	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
+		os.Remove(tmp)
 		return err
 	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return os.Rename(tmp, path)
 }
