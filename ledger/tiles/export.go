@@ -148,35 +148,37 @@ func exportLevel0(ctx context.Context, s ledger.Store, size int64, ns []int64, p
 	return nil
 }
 
-// readLevel0 reads the leaves of entries [a, b) (nil for a missing one)
-// and the stored hashes with ids [lo, hi) (by id-lo; nil for a missing
-// one). A store with the audit's ledger.ChunkReader fast path is read in
-// two queries; when a chunk does not add up, or without it, row by row.
+// readLevel0 reads the leaves of entries [a, b) and the stored hashes
+// with ids [lo, hi): see readLeaves and readHashes.
 func readLevel0(ctx context.Context, s ledger.Store, a, b, lo, hi int64) ([][]byte, [][]byte, error) {
+	leaves, err := readLeaves(ctx, s, a, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	hashes, err := readHashes(ctx, s, lo, hi)
+	return leaves, hashes, err
+}
+
+// readLeaves returns the leaves of entries [a, b), by index-a (nil for a
+// missing one). A store with the audit's ledger.ChunkReader fast path is
+// read in one query; when the chunk does not add up, or without it, row
+// by row.
+func readLeaves(ctx context.Context, s ledger.Store, a, b int64) ([][]byte, error) {
 	leaves := make([][]byte, b-a)
-	hashes := make([][]byte, hi-lo)
 	if cr, ok := s.(ledger.ChunkReader); ok {
 		var c ledger.EntryChunk
 		if err := cr.EntryChunk(ctx, a, b, &c); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		count, shortest, blob, err := cr.HashChunk(ctx, lo, hi, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		if c.Count == b-a && splitBodies(c.Bodies, c.Lengths, leaves) && count == hi-lo && shortest == tlog.HashSize &&
-			int64(len(blob)) == (hi-lo)*tlog.HashSize {
-			for i := range hashes {
-				hashes[i] = blob[i*tlog.HashSize : (i+1)*tlog.HashSize]
-			}
-			return leaves, hashes, nil
+		if c.Count == b-a && splitBodies(c.Bodies, c.Lengths, leaves) {
+			return leaves, nil
 		}
 		clear(leaves)
 	}
 	for from := a; from < b; from += ledger.MaxEntries {
 		rows, err := s.EntryRange(ctx, from, min(from+ledger.MaxEntries, b))
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for _, e := range rows {
 			if e.Index >= a && e.Index < b {
@@ -184,16 +186,35 @@ func readLevel0(ctx context.Context, s ledger.Store, a, b, lo, hi int64) ([][]by
 			}
 		}
 	}
+	return leaves, nil
+}
+
+// readHashes returns the stored hashes with ids [lo, hi), by id-lo (nil
+// for a missing one), through the ChunkReader fast path when it adds up.
+func readHashes(ctx context.Context, s ledger.Store, lo, hi int64) ([][]byte, error) {
+	hashes := make([][]byte, hi-lo)
+	if cr, ok := s.(ledger.ChunkReader); ok {
+		count, shortest, blob, err := cr.HashChunk(ctx, lo, hi, nil)
+		if err != nil {
+			return nil, err
+		}
+		if count == hi-lo && shortest == tlog.HashSize && int64(len(blob)) == (hi-lo)*tlog.HashSize {
+			for i := range hashes {
+				hashes[i] = blob[i*tlog.HashSize : (i+1)*tlog.HashSize]
+			}
+			return hashes, nil
+		}
+	}
 	rows, err := s.HashRange(ctx, lo, hi)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, h := range rows {
 		if h.ID >= lo && h.ID < hi {
 			hashes[h.ID-lo] = h.Hash
 		}
 	}
-	return leaves, hashes, nil
+	return hashes, nil
 }
 
 // splitBodies cuts bodies, concatenated, at the comma-separated decimal

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sealedhq/sealed/ledger"
 )
@@ -35,6 +36,7 @@ type Handler struct {
 	CacheBytes int          // 0: DefaultCacheBytes
 
 	cache cache
+	size  atomic.Int64 // a signed tree size known to the handler (grows only)
 }
 
 // Checkpoint returns the latest stored checkpoint and its signed note with
@@ -95,12 +97,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
 	}
-	cp, err := h.Store.LatestCheckpoint(r.Context())
-	if err != nil {
-		h.fail(w, "reading the checkpoint", err)
-		return
+	// A tile covered by a size seen before needs no checkpoint read: the
+	// signed size only grows.
+	size := h.size.Load()
+	if !Covers(t, size) {
+		cp, err := h.Store.LatestCheckpoint(r.Context())
+		if err != nil {
+			h.fail(w, "reading the checkpoint", err)
+			return
+		}
+		size = cp.Size
+		for {
+			old := h.size.Load()
+			if old >= size || h.size.CompareAndSwap(old, size) {
+				break
+			}
+		}
 	}
-	b, err := ReadTile(r.Context(), h.Store, t, cp.Size)
+	b, err := ReadTile(r.Context(), h.Store, t, size)
 	var big *LeafTooLargeError
 	switch {
 	case errors.Is(err, ErrNotCovered):
