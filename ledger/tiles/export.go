@@ -18,7 +18,7 @@ import (
 type ExportReport struct {
 	Size    int64 // the tree size of the checkpoint exported
 	Written int   // tiles and bundles written
-	Kept    int   // full tiles and bundles already present, left alone
+	Kept    int   // tiles and bundles already present, left alone
 }
 
 // exportBatch is how many level-0 tiles Export reads at once.
@@ -27,9 +27,9 @@ const exportBatch = 16
 // Export writes the log in s as static tlog-tiles files under dir
 // (created if needed): every tile and entry bundle the latest checkpoint
 // covers, then dir/checkpoint (with the stored cosignatures), so that a
-// reader never finds a checkpoint whose tiles are missing. Full tiles
-// already in dir are kept (they never change), so a second run writes
-// only what is new; partial tiles of the latest size are written. Each
+// reader never finds a checkpoint whose tiles are missing. Tiles already
+// in dir are kept (the bytes at a tile path never change), so a second
+// run writes only what is new; older partial tiles are left in place. Each
 // file is written to a temporary name and renamed. Each leaf is checked
 // against its stored leaf hash as it is written: a mismatch (a tampered
 // store) stops the export. progress, if not nil, is called with the
@@ -48,10 +48,9 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 		rep.Written++
 		return fw.write(filepath.Join(dir, filepath.FromSlash(Path(t))), data)
 	}
+	// A tile's path names its width, so a file already there (written
+	// whole, through a rename) holds the right bytes: full or partial.
 	have := func(t tlog.Tile) bool {
-		if t.W != 1<<Height {
-			return false
-		}
 		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(Path(t))))
 		return err == nil
 	}
