@@ -171,7 +171,9 @@ func (s *Server) routes() *echo.Echo {
 	get("/entry/:index", s.entryPage)
 	// C2SP tlog-tiles: the checkpoint (with witness cosignatures), hash
 	// tiles and entry bundles (package ledger/tiles).
-	tl := echo.WrapHandler(&tiles.Handler{Store: s.o.Reader.Store(), Log: slog.New(slog.NewTextHandler(s.o.Log, nil))})
+	// The checkpoint is read at most once a second (it may be cached 5 s),
+	// and served only when the stored note verifies.
+	tl := echo.WrapHandler(&tiles.Handler{Store: s.o.Reader.Store(), Log: slog.New(slog.NewTextHandler(s.o.Log, nil)), CheckpointMemo: time.Second})
 	get("/checkpoint", s.verifiedCheckpoint(tl))
 	get("/tile/*", tl)
 	get("/tree", s.treePage)

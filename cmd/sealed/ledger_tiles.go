@@ -26,8 +26,8 @@ func newLedgerTilesCmd(a *app, g *ledgerGlobal) *cobra.Command {
 hash tile and every entry bundle it covers under DIR, as C2SP tlog-tiles
 lays them out (checkpoint, tile/<L>/<N>[.p/<W>], tile/entries/<N>[.p/<W>]),
 so that any web server, CDN or object store can serve the log's read path.
-Incremental: full tiles already in DIR are kept; run it after each
-checkpoint (or from cron). Each leaf is checked against its stored hash as
+Incremental: tiles already in DIR are kept (the bytes at a tile path never
+change); run it after each checkpoint (or from cron). Each leaf is checked against its stored hash as
 it is written.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {

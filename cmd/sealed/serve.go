@@ -191,7 +191,7 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 		defer st.Close()
 		cctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		go cosignLoop(cctx, &witness.Cosigner{Store: st, Policy: o.witnesses, Log: slog.New(slog.NewTextHandler(a.errOut, nil))})
+		go cosignLoop(cctx, &witness.Cosigner{Store: st, Policy: o.witnesses, RetryAfter: 30 * time.Second, Log: slog.New(slog.NewTextHandler(a.errOut, nil))})
 	}
 	srv, err := web.New(web.Options{Reader: r, Writer: w, Token: o.token, Game: o.game, Log: a.errOut})
 	if err != nil {
@@ -236,7 +236,8 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 }
 
 // cosignLoop submits each new checkpoint to the witnesses, checking once a
-// second, until ctx ends; refusals are logged by the Cosigner.
+// second, until ctx ends; refusals are logged by the Cosigner, and a
+// witness that refused is tried again after 30 s.
 func cosignLoop(ctx context.Context, c *witness.Cosigner) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()

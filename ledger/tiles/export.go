@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sealedhq/sealed/ledger"
 	"golang.org/x/mod/sumdb/tlog"
@@ -16,7 +18,7 @@ import (
 type ExportReport struct {
 	Size    int64 // the tree size of the checkpoint exported
 	Written int   // tiles and bundles written
-	Kept    int   // full tiles and bundles already present, left alone
+	Kept    int   // tiles and bundles already present, left alone
 }
 
 // exportBatch is how many level-0 tiles Export reads at once.
@@ -25,9 +27,9 @@ const exportBatch = 16
 // Export writes the log in s as static tlog-tiles files under dir
 // (created if needed): every tile and entry bundle the latest checkpoint
 // covers, then dir/checkpoint (with the stored cosignatures), so that a
-// reader never finds a checkpoint whose tiles are missing. Full tiles
-// already in dir are kept (they never change), so a second run writes
-// only what is new; partial tiles of the latest size are written. Each
+// reader never finds a checkpoint whose tiles are missing. Tiles already
+// in dir are kept (the bytes at a tile path never change), so a second
+// run writes only what is new; older partial tiles are left in place. Each
 // file is written to a temporary name and renamed. Each leaf is checked
 // against its stored leaf hash as it is written: a mismatch (a tampered
 // store) stops the export. progress, if not nil, is called with the
@@ -40,14 +42,15 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 	}
 	rep := &ExportReport{Size: cp.Size}
 	size := cp.Size
+	fw := newFileWriter(ctx, 4)
+	defer fw.close()
 	put := func(t tlog.Tile, data []byte) error {
 		rep.Written++
-		return writeFile(filepath.Join(dir, filepath.FromSlash(Path(t))), data)
+		return fw.write(filepath.Join(dir, filepath.FromSlash(Path(t))), data)
 	}
+	// A tile's path names its width, so a file already there (written
+	// whole, through a rename) holds the right bytes: full or partial.
 	have := func(t tlog.Tile) bool {
-		if t.W != 1<<Height {
-			return false
-		}
 		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(Path(t))))
 		return err == nil
 	}
@@ -91,7 +94,11 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 			}
 		}
 	}
-	if err := writeFile(filepath.Join(dir, "checkpoint"), note); err != nil {
+	// Every tile is on disk before the checkpoint that needs it.
+	if err := fw.close(); err != nil {
+		return rep, err
+	}
+	if err := writeFile(filepath.Join(dir, "checkpoint"), note, nil); err != nil {
 		return rep, err
 	}
 	return rep, nil
@@ -140,35 +147,37 @@ func exportLevel0(ctx context.Context, s ledger.Store, size int64, ns []int64, p
 	return nil
 }
 
-// readLevel0 reads the leaves of entries [a, b) (nil for a missing one)
-// and the stored hashes with ids [lo, hi) (by id-lo; nil for a missing
-// one). A store with the audit's ledger.ChunkReader fast path is read in
-// two queries; when a chunk does not add up, or without it, row by row.
+// readLevel0 reads the leaves of entries [a, b) and the stored hashes
+// with ids [lo, hi): see readLeaves and readHashes.
 func readLevel0(ctx context.Context, s ledger.Store, a, b, lo, hi int64) ([][]byte, [][]byte, error) {
+	leaves, err := readLeaves(ctx, s, a, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	hashes, err := readHashes(ctx, s, lo, hi)
+	return leaves, hashes, err
+}
+
+// readLeaves returns the leaves of entries [a, b), by index-a (nil for a
+// missing one). A store with the audit's ledger.ChunkReader fast path is
+// read in one query; when the chunk does not add up, or without it, row
+// by row.
+func readLeaves(ctx context.Context, s ledger.Store, a, b int64) ([][]byte, error) {
 	leaves := make([][]byte, b-a)
-	hashes := make([][]byte, hi-lo)
 	if cr, ok := s.(ledger.ChunkReader); ok {
 		var c ledger.EntryChunk
 		if err := cr.EntryChunk(ctx, a, b, &c); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		count, shortest, blob, err := cr.HashChunk(ctx, lo, hi, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		if c.Count == b-a && splitBodies(c.Bodies, c.Lengths, leaves) && count == hi-lo && shortest == tlog.HashSize &&
-			int64(len(blob)) == (hi-lo)*tlog.HashSize {
-			for i := range hashes {
-				hashes[i] = blob[i*tlog.HashSize : (i+1)*tlog.HashSize]
-			}
-			return leaves, hashes, nil
+		if c.Count == b-a && splitBodies(c.Bodies, c.Lengths, leaves) {
+			return leaves, nil
 		}
 		clear(leaves)
 	}
 	for from := a; from < b; from += ledger.MaxEntries {
 		rows, err := s.EntryRange(ctx, from, min(from+ledger.MaxEntries, b))
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for _, e := range rows {
 			if e.Index >= a && e.Index < b {
@@ -176,16 +185,35 @@ func readLevel0(ctx context.Context, s ledger.Store, a, b, lo, hi int64) ([][]by
 			}
 		}
 	}
+	return leaves, nil
+}
+
+// readHashes returns the stored hashes with ids [lo, hi), by id-lo (nil
+// for a missing one), through the ChunkReader fast path when it adds up.
+func readHashes(ctx context.Context, s ledger.Store, lo, hi int64) ([][]byte, error) {
+	hashes := make([][]byte, hi-lo)
+	if cr, ok := s.(ledger.ChunkReader); ok {
+		count, shortest, blob, err := cr.HashChunk(ctx, lo, hi, nil)
+		if err != nil {
+			return nil, err
+		}
+		if count == hi-lo && shortest == tlog.HashSize && int64(len(blob)) == (hi-lo)*tlog.HashSize {
+			for i := range hashes {
+				hashes[i] = blob[i*tlog.HashSize : (i+1)*tlog.HashSize]
+			}
+			return hashes, nil
+		}
+	}
 	rows, err := s.HashRange(ctx, lo, hi)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, h := range rows {
 		if h.ID >= lo && h.ID < hi {
 			hashes[h.ID-lo] = h.Hash
 		}
 	}
-	return leaves, hashes, nil
+	return hashes, nil
 }
 
 // splitBodies cuts bodies, concatenated, at the comma-separated decimal
@@ -217,28 +245,98 @@ func splitBodies(bodies, lengths []byte, out [][]byte) bool {
 	return len(bodies) == 0
 }
 
-// writeFile writes data to path through a temporary file and a rename,
-// creating the directories.
-func writeFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+// fileWriter writes files on a few goroutines, so that reading the
+// store and hashing overlap with the file system's work.
+type fileWriter struct {
+	jobs chan fileJob
+	wg   sync.WaitGroup
+	once sync.Once
+	mu   sync.Mutex
+	err  error
+	dirs sync.Map // directories known to exist
+}
+
+type fileJob struct {
+	path string
+	data []byte
+}
+
+func newFileWriter(ctx context.Context, workers int) *fileWriter {
+	fw := &fileWriter{jobs: make(chan fileJob, 64)}
+	for range workers {
+		fw.wg.Add(1)
+		go func() {
+			defer fw.wg.Done()
+			for j := range fw.jobs {
+				if fw.failed() != nil {
+					continue
+				}
+				if err := writeFile(j.path, j.data, &fw.dirs); err != nil {
+					fw.mu.Lock()
+					if fw.err == nil {
+						fw.err = err
+					}
+					fw.mu.Unlock()
+				}
+			}
+		}()
+	}
+	return fw
+}
+
+func (fw *fileWriter) failed() error {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	return fw.err
+}
+
+// write queues a file; it returns the first error any write has had.
+func (fw *fileWriter) write(path string, data []byte) error {
+	if err := fw.failed(); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	fw.jobs <- fileJob{path, data}
+	return nil
+}
+
+// close waits for the queued writes and returns the first error.
+func (fw *fileWriter) close() error {
+	fw.once.Do(func() { close(fw.jobs); fw.wg.Wait() })
+	return fw.failed()
+}
+
+var tmpSeq atomic.Int64
+
+// writeFile writes data to path through a temporary file in the same
+// directory (mode 0644) and a rename, creating the directories (those in
+// dirs, if given, are known to exist).
+func writeFile(path string, data []byte, dirs *sync.Map) error {
+	d := filepath.Dir(path)
+	known := false
+	if dirs != nil {
+		_, known = dirs.Load(d)
+	}
+	if !known {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		if dirs != nil {
+			dirs.Store(d, true)
+		}
+	}
+	tmp := fmt.Sprintf("%s.tmp-%d-%d", path, os.Getpid(), tmpSeq.Add(1))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		os.Remove(f.Name())
+		os.Remove(tmp)
 		return err
 	}
 	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
+		os.Remove(tmp)
 		return err
 	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return os.Rename(tmp, path)
 }

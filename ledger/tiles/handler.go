@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/sealedhq/sealed/ledger"
 )
@@ -21,8 +23,10 @@ const (
 )
 
 // DefaultCacheBytes is the size of a Handler's tile cache when
-// CacheBytes is 0: 64 MiB, about 8,000 full tiles.
-const DefaultCacheBytes = 64 << 20
+// CacheBytes is 0: 256 MiB, the hash tiles and entry bundles of about a
+// million entries (about 230 bytes each). Memory is used only as tiles
+// are asked for.
+const DefaultCacheBytes = 256 << 20
 
 // Handler serves a ledger's store as a tlog-tiles log: GET and HEAD of
 // /checkpoint and /tile/... relative to where it is mounted (it looks at
@@ -33,8 +37,20 @@ type Handler struct {
 	Store      ledger.Store
 	Log        *slog.Logger // nil: slog.Default()
 	CacheBytes int          // 0: DefaultCacheBytes
+	// CheckpointMemo is how long /checkpoint is answered from memory
+	// before the store is read again (a new checkpoint or cosignature
+	// shows within it); 0 reads the store for every request.
+	CheckpointMemo time.Duration
 
 	cache cache
+	size  atomic.Int64 // a signed tree size known to the handler (grows only)
+	cp    atomic.Pointer[memo]
+}
+
+// memo is the checkpoint as last read and when.
+type memo struct {
+	b  []byte
+	at time.Time
 }
 
 // Checkpoint returns the latest stored checkpoint and its signed note with
@@ -73,11 +89,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	switch {
 	case strings.HasSuffix(p, "/checkpoint"):
+		if m := h.cp.Load(); m != nil && time.Since(m.at) < h.CheckpointMemo {
+			h.write(w, CheckpointType, CheckpointCache, m.b)
+			return
+		}
 		b, _, err := Checkpoint(r.Context(), h.Store)
 		if err != nil {
 			h.fail(w, "reading the checkpoint", err)
 			return
 		}
+		h.cp.Store(&memo{b: b, at: time.Now()})
 		h.write(w, CheckpointType, CheckpointCache, b)
 		return
 	case strings.Contains(p, "/tile/"):
@@ -95,12 +116,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
 	}
-	cp, err := h.Store.LatestCheckpoint(r.Context())
-	if err != nil {
-		h.fail(w, "reading the checkpoint", err)
-		return
+	// A tile covered by a size seen before needs no checkpoint read: the
+	// signed size only grows.
+	size := h.size.Load()
+	if !Covers(t, size) {
+		cp, err := h.Store.LatestCheckpoint(r.Context())
+		if err != nil {
+			h.fail(w, "reading the checkpoint", err)
+			return
+		}
+		size = cp.Size
+		for {
+			old := h.size.Load()
+			if old >= size || h.size.CompareAndSwap(old, size) {
+				break
+			}
+		}
 	}
-	b, err := ReadTile(r.Context(), h.Store, t, cp.Size)
+	b, err := ReadTile(r.Context(), h.Store, t, size)
 	var big *LeafTooLargeError
 	switch {
 	case errors.Is(err, ErrNotCovered):

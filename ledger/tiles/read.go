@@ -61,15 +61,43 @@ func ReadTile(ctx context.Context, s ledger.Store, t tlog.Tile, size int64) ([]b
 	if !Covers(t, size) {
 		return nil, fmt.Errorf("%s: %w of size %d", Path(t), ErrNotCovered, size)
 	}
-	if t.L >= 0 {
+	from, to := t.N<<Height, t.N<<Height+int64(t.W)
+	switch {
+	case t.L > 0:
 		return tlog.ReadTileData(t, storeHashes{ctx, s})
+	case t.L == 0:
+		// The level-0 hashes of a tile lie in one range of stored ids.
+		lo := tlog.StoredHashIndex(0, from)
+		hs, err := readHashes(ctx, s, lo, tlog.StoredHashIndex(0, to-1)+1)
+		if err != nil {
+			return nil, err
+		}
+		data := make([]byte, 0, t.W*tlog.HashSize)
+		for i := from; i < to; i++ {
+			h := hs[tlog.StoredHashIndex(0, i)-lo]
+			if len(h) != tlog.HashSize {
+				return nil, fmt.Errorf("entry %d: stored leaf hash missing or not %d bytes", i, tlog.HashSize)
+			}
+			data = append(data, h...)
+		}
+		return data, nil
 	}
-	from := t.N << Height
-	rows, err := s.EntryRange(ctx, from, from+int64(t.W))
+	leaves, err := readLeaves(ctx, s, from, to)
 	if err != nil {
 		return nil, err
 	}
-	return AppendBundle(nil, from, int64(t.W), rows)
+	var b []byte
+	for i, leaf := range leaves {
+		if leaf == nil {
+			return nil, fmt.Errorf("entry %d: missing from the store", from+int64(i))
+		}
+		if len(leaf) > ledger.MaxLeafSize {
+			return nil, &LeafTooLargeError{Index: from + int64(i), Size: len(leaf)}
+		}
+		b = binary.BigEndian.AppendUint16(b, uint16(len(leaf)))
+		b = append(b, leaf...)
+	}
+	return b, nil
 }
 
 // AppendBundle appends to b the entry bundle of the n entries from index

@@ -125,8 +125,12 @@ type Cosigner struct {
 	Policy *Policy
 	HTTP   *http.Client // nil: a client with a 10 s timeout
 	Log    *slog.Logger // nil: slog.Default()
+	// RetryAfter is how long a witness that refused or failed is left
+	// alone before the next Cosign submits to it again; 0: every time.
+	RetryAfter time.Duration
 
-	sizes map[string]int64 // size each witness last cosigned, as known
+	sizes  map[string]int64     // size each witness last cosigned, as known
+	failed map[string]time.Time // when each witness last refused or failed
 }
 
 // Result is what one witness answered in a round.
@@ -143,7 +147,7 @@ type Result struct {
 // failure of the others. The error is a store error only.
 func (c *Cosigner) Cosign(ctx context.Context) ([]Result, error) {
 	if c.sizes == nil {
-		c.sizes = map[string]int64{}
+		c.sizes, c.failed = map[string]int64{}, map[string]time.Time{}
 	}
 	hc := c.HTTP
 	if hc == nil {
@@ -170,6 +174,9 @@ func (c *Cosigner) Cosign(ctx context.Context) ([]Result, error) {
 		if w.URL == "" || done[w.Name] {
 			continue
 		}
+		if t, ok := c.failed[w.Name]; ok && time.Since(t) < c.RetryAfter {
+			continue
+		}
 		r := Result{Witness: w.Name, Size: cp.Size}
 		cs, err := c.submit(ctx, hc, w, cp)
 		if err == nil {
@@ -181,8 +188,10 @@ func (c *Cosigner) Cosign(ctx context.Context) ([]Result, error) {
 				}
 			}
 			c.sizes[w.Name] = cp.Size
+			delete(c.failed, w.Name)
 			log.Info("witness cosigned", "witness", w.Name, "size", cp.Size)
 		} else {
+			c.failed[w.Name] = time.Now()
 			log.Warn("witness did not cosign", "witness", w.Name, "size", cp.Size, "err", err)
 		}
 		r.Err = err
