@@ -50,15 +50,18 @@ func decodeStrict(data []byte, v any, what string) error {
 // scanner reads it; otherwise replayFormatStrict does.
 func replayFormat(data []byte) (key, value string, err error) {
 	s := &scanner{data: data}
-	n := 0
-	if s.begin('{') && s.member(&n) && (string(s.data[s.k0:s.k1]) == "format" || string(s.data[s.k0:s.k1]) == "protocol") {
-		key := string(s.data[s.k0:s.k1])
-		if v := s.string(); !s.failed {
-			return key, v, nil
+	if s.begin('{') {
+		if k := s.key(dialectKeys, -1); k >= 0 {
+			if v := s.string(); !s.failed {
+				return dialectKeys.names[k], v, nil
+			}
 		}
 	}
 	return replayFormatStrict(data)
 }
+
+// dialectKeys are the names of the members that tell the dialects apart.
+var dialectKeys = newKeySet([]string{"format", "protocol"}, []string{"format"}, []string{"protocol"})
 
 // replayFormatStrict is replayFormat over jsontext's tokens.
 func replayFormatStrict(data []byte) (key, value string, err error) {

@@ -27,9 +27,6 @@ type scanner struct {
 	data   []byte
 	i      int // next byte to read
 	failed bool
-	// k0 and k1 bound the current member's name in data (indices, not a
-	// slice, so that setting them costs no write barrier).
-	k0, k1 int
 	ints   slab[int]
 	strs   slab[string]
 	bools  slab[bool]
@@ -243,46 +240,6 @@ func (s *scanner) end() bool {
 	return !s.failed && s.i == len(s.data)
 }
 
-// member reads the next member's name of an object begun with begin('{')
-// into s.k0 and s.k1, and its colon; n counts the members read. It returns false
-// at the closing brace or on failure.
-func (s *scanner) member(n *int) bool {
-	c := s.peek()
-	if c == '}' && !s.failed {
-		s.i++
-		return false
-	}
-	if *n > 0 {
-		if c != ',' {
-			s.fail()
-			return false
-		}
-		s.i++
-		c = s.peek()
-	}
-	if c != '"' {
-		s.fail()
-		return false
-	}
-	start := s.i + 1
-	j, nonASCII := plainEnd(s.data, start)
-	if nonASCII || j == len(s.data) || s.data[j] != '"' {
-		// An escaped or non-ASCII name is no name the formats define,
-		// or one decodeStrict reads after unescaping.
-		s.fail()
-		return false
-	}
-	s.k0, s.k1 = start, j
-	s.i = j + 1
-	if s.peek() != ':' {
-		s.fail()
-		return false
-	}
-	s.i++
-	*n++
-	return true
-}
-
 // once marks the field bit as read in seen, failing if it already was:
 // a key given twice in one object.
 func (s *scanner) once(seen *uint32, bit uint32) bool {
@@ -349,6 +306,7 @@ const (
 	quotes = '"' * ones
 	slashs = '\\' * ones
 	spaces = 0x20 * ones
+	dels   = 0x7f * ones
 )
 
 // plainEnd returns the index of the first byte at or after j that a JSON
@@ -489,35 +447,36 @@ func (s *scanner) hex4(j int) (rune, bool) {
 // int64 reads a JSON number that is an integer in int64's range, written
 // without fraction or exponent (decodeStrict refuses those for integers).
 func (s *scanner) int64() int64 {
-	if s.i >= len(s.data) || s.data[s.i] <= ' ' {
+	d, j := s.data, s.i
+	if j >= len(d) || d[j] <= ' ' {
 		s.ws()
+		j = s.i
 	}
-	j := s.i
-	if j+1 < len(s.data) {
+	if j+1 < len(d) {
 		// One digit followed by a delimiter: most integers in a replay.
-		if c, next := s.data[j]-'0', s.data[j+1]; c <= 9 && !(next >= '0' && next <= '9' || next == '.' || next == 'e' || next == 'E') {
+		if c, next := d[j]-'0', d[j+1]; c <= 9 && next-'0' > 9 && next != '.' && next|0x20 != 'e' {
 			s.i = j + 1
 			return int64(c)
 		}
 	}
-	neg := j < len(s.data) && s.data[j] == '-'
+	neg := j < len(d) && d[j] == '-'
 	if neg {
 		j++
 	}
 	start := j
 	var n uint64
-	for j < len(s.data) && s.data[j] >= '0' && s.data[j] <= '9' {
-		if j-start == 19 { // more digits than any int64 has
-			s.fail()
-			return 0
+	for ; j < len(d); j++ {
+		c := d[j] - '0'
+		if c > 9 {
+			break
 		}
-		n = n*10 + uint64(s.data[j]-'0') // 19 digits fit a uint64
-		j++
+		n = n*10 + uint64(c) // wraps past 19 digits, refused below
 	}
-	switch {
-	case j == start, // no digits
-		j-start > 1 && s.data[start] == '0', // a leading zero
-		j < len(s.data) && (s.data[j] == '.' || s.data[j] == 'e' || s.data[j] == 'E'),
+	switch k := j - start; {
+	case k == 0, // no digits
+		k > 19,                   // more digits than any int64 has
+		k > 1 && d[start] == '0', // a leading zero
+		j < len(d) && (d[j] == '.' || d[j]|0x20 == 'e'),
 		neg && n > 1<<63, !neg && n > math.MaxInt64:
 		s.fail()
 		return 0

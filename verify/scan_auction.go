@@ -23,31 +23,24 @@ func (s *scanner) auctionReplay(r *auction.Replay) bool {
 		return false
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "format":
-			s.once(&seen, 1<<0)
+	for k := s.key(auctionReplayKeys, -1); k >= 0; k = s.key(auctionReplayKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "format"
 			r.Format = s.string()
-		case "rules_version":
-			s.once(&seen, 1<<1)
+		case 1: // "rules_version"
 			r.RulesVersion = s.string()
-		case "config":
-			s.once(&seen, 1<<2)
+		case 2: // "config"
 			s.auctionConfig(&r.Config)
-		case "seed_commitment":
-			s.once(&seen, 1<<3)
+		case 3: // "seed_commitment"
 			r.SeedCommitment = s.string()
-		case "seed":
-			s.once(&seen, 1<<4)
+		case 4: // "seed"
 			r.Seed = s.string()
-		case "seats":
-			s.once(&seen, 1<<5)
+		case 5: // "seats"
 			r.Seats = s.stringList()
-		case "events":
-			s.once(&seen, 1<<6)
+		case 6: // "events"
 			r.Events = s.auctionEventList()
-		case "results":
-			s.once(&seen, 1<<7)
+		case 7: // "results"
 			s.auctionResults(&r.Results)
 		case "contributions":
 			s.once(&seen, 1<<8)
@@ -67,37 +60,28 @@ func (s *scanner) auctionConfig(c *auction.Config) {
 		return
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "players":
-			s.once(&seen, 1<<0)
+	for k := s.key(auctionConfigKeys, -1); k >= 0; k = s.key(auctionConfigKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "players"
 			c.Players = s.int()
-		case "items":
-			s.once(&seen, 1<<1)
+		case 1: // "items"
 			c.Items = s.int()
-		case "starting_credits":
-			s.once(&seen, 1<<2)
+		case 2: // "starting_credits"
 			c.StartingCredits = s.int()
-		case "value_min":
-			s.once(&seen, 1<<3)
+		case 3: // "value_min"
 			c.ValueMin = s.int()
-		case "value_max":
-			s.once(&seen, 1<<4)
+		case 4: // "value_max"
 			c.ValueMax = s.int()
-		case "talk_rounds":
-			s.once(&seen, 1<<5)
+		case 5: // "talk_rounds"
 			c.TalkRounds = s.int()
-		case "pricing":
-			s.once(&seen, 1<<6)
+		case 6: // "pricing"
 			c.Pricing = auction.Pricing(s.string())
-		case "stake":
-			s.once(&seen, 1<<7)
+		case 7: // "stake"
 			c.Stake = s.decimal()
-		case "rake":
-			s.once(&seen, 1<<8)
+		case 8: // "rake"
 			c.Rake = s.decimal()
-		case "payout_unit":
-			s.once(&seen, 1<<9)
+		case 9: // "payout_unit"
 			c.PayoutUnit = s.decimal()
 		default:
 			s.fail()
@@ -141,52 +125,38 @@ func (s *scanner) auctionEvent(ev *auction.Event) {
 		return
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "type":
-			s.once(&seen, 1<<0)
+	for k := s.key(auctionEventKeys, -1); k >= 0; k = s.key(auctionEventKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "type"
 			ev.Type = s.string()
-		case "item":
-			s.once(&seen, 1<<1)
+		case 1: // "item"
 			ev.Item = s.int()
-		case "seat":
-			s.once(&seen, 1<<2)
+		case 2: // "seat"
 			ev.Seat = s.intPtr()
-		case "phase":
-			s.once(&seen, 1<<3)
+		case 3: // "phase"
 			ev.Phase = s.string()
-		case "action":
-			s.once(&seen, 1<<4)
+		case 4: // "action"
 			ev.Action = s.string()
-		case "message":
-			s.once(&seen, 1<<5)
+		case 5: // "message"
 			ev.Message = s.stringPtr()
-		case "amount":
-			s.once(&seen, 1<<6)
+		case 6: // "amount"
 			ev.Amount = s.intPtr()
-		case "bids":
-			s.once(&seen, 1<<7)
+		case 7: // "bids"
 			ev.Bids = s.seatBids()
-		case "winner":
-			s.once(&seen, 1<<8)
+		case 8: // "winner"
 			ev.Winner = s.intPtr()
-		case "price":
-			s.once(&seen, 1<<9)
+		case 9: // "price"
 			ev.Price = s.intPtr()
-		case "value":
-			s.once(&seen, 1<<10)
+		case 10: // "value"
 			ev.Value = s.intPtr()
-		case "profit":
-			s.once(&seen, 1<<11)
+		case 11: // "profit"
 			ev.Profit = s.intPtr()
-		case "tie_break":
-			s.once(&seen, 1<<12)
+		case 12: // "tie_break"
 			ev.TieBreak = s.bool()
-		case "unsold":
-			s.once(&seen, 1<<13)
+		case 13: // "unsold"
 			ev.Unsold = s.bool()
-		case "players":
-			s.once(&seen, 1<<14)
+		case 14: // "players"
 			ev.Players = s.playerStates()
 		default:
 			s.fail()
@@ -206,13 +176,12 @@ func (s *scanner) seatBids() []auction.SeatBid {
 			break
 		}
 		var seen uint32
-		for n := 0; s.member(&n); {
-			switch string(s.data[s.k0:s.k1]) {
-			case "seat":
-				s.once(&seen, 1<<0)
+		for k := s.key(seatBidKeys, -1); k >= 0; k = s.key(seatBidKeys, k) {
+			s.once(&seen, 1<<k)
+			switch k {
+			case 0: // "seat"
 				b.Seat = s.int()
-			case "amount":
-				s.once(&seen, 1<<1)
+			case 1: // "amount"
 				b.Amount = s.int()
 			default:
 				s.fail()
@@ -235,19 +204,16 @@ func (s *scanner) playerStates() []auction.PlayerState {
 			break
 		}
 		var seen uint32
-		for n := 0; s.member(&n); {
-			switch string(s.data[s.k0:s.k1]) {
-			case "seat":
-				s.once(&seen, 1<<0)
+		for k := s.key(playerStateKeys, -1); k >= 0; k = s.key(playerStateKeys, k) {
+			s.once(&seen, 1<<k)
+			switch k {
+			case 0: // "seat"
 				p.Seat = s.int()
-			case "credits":
-				s.once(&seen, 1<<1)
+			case 1: // "credits"
 				p.Credits = s.int()
-			case "profit":
-				s.once(&seen, 1<<2)
+			case 2: // "profit"
 				p.Profit = s.int()
-			case "items_won":
-				s.once(&seen, 1<<3)
+			case 3: // "items_won"
 				p.ItemsWon = s.int()
 			default:
 				s.fail()
@@ -263,10 +229,10 @@ func (s *scanner) auctionResults(r *auction.Results) {
 		return
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "ranking":
-			s.once(&seen, 1<<0)
+	for k := s.key(auctionResultsKeys, -1); k >= 0; k = s.key(auctionResultsKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "ranking"
 			if !s.begin('[') {
 				break
 			}
@@ -277,19 +243,16 @@ func (s *scanner) auctionResults(r *auction.Results) {
 					break
 				}
 				var seen uint32
-				for n := 0; s.member(&n); {
-					switch string(s.data[s.k0:s.k1]) {
-					case "seat":
-						s.once(&seen, 1<<0)
+				for k := s.key(standingKeys, -1); k >= 0; k = s.key(standingKeys, k) {
+					s.once(&seen, 1<<k)
+					switch k {
+					case 0: // "seat"
 						st.Seat = s.int()
-					case "rank":
-						s.once(&seen, 1<<1)
+					case 1: // "rank"
 						st.Rank = s.int()
-					case "score":
-						s.once(&seen, 1<<2)
+					case 2: // "score"
 						st.Score = s.int()
-					case "credits":
-						s.once(&seen, 1<<3)
+					case 3: // "credits"
 						st.Credits = s.int()
 					default:
 						s.fail()
@@ -297,14 +260,11 @@ func (s *scanner) auctionResults(r *auction.Results) {
 				}
 				r.Ranking = append(r.Ranking, st)
 			}
-		case "pot":
-			s.once(&seen, 1<<1)
+		case 1: // "pot"
 			r.Pot = s.decimal()
-		case "rake":
-			s.once(&seen, 1<<2)
+		case 2: // "rake"
 			r.Rake = s.decimal()
-		case "payouts":
-			s.once(&seen, 1<<3)
+		case 3: // "payouts"
 			if !s.begin('[') {
 				break
 			}
@@ -315,13 +275,12 @@ func (s *scanner) auctionResults(r *auction.Results) {
 					break
 				}
 				var seen uint32
-				for n := 0; s.member(&n); {
-					switch string(s.data[s.k0:s.k1]) {
-					case "seat":
-						s.once(&seen, 1<<0)
+				for k := s.key(seatPayoutKeys, -1); k >= 0; k = s.key(seatPayoutKeys, k) {
+					s.once(&seen, 1<<k)
+					switch k {
+					case 0: // "seat"
 						p.Seat = s.int()
-					case "amount":
-						s.once(&seen, 1<<1)
+					case 1: // "amount"
 						p.Amount = s.decimal()
 					default:
 						s.fail()
@@ -334,3 +293,28 @@ func (s *scanner) auctionResults(r *auction.Results) {
 		}
 	}
 }
+
+// The member names of an auction replay's objects (auction.Replay's json
+// tags), in the order of their field indices, which is the order
+// auction.Replay.Encode writes them in; events list the orders of each
+// event type, most frequent first.
+var (
+	auctionReplayKeys = ordered("format", "rules_version", "config", "seed_commitment", "seed", "seats", "events", "results")
+	auctionConfigKeys = ordered("players", "items", "starting_credits", "value_min", "value_max", "talk_rounds", "pricing", "stake", "rake", "payout_unit")
+	auctionEventKeys  = newKeySet([]string{"type", "item", "seat", "phase", "action", "message", "amount", "bids", "winner", "price", "value", "profit", "tie_break", "unsold", "players"},
+		[]string{"type", "item", "seat", "value"},                                   // value_private
+		[]string{"type", "item", "seat", "amount"},                                  // bid_placed
+		[]string{"type", "item", "seat", "action", "message"},                       // action
+		[]string{"type", "item", "seat", "phase"},                                   // timeout
+		[]string{"type", "item", "bids"},                                            // bids_revealed
+		[]string{"type", "item", "winner", "price", "value", "profit", "tie_break"}, // item_result
+		[]string{"type", "item", "players"},                                         // profit_update
+		[]string{"type", "players"},                                                 // auction_end
+		[]string{"type", "item", "unsold"},                                          // item_result, unsold
+	)
+	seatBidKeys        = ordered("seat", "amount")
+	playerStateKeys    = ordered("seat", "credits", "profit", "items_won")
+	auctionResultsKeys = ordered("ranking", "pot", "rake", "payouts")
+	standingKeys       = ordered("seat", "rank", "score", "credits")
+	seatPayoutKeys     = ordered("seat", "amount")
+)

@@ -32,25 +32,20 @@ func (s *scanner) engineReplay(w *engineWire) bool {
 		return false
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "protocol":
-			s.once(&seen, 1<<0)
+	for k := s.key(engineReplayKeys, -1); k >= 0; k = s.key(engineReplayKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "protocol"
 			w.Protocol = s.string()
-		case "names":
-			s.once(&seen, 1<<1)
+		case 1: // "names"
 			w.Names = s.stringList()
-		case "policyNames":
-			s.once(&seen, 1<<2)
+		case 2: // "policyNames"
 			w.PolicyNames = s.stringList()
-		case "config":
-			s.once(&seen, 1<<3)
+		case 3: // "config"
 			w.Config = s.engineConfig()
-		case "events":
-			s.once(&seen, 1<<4)
+		case 4: // "events"
 			w.Events = s.bargainEventList()
-		case "results":
-			s.once(&seen, 1<<5)
+		case 5: // "results"
 			w.Results = s.engineResults()
 		default:
 			s.fail()
@@ -65,26 +60,21 @@ func (s *scanner) engineConfig() *engineConfigWire {
 		return c
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "seed":
-			s.once(&seen, 1<<0)
+	for k := s.key(engineConfigKeys, -1); k >= 0; k = s.key(engineConfigKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "seed"
 			v := s.int64()
 			c.Seed = &v
-		case "matches":
-			s.once(&seen, 1<<1)
+		case 1: // "matches"
 			c.Matches = s.intPtr()
-		case "maxTurns":
-			s.once(&seen, 1<<2)
+		case 2: // "maxTurns"
 			c.MaxTurns = s.intPtr()
-		case "sampled":
-			s.once(&seen, 1<<3)
+		case 3: // "sampled"
 			c.Sampled = s.boolPtr()
-		case "itemNames":
-			s.once(&seen, 1<<4)
+		case 4: // "itemNames"
 			c.ItemNames = s.stringList()
-		case "schedule":
-			s.once(&seen, 1<<5)
+		case 5: // "schedule"
 			if !s.begin('[') {
 				break
 			}
@@ -105,22 +95,18 @@ func (s *scanner) engineMatch() engineMatchWire {
 		return m
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "kind":
-			s.once(&seen, 1<<0)
+	for k := s.key(engineMatchKeys, -1); k >= 0; k = s.key(engineMatchKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "kind"
 			m.Kind = s.stringPtr()
-		case "seats":
-			s.once(&seen, 1<<1)
+		case 1: // "seats"
 			m.Seats = s.intList()
-		case "opener":
-			s.once(&seen, 1<<2)
+		case 2: // "opener"
 			m.Opener = s.intPtr()
-		case "pool":
-			s.once(&seen, 1<<3)
+		case 3: // "pool"
 			m.Pool = s.intList()
-		case "values":
-			s.once(&seen, 1<<4)
+		case 4: // "values"
 			m.Values = s.intMatrix()
 		default:
 			s.fail()
@@ -135,37 +121,28 @@ func (s *scanner) engineResults() *engineResultsWire {
 		return r
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "names":
-			s.once(&seen, 1<<0)
+	for k := s.key(engineResultsKeys, -1); k >= 0; k = s.key(engineResultsKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "names"
 			r.Names = s.stringList()
-		case "scores":
-			s.once(&seen, 1<<1)
+		case 1: // "scores"
 			r.Scores = s.numberList()
-		case "points":
-			s.once(&seen, 1<<2)
+		case 2: // "points"
 			r.Points = s.intList()
-		case "matches":
-			s.once(&seen, 1<<3)
+		case 3: // "matches"
 			r.Matches = s.intList()
-		case "deals":
-			s.once(&seen, 1<<4)
+		case 4: // "deals"
 			r.Deals = s.intList()
-		case "giveaway":
-			s.once(&seen, 1<<5)
+		case 5: // "giveaway"
 			r.Giveaway = s.numberList()
-		case "fallbacks":
-			s.once(&seen, 1<<6)
+		case 6: // "fallbacks"
 			r.Fallbacks = s.intList()
-		case "matchesPlayed":
-			s.once(&seen, 1<<7)
+		case 7: // "matchesPlayed"
 			r.MatchesPlayed = s.intPtr()
-		case "maxMatches":
-			s.once(&seen, 1<<8)
+		case 8: // "maxMatches"
 			r.MaxMatches = s.intPtr()
-		case "reason":
-			s.once(&seen, 1<<9)
+		case 9: // "reason"
 			r.Reason = s.stringPtr()
 		default:
 			s.fail()
@@ -194,28 +171,22 @@ func (s *scanner) bargainReplay(w *bargainWire) bool {
 		return false
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "format":
-			s.once(&seen, 1<<0)
+	for k := s.key(bargainReplayKeys, -1); k >= 0; k = s.key(bargainReplayKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "format"
 			w.Format = s.string()
-		case "config":
-			s.once(&seen, 1<<1)
+		case 1: // "config"
 			w.Config = s.bargainConfig()
-		case "seed_commitment":
-			s.once(&seen, 1<<2)
+		case 2: // "seed_commitment"
 			w.SeedCommitment = s.stringPtr()
-		case "seed":
-			s.once(&seen, 1<<3)
+		case 3: // "seed"
 			w.Seed = s.stringPtr()
-		case "policyNames":
-			s.once(&seen, 1<<4)
+		case 4: // "policyNames"
 			w.PolicyNames = s.stringList()
-		case "events":
-			s.once(&seen, 1<<5)
+		case 5: // "events"
 			w.Events = s.bargainEventList()
-		case "results":
-			s.once(&seen, 1<<6)
+		case 6: // "results"
 			w.Results = s.bargainResults()
 		case "contributions":
 			s.once(&seen, 1<<7)
@@ -236,16 +207,14 @@ func (s *scanner) bargainConfig() *bargainConfigWire {
 		return c
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "matches":
-			s.once(&seen, 1<<0)
+	for k := s.key(bargainConfigKeys, -1); k >= 0; k = s.key(bargainConfigKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "matches"
 			c.Matches = s.intPtr()
-		case "maxTurns":
-			s.once(&seen, 1<<1)
+		case 1: // "maxTurns"
 			c.MaxTurns = s.intPtr()
-		case "itemNames":
-			s.once(&seen, 1<<2)
+		case 2: // "itemNames"
 			c.ItemNames = s.stringList()
 		default:
 			s.fail()
@@ -260,31 +229,24 @@ func (s *scanner) bargainResults() *bargainResultsWire {
 		return r
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "scores":
-			s.once(&seen, 1<<0)
+	for k := s.key(bargainResultsKeys, -1); k >= 0; k = s.key(bargainResultsKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "scores"
 			r.Scores = s.numberList()
-		case "points":
-			s.once(&seen, 1<<1)
+		case 1: // "points"
 			r.Points = s.intList()
-		case "matches":
-			s.once(&seen, 1<<2)
+		case 2: // "matches"
 			r.Matches = s.intList()
-		case "deals":
-			s.once(&seen, 1<<3)
+		case 3: // "deals"
 			r.Deals = s.intList()
-		case "giveaway":
-			s.once(&seen, 1<<4)
+		case 4: // "giveaway"
 			r.Giveaway = s.numberList()
-		case "matchesPlayed":
-			s.once(&seen, 1<<5)
+		case 5: // "matchesPlayed"
 			r.MatchesPlayed = s.intPtr()
-		case "maxMatches":
-			s.once(&seen, 1<<6)
+		case 6: // "maxMatches"
 			r.MaxMatches = s.intPtr()
-		case "reason":
-			s.once(&seen, 1<<7)
+		case 7: // "reason"
 			r.Reason = s.stringPtr()
 		default:
 			s.fail()
@@ -315,64 +277,69 @@ func (s *scanner) bargainEvent(ev *bargainEvent) {
 		return
 	}
 	var seen uint32
-	for n := 0; s.member(&n); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "kind":
-			s.once(&seen, 1<<0)
+	for k := s.key(bargainEventKeys, -1); k >= 0; k = s.key(bargainEventKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "kind"
 			ev.Kind = s.string()
-		case "match":
-			s.once(&seen, 1<<1)
+		case 1: // "match"
 			ev.Match = s.intPtr()
-		case "matchKind":
-			s.once(&seen, 1<<2)
+		case 2: // "matchKind"
 			ev.MatchKind = s.stringPtr()
-		case "seats":
-			s.once(&seen, 1<<3)
+		case 3: // "seats"
 			ev.Seats = s.intList()
-		case "opener":
-			s.once(&seen, 1<<4)
+		case 4: // "opener"
 			ev.Opener = s.intPtr()
-		case "pool":
-			s.once(&seen, 1<<5)
+		case 5: // "pool"
 			ev.Pool = s.intList()
-		case "values":
-			s.once(&seen, 1<<6)
+		case 6: // "values"
 			ev.Values = s.intMatrix()
-		case "maxTurns":
-			s.once(&seen, 1<<7)
+		case 7: // "maxTurns"
 			ev.MaxTurns = s.intPtr()
-		case "turn":
-			s.once(&seen, 1<<8)
+		case 8: // "turn"
 			ev.Turn = s.intPtr()
-		case "seat":
-			s.once(&seen, 1<<9)
+		case 9: // "seat"
 			ev.Seat = s.intPtr()
-		case "other":
-			s.once(&seen, 1<<10)
+		case 10: // "other"
 			ev.Other = s.intPtr()
-		case "take":
-			s.once(&seen, 1<<11)
+		case 11: // "take"
 			ev.Take = s.intList()
-		case "worth":
-			s.once(&seen, 1<<12)
+		case 12: // "worth"
 			ev.Worth = s.intList()
-		case "payoff":
-			s.once(&seen, 1<<13)
+		case 13: // "payoff"
 			ev.Payoff = s.intList()
-		case "outcome":
-			s.once(&seen, 1<<14)
+		case 14: // "outcome"
 			ev.Outcome = s.stringPtr()
-		case "scripted":
-			s.once(&seen, 1<<15)
+		case 15: // "scripted"
 			ev.Scripted = s.boolPtr()
-		case "text":
-			s.once(&seen, 1<<16)
+		case 16: // "text"
 			ev.Text = s.string()
-		case "notes":
-			s.once(&seen, 1<<17)
+		case 17: // "notes"
 			ev.Notes = s.string()
 		default:
 			s.fail()
 		}
 	}
 }
+
+// The member names of the bargaining replays' objects (the wire structs'
+// json tags), in the order of their field indices, which is the order the
+// engine (and sealed) write them in; events list the orders of each event
+// kind, most frequent first.
+var (
+	engineReplayKeys   = ordered("protocol", "names", "policyNames", "config", "events", "results")
+	engineConfigKeys   = ordered("seed", "matches", "maxTurns", "sampled", "itemNames", "schedule")
+	engineMatchKeys    = ordered("kind", "seats", "opener", "pool", "values")
+	engineResultsKeys  = ordered("names", "scores", "points", "matches", "deals", "giveaway", "fallbacks", "matchesPlayed", "maxMatches", "reason")
+	bargainReplayKeys  = ordered("format", "config", "seed_commitment", "seed", "policyNames", "events", "results")
+	bargainConfigKeys  = ordered("matches", "maxTurns", "itemNames")
+	bargainResultsKeys = ordered("scores", "points", "matches", "deals", "giveaway", "matchesPlayed", "maxMatches", "reason")
+	bargainEventKeys   = newKeySet([]string{"kind", "match", "matchKind", "seats", "opener", "pool", "values", "maxTurns", "turn", "seat", "other", "take", "worth", "payoff", "outcome", "scripted", "text", "notes"},
+		[]string{"kind", "match", "turn", "seat", "other", "take", "worth", "scripted", "text", "notes"},  // offer
+		[]string{"kind", "match", "turn", "seat", "other", "take", "payoff", "scripted", "text", "notes"}, // accept
+		[]string{"kind", "match", "matchKind", "seats", "opener", "pool", "values", "maxTurns"},           // match
+		[]string{"kind", "match", "outcome", "payoff", "turn"},                                            // matchEnd
+		[]string{"kind", "match", "text"},                                                                 // end
+		[]string{"kind", "match", "turn", "seat", "other", "take", "worth", "scripted", "notes"},          // offer without text
+	)
+)
