@@ -42,11 +42,9 @@ func (s *scanner) auctionReplay(r *auction.Replay) bool {
 			r.Events = s.auctionEventList()
 		case 7: // "results"
 			s.auctionResults(&r.Results)
-		case "contributions":
-			s.once(&seen, 1<<8)
+		case 8: // "contributions"
 			r.Contributions = s.contributionList()
-		case "beacon":
-			s.once(&seen, 1<<9)
+		case 9: // "beacon"
 			r.Beacon = s.beaconRef()
 		default:
 			s.fail()
@@ -299,7 +297,7 @@ func (s *scanner) auctionResults(r *auction.Results) {
 // auction.Replay.Encode writes them in; events list the orders of each
 // event type, most frequent first.
 var (
-	auctionReplayKeys = ordered("format", "rules_version", "config", "seed_commitment", "seed", "seats", "events", "results")
+	auctionReplayKeys = ordered("format", "rules_version", "config", "seed_commitment", "seed", "seats", "events", "results", "contributions", "beacon")
 	auctionConfigKeys = ordered("players", "items", "starting_credits", "value_min", "value_max", "talk_rounds", "pricing", "stake", "rake", "payout_unit")
 	auctionEventKeys  = newKeySet([]string{"type", "item", "seat", "phase", "action", "message", "amount", "bids", "winner", "price", "value", "profit", "tie_break", "unsold", "players"},
 		[]string{"type", "item", "seat", "value"},                                   // value_private

@@ -188,11 +188,9 @@ func (s *scanner) bargainReplay(w *bargainWire) bool {
 			w.Events = s.bargainEventList()
 		case 6: // "results"
 			w.Results = s.bargainResults()
-		case "contributions":
-			s.once(&seen, 1<<7)
+		case 7: // "contributions"
 			w.Contributions = s.contributionList()
-		case "beacon":
-			s.once(&seen, 1<<8)
+		case 8: // "beacon"
 			w.Beacon = s.beaconRef()
 		default:
 			s.fail()
@@ -331,7 +329,7 @@ var (
 	engineConfigKeys   = ordered("seed", "matches", "maxTurns", "sampled", "itemNames", "schedule")
 	engineMatchKeys    = ordered("kind", "seats", "opener", "pool", "values")
 	engineResultsKeys  = ordered("names", "scores", "points", "matches", "deals", "giveaway", "fallbacks", "matchesPlayed", "maxMatches", "reason")
-	bargainReplayKeys  = ordered("format", "config", "seed_commitment", "seed", "policyNames", "events", "results")
+	bargainReplayKeys  = ordered("format", "config", "seed_commitment", "seed", "policyNames", "events", "results", "contributions", "beacon")
 	bargainConfigKeys  = ordered("matches", "maxTurns", "itemNames")
 	bargainResultsKeys = ordered("scores", "points", "matches", "deals", "giveaway", "matchesPlayed", "maxMatches", "reason")
 	bargainEventKeys   = newKeySet([]string{"kind", "match", "matchKind", "seats", "opener", "pool", "values", "maxTurns", "turn", "seat", "other", "take", "worth", "payoff", "outcome", "scripted", "text", "notes"},

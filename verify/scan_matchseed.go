@@ -15,16 +15,14 @@ func (s *scanner) contributionList() []commit.ReplayContribution {
 			break
 		}
 		var seen uint32
-		for m := 0; s.member(&m); {
-			switch string(s.data[s.k0:s.k1]) {
-			case "seat":
-				s.once(&seen, 1<<0)
+		for k := s.key(contributionKeys, -1); k >= 0; k = s.key(contributionKeys, k) {
+			s.once(&seen, 1<<k)
+			switch k {
+			case 0: // "seat"
 				c.Seat = s.int()
-			case "client_seed":
-				s.once(&seen, 1<<1)
+			case 1: // "client_seed"
 				c.ClientSeed = s.string()
-			case "entry":
-				s.once(&seen, 1<<2)
+			case 2: // "entry"
 				v := s.int64()
 				c.Entry = &v
 			default:
@@ -44,20 +42,18 @@ func (s *scanner) beaconRef() *commit.ReplayBeacon {
 		return b
 	}
 	var seen uint32
-	for m := 0; s.member(&m); {
-		switch string(s.data[s.k0:s.k1]) {
-		case "chain":
-			s.once(&seen, 1<<0)
+	for k := s.key(beaconKeys, -1); k >= 0; k = s.key(beaconKeys, k) {
+		s.once(&seen, 1<<k)
+		switch k {
+		case 0: // "chain"
 			b.Chain = s.string()
-		case "round":
-			s.once(&seen, 1<<1)
+		case 1: // "round"
 			if v := s.int64(); v >= 0 {
 				b.Round = uint64(v)
 			} else {
 				s.fail() // decodeStrict says what is wrong
 			}
-		case "signature":
-			s.once(&seen, 1<<2)
+		case 2: // "signature"
 			b.Signature = s.string()
 		default:
 			s.fail()
@@ -65,3 +61,8 @@ func (s *scanner) beaconRef() *commit.ReplayBeacon {
 	}
 	return b
 }
+
+var (
+	contributionKeys = ordered("seat", "client_seed", "entry")
+	beaconKeys       = ordered("chain", "round", "signature")
+)
