@@ -14,8 +14,9 @@ import (
 	"golang.org/x/mod/sumdb/tlog"
 )
 
-// CoverageGrace is how long (by the ledger's clock, Options.Clock) entries
-// may stand past the newest signed checkpoint before the audit fails: a writer signs a checkpoint at most
+// CoverageGrace is how long after the newest checkpoint was signed (by
+// the ledger's clock, Options.Clock, against the checkpoint's signed time)
+// entries may stand past it before the audit fails: a writer signs a checkpoint at most
 // CheckpointInterval after an append (DefaultCheckpointInterval), and
 // when it closes; an entry integrated longer ago than this and still not
 // covered by any checkpoint was appended by something that never signed
@@ -134,15 +135,25 @@ func (l *Ledger) auditRest(ctx context.Context, rep *AuditReport) (*AuditProblem
 	if err != nil {
 		return nil, err
 	}
-	if latest.Size < n {
-		rows, err := l.store.EntryRange(ctx, latest.Size, latest.Size+1)
-		if err != nil {
+	if latest.Size < n && !l.readOnly {
+		// This process writes the log: its sequencer signs the checkpoint
+		// covering what it appended within the checkpoint interval.
+		wctx, cancel := context.WithTimeout(ctx, min(2*l.interval, 5*time.Second))
+		l.WaitCheckpoint(wctx, n)
+		cancel()
+		if latest, err = l.store.LatestCheckpoint(ctx); err != nil {
 			return nil, err
 		}
-		if len(rows) == 1 && l.clock().Sub(time.Unix(0, rows[0].IntegratedAt)) > CoverageGrace {
+	}
+	// created_at is the time the log signed (checked above against its
+	// timestamped signature): a log whose newest checkpoint is older than
+	// the grace, with entries past it, has entries no writer ever covered.
+	if latest.Size < n {
+		signed := time.Unix(0, latest.CreatedAt)
+		if l.clock().Sub(signed) > CoverageGrace {
 			return &AuditProblem{Index: latest.Size, Checkpoint: latest.Size, Table: "checkpoints",
-				What: fmt.Sprintf("%d entries, from index %d on, are covered by no signed checkpoint (the newest has size %d), and the first was integrated at %s, more than %v ago",
-					n-latest.Size, latest.Size, latest.Size, time.Unix(0, rows[0].IntegratedAt).UTC().Format(time.RFC3339), CoverageGrace)}, nil
+				What: fmt.Sprintf("%d entries, from index %d on, are covered by no signed checkpoint: the newest has size %d and was signed at %s, more than %v ago",
+					n-latest.Size, latest.Size, latest.Size, signed.UTC().Format(time.RFC3339), CoverageGrace)}, nil
 		}
 	}
 	return nil, nil
