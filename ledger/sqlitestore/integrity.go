@@ -3,9 +3,9 @@ package sqlitestore
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"os"
-	"fmt"
 	"strings"
 )
 
