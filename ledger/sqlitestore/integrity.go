@@ -71,6 +71,12 @@ func checkFileSize(path string) error {
 	if st.Size()%pageSize != 0 {
 		return fmt.Errorf("%s: the SQLite file is damaged: %d bytes is not a whole number of %d-byte pages (the file was cut short or padded)", path, st.Size(), pageSize)
 	}
+	// With a WAL holding pages a checkpoint has not finished copying, the
+	// file may already be longer than page 1 (its header) says: compare
+	// the counts only when there is no WAL.
+	if wal, err := os.Stat(path + "-wal"); err == nil && wal.Size() > 0 {
+		return nil
+	}
 	pages := int64(binary.BigEndian.Uint32(h[28:32]))
 	if binary.BigEndian.Uint32(h[92:96]) == binary.BigEndian.Uint32(h[24:28]) && pages != 0 && pages*pageSize != st.Size() {
 		return fmt.Errorf("%s: the SQLite file is damaged: its header counts %d pages (%d bytes), but the file has %d bytes", path, pages, pages*pageSize, st.Size())
