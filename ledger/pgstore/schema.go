@@ -5,12 +5,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/sealedhq/sealed/internal/migrations"
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // schemaSQL is the versioned schema: "-- migration N" sections, applied
@@ -19,50 +19,25 @@ import (
 //go:embed schema.sql
 var schemaSQL string
 
-// migration is one numbered section of schema.sql.
-type migration struct {
-	version int
-	sql     string
-}
+// schemaMigrations splits schema.sql into its numbered sections
+// (internal/migrations).
+func schemaMigrations() ([]migrations.Migration, error) { return migrations.Split(schemaSQL) }
 
-// migrations splits schema.sql into its numbered sections. The numbers
-// must run 1, 2, 3, ... without gaps; anything else is a build mistake
-// reported as an error.
-func migrations() ([]migration, error) {
-	var out []migration
-	for _, line := range strings.SplitAfter(schemaSQL, "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "-- migration "); ok {
-			v, err := strconv.Atoi(rest)
-			if err != nil || v != len(out)+1 {
-				return nil, fmt.Errorf("schema.sql: bad migration header %q", strings.TrimSpace(line))
-			}
-			out = append(out, migration{version: v})
-			continue
-		}
-		if len(out) > 0 {
-			out[len(out)-1].sql += line
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("schema.sql: no migrations")
-	}
-	return out, nil
-}
-
-// ErrSchemaTooNew is returned (wrapped) by [Open] and [Store.Meta] for a
+// ErrSchemaTooNew (which is ledger.ErrSchemaTooNew, for callers of any
+// store) is returned (wrapped) by [Open] and [Store.Meta] for a
 // database whose schema version is newer than [SchemaVersion]: it was
 // written by a newer version of sealed, and this one refuses to read or
 // write it.
-var ErrSchemaTooNew = errors.New("schema too new")
+var ErrSchemaTooNew = ledger.ErrSchemaTooNew
 
 // SchemaVersion is the newest schema version this package knows (the
 // last "-- migration N" section of schema.sql), 1 or more.
 func SchemaVersion() int {
-	m, err := migrations()
+	m, err := schemaMigrations()
 	if err != nil {
 		return 0
 	}
-	return m[len(m)-1].version
+	return m[len(m)-1].Version
 }
 
 // tooNew is the error for a database at schema version v > SchemaVersion.
@@ -117,7 +92,7 @@ func otherTable(ctx context.Context, q querier) (string, error) {
 // (Meta then reports ledger.ErrNotLedger). A database newer than this
 // code is refused with ErrSchemaTooNew.
 func migrate(ctx context.Context, pool *pgxpool.Pool, create bool) error {
-	ms, err := migrations()
+	ms, err := schemaMigrations()
 	if err != nil {
 		return err
 	}
@@ -131,7 +106,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, create bool) error {
 
 // migrateStep applies the next migration, if any, in one transaction; it
 // reports done when there was nothing (more) to apply.
-func migrateStep(ctx context.Context, pool *pgxpool.Pool, ms []migration, create bool) (done bool, err error) {
+func migrateStep(ctx context.Context, pool *pgxpool.Pool, ms []migrations.Migration, create bool) (done bool, err error) {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return false, err
@@ -144,7 +119,7 @@ func migrateStep(ctx context.Context, pool *pgxpool.Pool, ms []migration, create
 	if err != nil {
 		return false, err
 	}
-	latest := ms[len(ms)-1].version
+	latest := ms[len(ms)-1].Version
 	switch {
 	case current > latest:
 		return false, tooNew(current)
@@ -162,15 +137,15 @@ func migrateStep(ctx context.Context, pool *pgxpool.Pool, ms []migration, create
 		}
 	}
 	m := ms[current]
-	if _, err := tx.Exec(ctx, m.sql); err != nil {
-		return false, fmt.Errorf("applying schema migration %d: %w", m.version, err)
+	if _, err := tx.Exec(ctx, m.SQL); err != nil {
+		return false, fmt.Errorf("applying schema migration %d: %w", m.Version, err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO schema_version(version, applied_at) VALUES($1, $2)`,
-		m.version, time.Now().UTC().Format(time.RFC3339)); err != nil {
-		return false, fmt.Errorf("recording schema migration %d: %w", m.version, err)
+		m.Version, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return false, fmt.Errorf("recording schema migration %d: %w", m.Version, err)
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return false, fmt.Errorf("committing schema migration %d: %w", m.version, err)
+		return false, fmt.Errorf("committing schema migration %d: %w", m.Version, err)
 	}
 	return false, nil
 }

@@ -4,10 +4,9 @@ import (
 	"database/sql"
 	_ "embed"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/sealedhq/sealed/internal/migrations"
 	"github.com/sealedhq/sealed/ledger"
 )
 
@@ -17,50 +16,24 @@ import (
 //go:embed schema.sql
 var schemaSQL string
 
-// migration is one numbered section of schema.sql.
-type migration struct {
-	version int
-	sql     string
-}
-
-// migrations splits schema.sql into its numbered sections. The numbers
-// must run 1, 2, 3, ... without gaps; anything else is a build mistake
-// reported as an error.
-func migrations() ([]migration, error) {
-	var out []migration
-	for _, line := range strings.SplitAfter(schemaSQL, "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "-- migration "); ok {
-			v, err := strconv.Atoi(rest)
-			if err != nil || v != len(out)+1 {
-				return nil, fmt.Errorf("schema.sql: bad migration header %q", strings.TrimSpace(line))
-			}
-			out = append(out, migration{version: v})
-			continue
-		}
-		if len(out) > 0 {
-			out[len(out)-1].sql += line
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("schema.sql: no migrations")
-	}
-	return out, nil
-}
+// schemaMigrations splits schema.sql into its numbered sections
+// (internal/migrations).
+func schemaMigrations() ([]migrations.Migration, error) { return migrations.Split(schemaSQL) }
 
 // SchemaVersion is the newest schema version this package knows (the last
 // "-- migration N" section of schema.sql).
 func SchemaVersion() int {
-	m, err := migrations()
+	m, err := schemaMigrations()
 	if err != nil {
 		return 0
 	}
-	return m[len(m)-1].version
+	return m[len(m)-1].Version
 }
 
 // migrate applies the migrations newer than the database's version, each in
 // its own transaction. A database newer than this code is refused.
 func migrate(db *sql.DB) error {
-	ms, err := migrations()
+	ms, err := schemaMigrations()
 	if err != nil {
 		return err
 	}
@@ -74,7 +47,7 @@ func migrate(db *sql.DB) error {
 			return fmt.Errorf("reading schema version: %w", err)
 		}
 	}
-	latest := ms[len(ms)-1].version
+	latest := ms[len(ms)-1].Version
 	if current > latest {
 		return fmt.Errorf("database schema version %d is newer than this version of sealed understands (%d): %w", current, latest, ledger.ErrSchemaTooNew)
 	}
@@ -83,17 +56,17 @@ func migrate(db *sql.DB) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(m.sql); err != nil {
+		if _, err := tx.Exec(m.SQL); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("applying schema migration %d: %w", m.version, err)
+			return fmt.Errorf("applying schema migration %d: %w", m.Version, err)
 		}
 		if _, err := tx.Exec(`INSERT INTO schema_version(version, applied_at) VALUES(?, ?)`,
-			m.version, time.Now().UTC().Format(time.RFC3339)); err != nil {
+			m.Version, time.Now().UTC().Format(time.RFC3339)); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("recording schema migration %d: %w", m.version, err)
+			return fmt.Errorf("recording schema migration %d: %w", m.Version, err)
 		}
 		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("committing schema migration %d: %w", m.version, err)
+			return fmt.Errorf("committing schema migration %d: %w", m.Version, err)
 		}
 	}
 	return nil
