@@ -208,18 +208,22 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 		// What the batch must look up in the store: the kinds of the
 		// entries named by references, and the duplicate keys.
 		var refs []int64
-		keys := make([][32]byte, 0, len(batch))
+		probes := make([]DuplicateProbe, 0, len(batch))
 		for _, r := range batch {
 			if idx, _, ok := r.p.body.Ref(); ok && idx >= 0 && idx < size {
 				refs = append(refs, idx)
 			}
-			keys = append(keys, r.p.dedup)
+			pr := DuplicateProbe{Dedup: r.p.dedup}
+			if r.p.body.Kind == KindCommit {
+				pr.Commitment = r.p.body.Commitment
+			}
+			probes = append(probes, pr)
 		}
 		kinds, err := tx.Kinds(ctx, refs)
 		if err != nil {
 			return fmt.Errorf("reading referenced entries: %w", err)
 		}
-		dups, err := tx.Duplicates(ctx, keys)
+		dups, err := tx.Duplicates(ctx, probes)
 		if err != nil {
 			return fmt.Errorf("looking up duplicates: %w", err)
 		}

@@ -149,9 +149,11 @@ type WriteTx interface {
 	// Kinds returns the kinds of the entries at the given indexes (those
 	// that exist).
 	Kinds(ctx context.Context, indexes []int64) (map[int64]Kind, error)
-	// Duplicates returns, for each of keys that an entry's dedup column
-	// holds, that entry's index and kind (the first, if several).
-	Duplicates(ctx context.Context, keys [][32]byte) (map[[32]byte]IndexKind, error)
+	// Duplicates returns, for each probe whose Dedup an entry's dedup
+	// column holds, that entry's index and kind (the first, if several),
+	// keyed by Dedup. A store may find a commit's duplicates through
+	// probe.Commitment (they share it) instead of indexing dedup.
+	Duplicates(ctx context.Context, probes []DuplicateProbe) (map[[32]byte]IndexKind, error)
 	// Insert adds entries (consecutive indexes) and stored hashes. A row
 	// whose index or id is already present is an error wrapping
 	// ErrConflict.
@@ -195,6 +197,17 @@ type StoredCheckpoint struct {
 	Root      []byte // 32 bytes
 	Note      []byte // the signed note
 	CreatedAt int64  // Unix ns, the signer's clock
+}
+
+// DuplicateProbe is what [WriteTx.Duplicates] looks up for one new
+// entry: its duplicate key (the dedup column, docs/ledger.md
+// "Duplicates") and, for a commit, its commitment (64 lowercase hex
+// characters, the commitment column; "" otherwise). Every duplicate of a
+// commit is a commit with the same commitment, so a store can keep one
+// small index for both lookups (the SQLite store does).
+type DuplicateProbe struct {
+	Dedup      [32]byte
+	Commitment string
 }
 
 // IndexKind is an entry's index and kind.

@@ -356,12 +356,12 @@ func (t *writeTx) Kinds(ctx context.Context, indexes []int64) (map[int64]ledger.
 	return out, nil
 }
 
-func (t *writeTx) Duplicates(ctx context.Context, keys [][32]byte) (map[[32]byte]ledger.IndexKind, error) {
+func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe) (map[[32]byte]ledger.IndexKind, error) {
 	t.s.mu.RLock()
 	defer t.s.mu.RUnlock()
 	want := map[[32]byte]bool{}
-	for _, k := range keys {
-		want[k] = true
+	for _, p := range probes {
+		want[p.Dedup] = true
 	}
 	out := map[[32]byte]ledger.IndexKind{}
 	consider := func(e *ledger.StoredEntry) {

@@ -165,14 +165,14 @@ func (t *writeTx) Kinds(ctx context.Context, indexes []int64) (map[int64]ledger.
 }
 
 // Duplicates implements ledger.WriteTx (through the index entries_dedup).
-func (t *writeTx) Duplicates(ctx context.Context, keys [][32]byte) (map[[32]byte]ledger.IndexKind, error) {
+func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe) (map[[32]byte]ledger.IndexKind, error) {
 	out := map[[32]byte]ledger.IndexKind{}
-	if len(keys) == 0 {
+	if len(probes) == 0 {
 		return out, nil
 	}
-	args := make([][]byte, len(keys))
-	for i := range keys {
-		args[i] = keys[i][:]
+	args := make([][]byte, len(probes))
+	for i := range probes {
+		args[i] = probes[i].Dedup[:]
 	}
 	rows, err := t.conn.Query(ctx, `SELECT idx, kind, dedup FROM entries WHERE dedup = ANY($1) ORDER BY idx`, args)
 	if err != nil {

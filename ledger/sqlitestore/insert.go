@@ -25,6 +25,9 @@ const insertChunk = 64
 type insertCache struct {
 	stmts map[insertTable]map[int]*sql.Stmt
 	tail  *sql.Stmt // tailQuery, run before every batch
+	// dups[k] looks up 1<<k lookup keys (dupQuery); a shorter list is
+	// padded with its first key.
+	dups [dupSizes]*sql.Stmt
 	// Argument buffers reused from batch to batch.
 	entryArgs, hashArgs []any
 }
@@ -36,6 +39,11 @@ func (c *insertCache) prepare(db *sql.DB) error {
 	var err error
 	if c.tail, err = db.Prepare(tailQuery); err != nil {
 		return err
+	}
+	for k := range c.dups {
+		if c.dups[k], err = db.Prepare(dupQuery(1 << k)); err != nil {
+			return err
+		}
 	}
 	for _, t := range []insertTable{insertEntries, insertHashes} {
 		c.stmts[t] = map[int]*sql.Stmt{}
@@ -70,4 +78,14 @@ func (c *insertCache) exec(tx *sql.Tx, t insertTable, args []any) error {
 		args = args[rows*t.cols:]
 	}
 	return nil
+}
+
+// dupSizes is the number of prepared duplicate lookups: 1, 2, 4, ...
+// 1<<(dupSizes-1) keys each.
+const dupSizes = 7
+
+// dupQuery looks n keys up in the index entries_lookup (schema.sql,
+// migration 4).
+func dupQuery(n int) string {
+	return `SELECT idx, kind, dedup FROM entries WHERE ` + lookupExpr + ` IN (` + placeholders(n) + `) ORDER BY idx`
 }

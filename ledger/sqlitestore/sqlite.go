@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,13 +15,20 @@ import (
 // writerDriver is go-sqlite3 with automatic WAL checkpoints turned off on
 // the writer connection: a checkpoint inside a commit would copy the WAL
 // into the database and fsync it while appenders wait. The ledger's
-// checkpointer goroutine runs them from its own connection instead.
+// checkpointer goroutine runs them from its own connection instead. The
+// writer's page cache is writerCacheKiB, so that the lookup index's pages
+// stay in memory on a large ledger (SQLite's default is 2 MiB); its
+// journal_size_limit truncates the WAL file to walFloor when it starts
+// the WAL over (see walCheckpointer).
 const writerDriver = "sqlite3-sealed-writer"
+
+// writerCacheKiB is the writer connection's page cache, in KiB.
+const writerCacheKiB = 32 << 10
 
 func init() {
 	sql.Register(writerDriver, &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			_, err := c.Exec(`PRAGMA wal_autocheckpoint = 0`, nil)
+			_, err := c.Exec(fmt.Sprintf(`PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -%d; PRAGMA journal_size_limit = %d`, writerCacheKiB, walFloor), nil)
 			return err
 		},
 	})
@@ -105,8 +113,19 @@ func openReaders(path string, immutable bool) (*sql.DB, error) {
 // database file.
 const walInterval = 100 * time.Millisecond
 
+// walFloor is the WAL size below which the checkpointer never blocks the
+// writer; above it and above walShare of the database file's size, it
+// runs a RESTART checkpoint (docs/ledger.md, "SQLite").
+const (
+	walFloor = 4 << 20
+	walShare = 0.5
+)
+
 // openWriterPlain opens a read-write connection with the driver's
-// default automatic checkpoints, for the WAL checkpointer.
+// default automatic checkpoints, for the WAL checkpointer. Its
+// journal_size_limit truncates the WAL file back to walFloor when a
+// checkpoint resets it (applied by whichever connection next writes; the
+// writer's is the same).
 func openWriterPlain(path string) (*sql.DB, error) {
 	d, err := dsn(path, "rw")
 	if err != nil {
@@ -117,12 +136,25 @@ func openWriterPlain(path string) (*sql.DB, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(fmt.Sprintf(`PRAGMA journal_size_limit = %d`, walFloor)); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return db, nil
 }
 
-// walCheckpointer runs PASSIVE WAL checkpoints (they never block the
-// writer) every walInterval until stop is closed, then closes db.
-func walCheckpointer(db *sql.DB, stop <-chan struct{}, done chan<- struct{}) {
+// walCheckpointer bounds the WAL until stop is closed, then closes db.
+// Every walInterval it runs a PASSIVE checkpoint, which never blocks the
+// writer. Under sustained appends a PASSIVE checkpoint never catches up
+// with the writer, so SQLite never starts the WAL over and the file
+// grows without end (to 2-3 times the database at 1M entries): when the
+// WAL is larger than walFloor and than walShare of the database, the
+// checkpointer runs a RESTART checkpoint instead, which waits for the
+// current transaction, holds new writers while it copies the rest of the
+// WAL, and makes the next transaction write from the WAL's start. The
+// WAL therefore stays under about walShare of the database plus what the
+// writer adds in one interval.
+func walCheckpointer(path string, db *sql.DB, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	defer db.Close()
 	t := time.NewTicker(walInterval)
@@ -132,7 +164,22 @@ func walCheckpointer(db *sql.DB, stop <-chan struct{}, done chan<- struct{}) {
 		case <-stop:
 			return
 		case <-t.C:
-			db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`) // best effort: the next tick retries
+			mode := "PASSIVE"
+			if walTooLarge(path) {
+				mode = "RESTART"
+			}
+			db.Exec(`PRAGMA wal_checkpoint(` + mode + `)`) // best effort: the next tick retries
 		}
 	}
+}
+
+// walTooLarge reports whether path's WAL file is over walFloor and over
+// walShare of the database file.
+func walTooLarge(path string) bool {
+	wal, err := os.Stat(path + "-wal")
+	if err != nil || wal.Size() <= walFloor {
+		return false
+	}
+	main, err := os.Stat(path)
+	return err == nil && float64(wal.Size()) > walShare*float64(main.Size())
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"strings"
 	"sync"
@@ -102,7 +103,7 @@ func Open(path string, opts Options) (*Store, error) {
 			return fail(err)
 		}
 		s.walStop, s.walDone = make(chan struct{}), make(chan struct{})
-		go walCheckpointer(plain, s.walStop, s.walDone)
+		go walCheckpointer(path, plain, s.walStop, s.walDone)
 	}
 	return s, nil
 }
@@ -429,9 +430,10 @@ func (s *Store) HashRange(ctx context.Context, from, to int64) ([]ledger.StoredH
 }
 
 // EntriesByCommitment implements ledger.Store (through the index
-// entries_commitment).
+// entries_lookup).
 func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) ([]ledger.StoredEntry, error) {
-	return s.queryEntries(ctx, `WHERE commitment = ? ORDER BY idx`, commitment)
+	return s.queryEntries(ctx, `WHERE `+lookupExpr+` = ? AND commitment = ? ORDER BY idx`,
+		lookupKey(ledger.DuplicateProbe{Commitment: commitment}), commitment)
 }
 
 // EntriesByRef implements ledger.Store (through the index entries_ref).
@@ -580,16 +582,25 @@ func (t *writeTx) Kinds(ctx context.Context, indexes []int64) (map[int64]ledger.
 	return out, rows.Err()
 }
 
-func (t *writeTx) Duplicates(ctx context.Context, keys [][32]byte) (map[[32]byte]ledger.IndexKind, error) {
+// Duplicates implements ledger.WriteTx through the index entries_lookup
+// (schema.sql, migration 4): each probe's lookup key, then the whole
+// dedup column compared.
+func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe) (map[[32]byte]ledger.IndexKind, error) {
 	out := map[[32]byte]ledger.IndexKind{}
-	for len(keys) > 0 {
-		n := min(len(keys), 500)
-		args := make([]any, n)
-		for i := range n {
-			args[i] = keys[i][:]
+	want := make(map[[32]byte]bool, len(probes))
+	for _, p := range probes {
+		want[p.Dedup] = true
+	}
+	const most = 1 << (dupSizes - 1)
+	args := make([]any, most)
+	for len(probes) > 0 {
+		n := min(len(probes), most)
+		k := bits.Len(uint(n - 1)) // the smallest prepared size >= n
+		for i := range 1 << k {
+			args[i] = lookupKey(probes[min(i, n-1)])
 		}
-		keys = keys[n:]
-		rows, err := t.tx.QueryContext(ctx, `SELECT idx, kind, dedup FROM entries WHERE dedup IN (`+placeholders(n)+`) ORDER BY idx`, args...)
+		probes = probes[n:]
+		rows, err := t.tx.Stmt(t.s.inserts.dups[k]).QueryContext(ctx, args[:1<<k]...)
 		if err != nil {
 			return nil, err
 		}
@@ -601,7 +612,7 @@ func (t *writeTx) Duplicates(ctx context.Context, keys [][32]byte) (map[[32]byte
 				rows.Close()
 				return nil, err
 			}
-			if len(d) != 32 {
+			if len(d) != 32 || !want[[32]byte(d)] {
 				continue
 			}
 			if _, ok := out[[32]byte(d)]; !ok {
@@ -614,6 +625,20 @@ func (t *writeTx) Duplicates(ctx context.Context, keys [][32]byte) (map[[32]byte
 		}
 	}
 	return out, nil
+}
+
+// lookupExpr is the expression of the index entries_lookup; a query uses
+// the index only when it names the expression exactly.
+const lookupExpr = `coalesce(substr(commitment, 1, 16), substr(dedup, 1, 8))`
+
+// lookupKey is p's key in entries_lookup: the commitment's first 16
+// characters (text) for a commit, the duplicate key's first 8 bytes
+// (blob) otherwise.
+func lookupKey(p ledger.DuplicateProbe) any {
+	if p.Commitment != "" {
+		return p.Commitment[:min(16, len(p.Commitment))]
+	}
+	return p.Dedup[:8]
 }
 
 func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hashes []ledger.StoredHash) error {

@@ -254,13 +254,23 @@ func testLookups(ctx context.Context, t *testing.T, s ledger.Store) {
 			t.Errorf("Kinds(1, 2, 40) = %v", kinds)
 		}
 		other := sha256.Sum256([]byte("not stored"))
-		dups, err := tx.Duplicates(ctx, [][32]byte{[32]byte(es[0].Dedup), [32]byte(es[6].Dedup), other})
+		// A commit is probed with its commitment, any other entry by its
+		// key alone; a stored commitment with another key (other, c2) and
+		// an unknown key are not duplicates.
+		dups, err := tx.Duplicates(ctx, []ledger.DuplicateProbe{
+			{Dedup: [32]byte(es[0].Dedup), Commitment: c1},
+			{Dedup: [32]byte(es[6].Dedup), Commitment: c2},
+			{Dedup: [32]byte(es[2].Dedup)},
+			{Dedup: other, Commitment: c2},
+			{Dedup: sha256.Sum256([]byte("not stored either"))},
+		})
 		if err != nil {
 			return err
 		}
-		if len(dups) != 2 || dups[[32]byte(es[0].Dedup)] != (ledger.IndexKind{Index: 0, Kind: ledger.KindCommit}) ||
-			dups[[32]byte(es[6].Dedup)] != (ledger.IndexKind{Index: 6, Kind: ledger.KindCommit}) {
-			t.Errorf("Duplicates = %v", dups)
+		if len(dups) != 3 || dups[[32]byte(es[0].Dedup)] != (ledger.IndexKind{Index: 0, Kind: ledger.KindCommit}) ||
+			dups[[32]byte(es[6].Dedup)] != (ledger.IndexKind{Index: 6, Kind: ledger.KindCommit}) ||
+			dups[[32]byte(es[2].Dedup)] != (ledger.IndexKind{Index: 2, Kind: ledger.KindReveal}) {
+			t.Errorf("Duplicates = %v; want entries 0, 6 and 2", dups)
 		}
 		return nil
 	})

@@ -1,0 +1,49 @@
+package sqlitestore
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// TestLookupsUseTheIndex asks SQLite's planner (EXPLAIN QUERY PLAN) how it
+// runs the duplicate and commitment lookups: through entries_lookup, never
+// a scan of entries, so that a one-shot append costs O(log n).
+func TestLookupsUseTheIndex(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "t.db"), Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	probes := []ledger.DuplicateProbe{{Commitment: strings.Repeat("ab", 32)}, {Dedup: [32]byte{1}}}
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{dupQuery(2), []any{lookupKey(probes[0]), lookupKey(probes[1])}},
+		{`SELECT ` + entryColumns + ` FROM entries WHERE ` + lookupExpr + ` = ? AND commitment = ? ORDER BY idx`, []any{lookupKey(probes[0]), probes[0].Commitment}},
+	} {
+		rows, err := s.r.QueryContext(ctx, `EXPLAIN QUERY PLAN `+q.sql, q.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		p := strings.Join(plan, "; ")
+		if !strings.Contains(p, "USING INDEX entries_lookup") || strings.Contains(p, "SCAN entries") {
+			t.Errorf("plan of %s:\n%s\nwant a search of entries USING INDEX entries_lookup", q.sql, p)
+		}
+	}
+}
