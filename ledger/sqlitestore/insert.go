@@ -84,8 +84,20 @@ func (c *insertCache) exec(tx *sql.Tx, t insertTable, args []any) error {
 // 1<<(dupSizes-1) keys each.
 const dupSizes = 7
 
-// dupQuery looks n keys up in the index entries_lookup (schema.sql,
-// migration 4).
+// dupQuery looks n probes up in the index entries_lookup (schema.sql,
+// migration 4): two arguments a probe, its lookupKey and dedupKey. The
+// OR of equalities is run as one index seek per probe (SQLite's planner
+// does not seek an index for a row-value IN list; lookup_test.go checks
+// the plan).
 func dupQuery(n int) string {
-	return `SELECT idx, kind, dedup FROM entries WHERE ` + lookupExpr + ` IN (` + placeholders(n) + `) ORDER BY idx`
+	var sb strings.Builder
+	sb.WriteString(`SELECT idx, kind, dedup FROM entries WHERE `)
+	for i := range n {
+		if i > 0 {
+			sb.WriteString(` OR `)
+		}
+		sb.WriteString(`(` + lookupExpr + ` = ? AND ` + dedupExpr + ` = ?)`)
+	}
+	sb.WriteString(` ORDER BY idx`)
+	return sb.String()
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
@@ -146,15 +147,18 @@ func openWriterPlain(path string) (*sql.DB, error) {
 // walCheckpointer bounds the WAL until stop is closed, then closes db.
 // Every walInterval it runs a PASSIVE checkpoint, which never blocks the
 // writer. Under sustained appends a PASSIVE checkpoint never catches up
-// with the writer, so SQLite never starts the WAL over and the file
-// grows without end (to 2-3 times the database at 1M entries): when the
-// WAL is larger than walFloor and than walShare of the database, the
-// checkpointer runs a RESTART checkpoint instead, which waits for the
-// current transaction, holds new writers while it copies the rest of the
-// WAL, and makes the next transaction write from the WAL's start. The
-// WAL therefore stays under about walShare of the database plus what the
-// writer adds in one interval.
-func walCheckpointer(path string, db *sql.DB, stop <-chan struct{}, done chan<- struct{}) {
+// with the writer, so SQLite never starts the WAL over and the file grows
+// without end (to 2-3 times the database at 1M entries; a RESTART
+// checkpoint from this connection waits for a moment with no writer,
+// which a busy sequencer never leaves). So when the WAL is larger than
+// walFloor and than walShare of the database, the checkpointer sets
+// restart, and the writer runs a RESTART checkpoint itself before its
+// next transaction ([Store.Write]): it copies what the PASSIVE
+// checkpoints have not yet copied and the next transaction writes from
+// the WAL's start (truncating the file to walFloor). The WAL therefore
+// stays under about walShare of the database plus what the writer adds
+// in one interval.
+func walCheckpointer(path string, db *sql.DB, restart *atomic.Bool, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	defer db.Close()
 	t := time.NewTicker(walInterval)
@@ -164,14 +168,26 @@ func walCheckpointer(path string, db *sql.DB, stop <-chan struct{}, done chan<- 
 		case <-stop:
 			return
 		case <-t.C:
-			mode := "PASSIVE"
+			db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`) // best effort: the next tick retries
 			if walTooLarge(path) {
-				mode = "RESTART"
+				restart.Store(true)
 			}
-			db.Exec(`PRAGMA wal_checkpoint(` + mode + `)`) // best effort: the next tick retries
 		}
 	}
 }
+
+// restartWAL runs a RESTART checkpoint on the writer connection w, between
+// two transactions. It waits at most walRestartWait for readers on older
+// snapshots (then gives up until the next request: a long audit must not
+// stall appends).
+func restartWAL(w *sql.DB) {
+	w.Exec(fmt.Sprintf(`PRAGMA busy_timeout = %d`, walRestartWait.Milliseconds()))
+	w.Exec(`PRAGMA wal_checkpoint(RESTART)`)
+	w.Exec(fmt.Sprintf(`PRAGMA busy_timeout = %d`, busyTimeoutMS))
+}
+
+// walRestartWait bounds the writer's wait for readers in restartWAL.
+const walRestartWait = 50 * time.Millisecond
 
 // walTooLarge reports whether path's WAL file is over walFloor and over
 // walShare of the database file.

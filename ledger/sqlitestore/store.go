@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mattn/go-sqlite3"
 	"github.com/sealedhq/sealed/ledger"
@@ -38,8 +39,9 @@ type Store struct {
 	encUTF8 bool
 	encErr  error
 
-	walStop chan struct{} // closed by Close to stop the WAL checkpointer
-	walDone chan struct{}
+	walRestart atomic.Bool   // set by the WAL checkpointer: Write restarts the WAL first
+	walStop    chan struct{} // closed by Close to stop the WAL checkpointer
+	walDone    chan struct{}
 }
 
 // Open opens the SQLite ledger file at path. Errors: no file (wrapping
@@ -103,7 +105,7 @@ func Open(path string, opts Options) (*Store, error) {
 			return fail(err)
 		}
 		s.walStop, s.walDone = make(chan struct{}), make(chan struct{})
-		go walCheckpointer(path, plain, s.walStop, s.walDone)
+		go walCheckpointer(path, plain, &s.walRestart, s.walStop, s.walDone)
 	}
 	return s, nil
 }
@@ -532,6 +534,9 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) error 
 	if err := s.readOnly("writing entries"); err != nil {
 		return err
 	}
+	if s.walRestart.CompareAndSwap(true, false) {
+		restartWAL(s.w)
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -583,8 +588,9 @@ func (t *writeTx) Kinds(ctx context.Context, indexes []int64) (map[int64]ledger.
 }
 
 // Duplicates implements ledger.WriteTx through the index entries_lookup
-// (schema.sql, migration 4): each probe's lookup key, then the whole
-// dedup column compared.
+// (schema.sql, migration 4): one seek per probe on its lookup key and
+// the first 8 bytes of its duplicate key, then the whole dedup column
+// compared.
 func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe) (map[[32]byte]ledger.IndexKind, error) {
 	out := map[[32]byte]ledger.IndexKind{}
 	want := make(map[[32]byte]bool, len(probes))
@@ -592,15 +598,16 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 		want[p.Dedup] = true
 	}
 	const most = 1 << (dupSizes - 1)
-	args := make([]any, most)
+	args := make([]any, 2*most)
 	for len(probes) > 0 {
 		n := min(len(probes), most)
 		k := bits.Len(uint(n - 1)) // the smallest prepared size >= n
 		for i := range 1 << k {
-			args[i] = lookupKey(probes[min(i, n-1)])
+			p := probes[min(i, n-1)]
+			args[2*i], args[2*i+1] = lookupKey(p), p.Dedup[:8]
 		}
 		probes = probes[n:]
-		rows, err := t.tx.Stmt(t.s.inserts.dups[k]).QueryContext(ctx, args[:1<<k]...)
+		rows, err := t.tx.Stmt(t.s.inserts.dups[k]).QueryContext(ctx, args[:2<<k]...)
 		if err != nil {
 			return nil, err
 		}
@@ -627,9 +634,13 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 	return out, nil
 }
 
-// lookupExpr is the expression of the index entries_lookup; a query uses
-// the index only when it names the expression exactly.
-const lookupExpr = `coalesce(substr(commitment, 1, 16), substr(dedup, 1, 8))`
+// lookupExpr and dedupExpr are the expressions of the index
+// entries_lookup's two columns; a query uses the index only when it names
+// them exactly.
+const (
+	lookupExpr = `coalesce(substr(commitment, 1, 16), substr(dedup, 1, 8))`
+	dedupExpr  = `substr(dedup, 1, 8)`
+)
 
 // lookupKey is p's key in entries_lookup: the commitment's first 16
 // characters (text) for a commit, the duplicate key's first 8 bytes
