@@ -25,6 +25,8 @@ type AuditReport struct {
 	Untimed int           `json:"untimed,omitempty"`
 	OK      bool          `json:"ok"`
 	Problem *AuditProblem `json:"problem,omitempty"` // the first problem found, if not OK
+
+	results []namedReplay // result entries seen by the tree pass, for auditRest
 }
 
 // AuditProblem names the first thing found wrong.
@@ -285,6 +287,7 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 				return fail(i, -1, "missing: the entries end before the tree size %d", n)
 			}
 			lpos = 0
+			rep.results = append(rep.results, lb.results...)
 			if len(lb.hashes) == 0 && lb.problem != "" {
 				return fail(i, -1, "%s", lb.problem)
 			}

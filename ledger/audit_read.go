@@ -69,6 +69,14 @@ func (l *Ledger) readEntryChunks(ctx context.Context, n int64, fast ChunkReader,
 type leafBatch struct {
 	hashes  []tlog.Hash
 	problem string
+	results []namedReplay // the result entries among these leaves
+}
+
+// namedReplay is a result entry and the replay digest its leaf names
+// (checked against the replays table in auditRest).
+type namedReplay struct {
+	index  int64
+	digest string
 }
 
 // leafChecker recomputes and checks leaves in index order; prev is the
@@ -102,7 +110,7 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 		}
 		hashes = hashes[:c.end-c.first]
 		batch := leafBatch{hashes: hashes}
-		ok = c.blobs != nil && lc.checkBlobs(c.blobs, hashes)
+		ok = c.blobs != nil && lc.checkBlobs(c.blobs, c.first, hashes, &batch.results)
 		if c.blobs != nil {
 			select {
 			case efree <- c.blobs:
@@ -128,16 +136,18 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 }
 
 // checkBlobs checks the aggregates of a chunk of len(hashes) entries and
-// fills hashes with the recomputed leaf hashes. It returns false, leaving
-// the checker as it was, if anything does not check out (a count, a
+// fills hashes with the recomputed leaf hashes (entry first onwards) and
+// results with its result entries. It returns false, leaving the checker
+// and results as they were, if anything does not check out (a count, a
 // length, a leaf hash, a time): the chunk is then read again row by row.
-func (c *leafChecker) checkBlobs(e *EntryChunk, hashes []tlog.Hash) bool {
+func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash, results *[]namedReplay) bool {
 	n := int64(len(hashes))
 	if e.Count != n || e.Times != n || e.MinLeafHash != tlog.HashSize || int64(len(e.LeafHashes)) != n*tlog.HashSize ||
 		e.MinDedup != 32 || int64(len(e.Dedups)) != n*32 {
 		return false
 	}
 	prev := c.prev
+	found := *results
 	bodies, lengths, instants := e.Bodies, e.Lengths, e.Instants
 	for i := range hashes {
 		last := i == len(hashes)-1
@@ -160,6 +170,10 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, hashes []tlog.Hash) bool {
 		if d, ok := dedupOfLeaf(Kind(kind), body); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
 			return false
 		}
+		if Kind(kind) == KindResult {
+			d, _ := topLevelString(body, "replay_sha256")
+			found = append(found, namedReplay{first + int64(i), d})
+		}
 		prev = integrated
 		hashes[i] = h
 	}
@@ -167,6 +181,7 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, hashes []tlog.Hash) bool {
 		return false
 	}
 	c.prev = prev
+	*results = found
 	return true
 }
 
@@ -234,6 +249,10 @@ func (c *leafChecker) checkRows(ctx context.Context, a, b int64, hashes []tlog.H
 		if problem != "" {
 			batch.problem = problem
 			return batch, nil
+		}
+		if r.Kind == KindResult {
+			d, _ := topLevelString(r.Leaf, "replay_sha256")
+			batch.results = append(batch.results, namedReplay{r.Index, d})
 		}
 		batch.hashes = append(batch.hashes, h)
 		want++

@@ -739,7 +739,6 @@ func valueEnd(data []byte, i int) int {
 // escapes) and nested values, so a key of the same name inside config or
 // summary is not taken for it.
 func topLevelValue(data []byte, key string) int {
-	want := `"` + key + `":`
 	depth, inString := 0, false
 	for i := 0; i < len(data); i++ {
 		c := data[i]
@@ -754,8 +753,11 @@ func topLevelValue(data []byte, key string) int {
 		}
 		switch c {
 		case '"':
-			if depth == 1 && bytes.HasPrefix(data[i:], []byte(want)) {
-				return i + len(want)
+			// `"key":` at depth 1, compared in place (no allocation:
+			// the audit calls this several times per entry).
+			if end := i + len(key) + 2; depth == 1 && end < len(data) && data[end-1] == '"' && data[end] == ':' &&
+				string(data[i+1:end-1]) == key {
+				return end + 1
 			}
 			inString = true
 		case '{', '[':
