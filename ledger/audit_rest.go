@@ -28,11 +28,23 @@ const CoverageGrace = time.Minute
 // holds exactly origin and verifier_key, the origin is the key's name,
 // the schema versions run 1..latest), every stored replay against its
 // digest and every replay a result entry names present, and the newest
-// checkpoint covering the log. It returns the first problem, or nil.
+// checkpoint covering the log, the players table re-derived from the
+// commit leaves (auditPlayers) and every cosignature row checked against
+// its checkpoint (auditCosignatures). It returns the first problem, or
+// nil.
 func (l *Ledger) auditRest(ctx context.Context, rep *AuditReport) (*AuditProblem, error) {
 	n := rep.Size
 	problem := func(table, format string, args ...any) (*AuditProblem, error) {
 		return &AuditProblem{Index: -1, Checkpoint: -1, Table: table, What: fmt.Sprintf(format, args...)}, nil
+	}
+	// The players rows are read before the census (see below).
+	players, err := l.readPlayers(ctx)
+	if err != nil {
+		if errors.Is(err, ErrTampered) {
+			table := tableOfError(err)
+			return problem(table, "%s", strings.TrimPrefix(err.Error(), table+": "))
+		}
+		return nil, err
 	}
 	c, err := l.store.Census(ctx)
 	if err != nil {
@@ -110,12 +122,22 @@ func (l *Ledger) auditRest(ctx context.Context, rep *AuditReport) (*AuditProblem
 	if err != nil {
 		return nil, err
 	}
+	// Players: the rows read before the census (so every row a writer
+	// stored with its entries lies below the census's end), re-derived
+	// from the commit leaves in the same pass as the replays.
+	pa := newPlayersAudit(players, c.PlayersTable)
+	if p := pa.checkRows(); p != nil {
+		return p, nil
+	}
 	for from := int64(0); from < n; from += MaxEntries {
 		rows, err := l.store.EntryRange(ctx, from, min(from+MaxEntries, n))
 		if err != nil {
 			return nil, err
 		}
 		for i := range rows {
+			if p := pa.entry(&rows[i]); p != nil {
+				return p, nil
+			}
 			if rows[i].Kind != KindResult {
 				continue
 			}
@@ -125,6 +147,12 @@ func (l *Ledger) auditRest(ctx context.Context, rep *AuditReport) (*AuditProblem
 					What: fmt.Sprintf("the replay %s this result entry names is not stored", d)}, nil
 			}
 		}
+	}
+	if p := pa.finish(n, size); p != nil {
+		return p, nil
+	}
+	if p, err := l.auditCosignatures(ctx, c); p != nil || err != nil {
+		return p, err
 	}
 	// The newest checkpoint covers the log, but for entries a writer
 	// appended within CoverageGrace.
@@ -166,7 +194,7 @@ var errStop = errors.New("stop")
 // the first table name its message starts with, else "entries".
 func tableOfError(err error) string {
 	msg := err.Error()
-	for _, t := range []string{"replays", "checkpoints", "hashes", "log_meta", "schema_version", "cosignatures", "entries"} {
+	for _, t := range []string{"replays", "checkpoints", "hashes", "log_meta", "schema_version", "cosignatures", "players", "entries"} {
 		if strings.HasPrefix(msg, t) {
 			return t
 		}
