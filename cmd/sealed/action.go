@@ -116,7 +116,7 @@ func appendError(err error) error {
 	}
 	var ce *ledger.ConfusableNameError
 	if errors.As(err, &ce) {
-		return usageErrorf("refused: %v", ce).withHint(confusableHint(ce))
+		return usageErrorf("refused: %v", ce).withHint("%s", confusableHint(ce))
 	}
 	if errors.Is(err, ledger.ErrTampered) {
 		// Not bad input: the database holds what the log did not write.
@@ -190,7 +190,7 @@ func (a *app) admit(l *ledger.Ledger, b *ledger.Body, replay []byte) ([]string, 
 		e := usageErrorf("%v", ae)
 		var ce *ledger.ConfusableNameError
 		if errors.As(err, &ce) {
-			return nil, e.withHint(confusableHint(ce))
+			return nil, e.withHint("%s", confusableHint(ce))
 		}
 		switch ae.Field {
 		case "posted_at":
