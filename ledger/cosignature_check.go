@@ -109,3 +109,60 @@ func (l *Ledger) auditCosignatures(ctx context.Context, census *Census) (*AuditP
 	}
 	return nil, nil
 }
+
+// VerifyCosignatures checks the signature of every stored cosignature by
+// one of the given witnesses (cosignature/v1 verifiers, as
+// ledger/witness makes them; keyed by name) against its checkpoint: the
+// line, appended to the checkpoint's note, must verify with the
+// witness's key (note.Open). Rows by other witnesses are left alone; the
+// audit (CheckCosignature) checks every row's shape, size and time. It
+// returns the first row that does not verify, as a finding naming the
+// table and the row, and how many rows it verified.
+func (l *Ledger) VerifyCosignatures(ctx context.Context, witnesses []note.Verifier) (*AuditProblem, int, error) {
+	byName := map[string]note.Verifier{}
+	for _, w := range witnesses {
+		byName[w.Name()] = w
+	}
+	cs, err := l.store.Cosignatures(ctx, 0, math.MinInt64, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	cps, err := l.store.Checkpoints(ctx, math.MaxInt64)
+	if err != nil {
+		return nil, 0, err
+	}
+	byID := make(map[int64]*StoredCheckpoint, len(cps))
+	for i := range cps {
+		byID[cps[i].ID] = &cps[i]
+	}
+	logV, err := note.NewVerifier(l.vkey)
+	if err != nil {
+		return nil, 0, fmt.Errorf("verifier key: %w", err)
+	}
+	n := 0
+	for _, c := range cs {
+		w, ok := byName[c.Witness]
+		cp := byID[c.CheckpointID]
+		if !ok || cp == nil {
+			continue
+		}
+		fail := func(format string, args ...any) (*AuditProblem, int, error) {
+			return &AuditProblem{Index: -1, Checkpoint: cp.Size, Table: "cosignatures",
+				What: fmt.Sprintf("the row of checkpoint_id %d, witness %q: ", c.CheckpointID, c.Witness) + fmt.Sprintf(format, args...)}, n, nil
+		}
+		signed := append(slices.Clone(cp.Note), c.Line...)
+		opened, err := note.Open(signed, note.VerifierList(logV, w))
+		if err != nil {
+			return fail("the cosignature does not verify with the witness's key %08x: %v", w.KeyHash(), err)
+		}
+		found := false
+		for _, s := range opened.Sigs {
+			found = found || ("— "+s.Name+" "+s.Base64+"\n" == string(c.Line) && s.Hash == w.KeyHash())
+		}
+		if !found {
+			return fail("the line is not a signature by the witness's key %08x", w.KeyHash())
+		}
+		n++
+	}
+	return nil, n, nil
+}
