@@ -455,3 +455,37 @@ func short(v any) string {
 	}
 	return s
 }
+
+// TestCopyCosignatures: `ledger copy` copies the witness cosignatures
+// with their checkpoints (the copy verifies with the witness's key), and
+// a cosignature row that does not check out against its checkpoint (its
+// time changed, with the triggers dropped) stops the copy, exit 1,
+// naming the witness and the checkpoint.
+func TestCopyCosignatures(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "demo.db")
+	mustRun(t, 0, "", "demo", "--db", src)
+	w := cosignStored(t, src, demo.KeyFile(src), "witness.example/copy", 0, 1)
+	dst := filepath.Join(dir, "copy.db")
+	stdout, _ := mustRun(t, 0, "", "ledger", "copy", "--from", src, "--to", dst)
+	if !strings.Contains(stdout, "and 2 witness cosignatures") || !strings.Contains(stdout, "audit of the copy: ok") {
+		t.Errorf("copy: %s", stdout)
+	}
+	if _, stderr := mustRun(t, 0, "", "ledger", "audit", "--db", dst, "--vkey-file", demo.VerifierKeyFile(src), "--witness", w); !strings.Contains(stderr, "2 stored cosignatures by the given witnesses verified") {
+		t.Errorf("audit of the copy with the witness key: %s", stderr)
+	}
+
+	bad := copyDB(t, src)
+	db, err := sql.Open("sqlite3", "file:"+bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DROP TRIGGER cosignatures_no_update; UPDATE cosignatures SET time = time + 1 WHERE size = 1`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	code, _, stderr := runSealed(t, "", "ledger", "copy", "--from", bad, "--to", filepath.Join(t.TempDir(), "c.db"))
+	if code != 1 || !strings.Contains(stderr, `the cosignature by witness.example/copy of checkpoint id`) || !strings.Contains(stderr, "(size 1)") || !strings.Contains(stderr, "timestamp") {
+		t.Errorf("copy of a ledger with a changed cosignature time: exit %d, %s", code, stderr)
+	}
+}
