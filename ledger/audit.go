@@ -26,7 +26,9 @@ type AuditReport struct {
 	OK      bool          `json:"ok"`
 	Problem *AuditProblem `json:"problem,omitempty"` // the first problem found, if not OK
 
-	results []namedReplay // result entries seen by the tree pass, for auditRest
+	results    []namedReplay // result entries seen by the tree pass, for auditRest
+	players    *playersAudit // the players rows, re-derived by the tree pass
+	playersErr error         // reading the players rows failed
 }
 
 // AuditProblem names the first thing found wrong.
@@ -229,7 +231,10 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 		raw = append(raw, ch)
 		go func() { errc <- l.readEntryChunks(actx, n, fast, int64(k), auditEntryReaders, ch, efree) }()
 	}
-	go func() { errc <- l.checkLeafChunks(actx, raw, !storeColumns, leaves, efree, lfree) }()
+	// The players rows, read before the pass and re-derived by it.
+	players, err := l.readPlayers(ctx)
+	rep.players, rep.playersErr = newPlayersAudit(players, false), err
+	go func() { errc <- l.checkLeafChunks(actx, raw, !storeColumns, rep.players, leaves, efree, lfree) }()
 	go func() { errc <- l.readHashChunks(actx, hcount, fast, hashes, hfree) }()
 	f := &frontier{}
 	ci := 0

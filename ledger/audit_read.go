@@ -86,15 +86,23 @@ type leafChecker struct {
 	columns bool // check the lookup columns against the leaves here
 	prev    int64
 	cache   timeNeedle
+	players *playersAudit // fed every commit leaf, in index order
+	commits []chunkLeaf   // the commit leaves of the chunk checkBlobs read
+}
+
+// chunkLeaf is an entry's index and leaf (a slice of a chunk's bodies).
+type chunkLeaf struct {
+	index int64
+	leaf  []byte
 }
 
 // checkLeafChunks checks the chunks from ins (taking them in turn, chunk
 // k from ins[k % len(ins)]), in order, and sends one batch per chunk to
 // out (closed when done), stopping after a problem. Entry blobs go back
 // to efree, and leaf hash slices come from lfree.
-func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, columns bool, out chan<- leafBatch, efree chan<- *EntryChunk, lfree <-chan []tlog.Hash) error {
+func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, columns bool, pa *playersAudit, out chan<- leafBatch, efree chan<- *EntryChunk, lfree <-chan []tlog.Hash) error {
 	defer close(out)
-	lc := leafChecker{store: l.store, columns: columns}
+	lc := leafChecker{store: l.store, columns: columns, players: pa}
 	for k := 0; ; k++ {
 		c, ok := <-ins[k%len(ins)]
 		if !ok {
@@ -110,7 +118,13 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 		}
 		hashes = hashes[:c.end-c.first]
 		batch := leafBatch{hashes: hashes}
+		lc.commits = lc.commits[:0]
 		ok = c.blobs != nil && lc.checkBlobs(c.blobs, c.first, hashes, &batch.results)
+		if ok {
+			for _, e := range lc.commits {
+				pa.feed(e.index, KindCommit, e.leaf)
+			}
+		}
 		if c.blobs != nil {
 			select {
 			case efree <- c.blobs:
@@ -170,9 +184,12 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 		if d, ok := dedupOfLeaf(Kind(kind), body); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
 			return false
 		}
-		if Kind(kind) == KindResult {
+		switch Kind(kind) {
+		case KindResult:
 			d, _ := topLevelString(body, "replay_sha256")
 			found = append(found, namedReplay{first + int64(i), d})
+		case KindCommit:
+			c.commits = append(c.commits, chunkLeaf{first + int64(i), body})
 		}
 		prev = integrated
 		hashes[i] = h
@@ -254,6 +271,7 @@ func (c *leafChecker) checkRows(ctx context.Context, a, b int64, hashes []tlog.H
 			d, _ := topLevelString(r.Leaf, "replay_sha256")
 			batch.results = append(batch.results, namedReplay{r.Index, d})
 		}
+		c.players.feed(r.Index, r.Kind, r.Leaf)
 		batch.hashes = append(batch.hashes, h)
 		want++
 	}

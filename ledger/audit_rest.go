@@ -28,11 +28,22 @@ const CoverageGrace = time.Minute
 // holds exactly origin and verifier_key, the origin is the key's name,
 // the schema versions run 1..latest), every stored replay against its
 // digest and every replay a result entry names present, and the newest
-// checkpoint covering the log. It returns the first problem, or nil.
+// checkpoint covering the log, the players table re-derived from the
+// commit leaves (auditPlayers) and every cosignature row checked against
+// its checkpoint (auditCosignatures). It returns the first problem, or
+// nil.
 func (l *Ledger) auditRest(ctx context.Context, rep *AuditReport) (*AuditProblem, error) {
 	n := rep.Size
 	problem := func(table, format string, args ...any) (*AuditProblem, error) {
 		return &AuditProblem{Index: -1, Checkpoint: -1, Table: table, What: fmt.Sprintf(format, args...)}, nil
+	}
+	// The players rows were read before the tree pass (see below).
+	if err := rep.playersErr; err != nil {
+		if errors.Is(err, ErrTampered) {
+			table := tableOfError(err)
+			return problem(table, "%s", strings.TrimPrefix(err.Error(), table+": "))
+		}
+		return nil, err
 	}
 	c, err := l.store.Census(ctx)
 	if err != nil {
@@ -110,14 +121,36 @@ func (l *Ledger) auditRest(ctx context.Context, rep *AuditReport) (*AuditProblem
 	if err != nil {
 		return nil, err
 	}
-	// The result entries were collected by the tree pass, which read
-	// every leaf (a second read of the whole log cost as much as the
-	// rest of the audit).
+	// Players: the rows were read before the tree pass, so before the
+	// census (every row a writer stored with its entries lies below the
+	// census's end), and re-derived from the commit leaves by that pass,
+	// which also collected the result entries (a second read of the whole
+	// log cost as much as the rest of the audit). The first finding in
+	// index order is reported, a players one first at the same index.
+	pa := rep.players
+	pa.on = c.PlayersTable
+	if p := pa.checkRows(); p != nil {
+		return p, nil
+	}
+	var missing *AuditProblem
 	for _, r := range rep.results {
 		if !stored[r.digest] {
-			return &AuditProblem{Index: r.index, Checkpoint: -1, Table: "replays",
-				What: fmt.Sprintf("the replay %s this result entry names is not stored", r.digest)}, nil
+			missing = &AuditProblem{Index: r.index, Checkpoint: -1, Table: "replays",
+				What: fmt.Sprintf("the replay %s this result entry names is not stored", r.digest)}
+			break
 		}
+	}
+	if p := pa.first; pa.on && p != nil && (missing == nil || p.Index <= missing.Index) {
+		return p, nil
+	}
+	if missing != nil {
+		return missing, nil
+	}
+	if p := pa.finish(n, size); p != nil {
+		return p, nil
+	}
+	if p, err := l.auditCosignatures(ctx, c); p != nil || err != nil {
+		return p, err
 	}
 	// The newest checkpoint covers the log, but for entries a writer
 	// appended within CoverageGrace.
@@ -159,7 +192,7 @@ var errStop = errors.New("stop")
 // the first table name its message starts with, else "entries".
 func tableOfError(err error) string {
 	msg := err.Error()
-	for _, t := range []string{"replays", "checkpoints", "hashes", "log_meta", "schema_version", "cosignatures", "entries"} {
+	for _, t := range []string{"replays", "checkpoints", "hashes", "log_meta", "schema_version", "cosignatures", "players", "entries"} {
 		if strings.HasPrefix(msg, t) {
 			return t
 		}

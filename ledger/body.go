@@ -461,6 +461,9 @@ type prepared struct {
 	tsOff    int
 	dedup    [32]byte
 	postedAt int64 // Unix ns, or -1
+	// skeleton is the player's confusable skeleton (Skeleton) for a
+	// commit entry, else "".
+	skeleton string
 }
 
 // integratedKey is the leaf member the sequencer fills in.
@@ -521,6 +524,7 @@ func finishPrepared(b *Body, leaf []byte, tsOff int) (*prepared, error) {
 			buf = append(buf, 0)
 		}
 		p.dedup = sha256.Sum256(buf)
+		p.skeleton = Skeleton(b.Player)
 	} else {
 		// Any other kind: the canonical body without integrated_at, which
 		// is the canonical leaf with that member cut out.

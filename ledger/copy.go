@@ -17,6 +17,8 @@ type CopyReport struct {
 	Entries     int64 `json:"entries"`
 	Checkpoints int   `json:"checkpoints"`
 	Replays     int   `json:"replays"`
+	// Cosignatures counts the witness cosignatures copied.
+	Cosignatures int `json:"cosignatures"`
 }
 
 // copyChunk is how many entries Copy reads and writes at a time.
@@ -34,8 +36,11 @@ const copyChunk = 4096
 // new dst). The copy holds the same leaves, stored hashes and checkpoint
 // notes byte for byte, with the checkpoints in their original order, so
 // it audits clean with the same roots. Replays that no result entry names
-// are not copied. progress, if not nil, is called with entries done and
-// the total.
+// are not copied. The players table of the copy is derived from its
+// commit leaves (DerivePlayers). The witness cosignatures are copied
+// last, each checked first (CheckCosignature: a row that does not check
+// out stops the copy). progress, if not nil, is called with entries done
+// and the total.
 func Copy(ctx context.Context, src, dst Store, progress func(done, total int64)) (*CopyReport, error) {
 	m, err := src.Meta(ctx)
 	if err != nil {
@@ -92,6 +97,7 @@ func Copy(ctx context.Context, src, dst Store, progress func(done, total int64))
 		return nil, fmt.Errorf("destination: %w", err)
 	}
 	rep := &CopyReport{Checkpoints: 1}
+	players := map[string]StoredPlayer{} // the copy's players rows, derived from its commit leaves
 	f := &frontier{}
 	if err := checkRoot(f); err != nil {
 		return nil, err
@@ -156,7 +162,12 @@ func Copy(ctx context.Context, src, dst Store, progress func(done, total int64))
 				rep.Replays++
 			}
 		}
-		if err := dst.Write(ctx, func(tx WriteTx) error { return tx.Insert(ctx, es, hashes) }); err != nil {
+		if err := dst.Write(ctx, func(tx WriteTx) error {
+			if err := tx.Insert(ctx, es, hashes); err != nil {
+				return err
+			}
+			return tx.InsertPlayers(ctx, DerivePlayers(es, players))
+		}); err != nil {
 			return nil, fmt.Errorf("destination: %w", err)
 		}
 		rep.Entries = to
@@ -170,7 +181,64 @@ func Copy(ctx context.Context, src, dst Store, progress func(done, total int64))
 	if err := putCheckpoints(); err != nil {
 		return nil, err
 	}
+	n2, err := copyCosignatures(ctx, src, dst, m.VerifierKey, cps)
+	rep.Cosignatures = n2
+	if err != nil {
+		return nil, err
+	}
 	return rep, nil
+}
+
+// copyCosignatures copies the source's witness cosignatures, each checked
+// first (CheckCosignature against its source checkpoint), to the copy of
+// the checkpoint it cosigns (the copy's ids are its own: the checkpoint
+// with the same note). It returns how many it copied.
+func copyCosignatures(ctx context.Context, src, dst Store, vkey string, cps []StoredCheckpoint) (int, error) {
+	// A source opened read-only may predate the cosignatures table.
+	if c, err := src.Census(ctx); err != nil {
+		return 0, fmt.Errorf("source: %w", err)
+	} else if c.Cosignatures == 0 {
+		return 0, nil
+	}
+	cs, err := src.Cosignatures(ctx, 0, math.MinInt64, 0)
+	if err != nil {
+		return 0, fmt.Errorf("source: %w", err)
+	}
+	byID := map[int64]*StoredCheckpoint{}
+	for i := range cps {
+		byID[cps[i].ID] = &cps[i]
+	}
+	copied, err := dst.Checkpoints(ctx, math.MaxInt64)
+	if err != nil {
+		return 0, fmt.Errorf("destination: %w", err)
+	}
+	dstID := map[[32]byte]int64{}
+	for _, c := range copied {
+		if _, ok := dstID[sha256.Sum256(c.Note)]; !ok {
+			dstID[sha256.Sum256(c.Note)] = c.ID
+		}
+	}
+	n := 0
+	for i := range cs {
+		c := cs[i]
+		cp, ok := byID[c.CheckpointID]
+		if !ok {
+			return n, fmt.Errorf("source: the cosignature by %s names checkpoint id %d, which is not stored", c.Witness, c.CheckpointID)
+		}
+		if err := CheckCosignature(vkey, cp, &c); err != nil {
+			return n, fmt.Errorf("source: the cosignature by %s of checkpoint id %d (size %d): %v", c.Witness, c.CheckpointID, cp.Size, err)
+		}
+		id, ok := dstID[sha256.Sum256(cp.Note)]
+		if !ok {
+			return n, fmt.Errorf("destination: checkpoint id %d (size %d) was not copied", c.CheckpointID, cp.Size)
+		}
+		c.CheckpointID = id
+		if err := dst.PutCosignature(ctx, &c); err != nil {
+			return n, fmt.Errorf("destination: %w", err)
+		}
+		n++
+	}
+	return n, nil
 }
 
 // copyReplay copies the replay a result entry names, checked against its

@@ -3,6 +3,7 @@ package ledger
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // DuplicateError is returned by Append when the entry duplicates one
@@ -40,3 +41,14 @@ var ErrClosed = errors.New("ledger closed")
 // not verify or differs from its row. The message names what differs;
 // the web site answers 409 and the CLI exits 1.
 var ErrTampered = errors.New("the stored data does not match what was signed (the database was altered)")
+
+// MissingIdentity is the error of a store whose log_meta table holds
+// rows (keys, sorted or not) but not both identity rows, origin and
+// verifier_key: a ledger whose identity rows were altered, not a
+// database without a ledger. It wraps ErrTampered and starts with
+// "log_meta: "; the CLI's audit reports it as a finding (exit 1).
+func MissingIdentity(keys []string) error {
+	k := slices.Clone(keys)
+	slices.Sort(k)
+	return fmt.Errorf("log_meta: keys %q; expected origin and verifier_key (the ledger's identity rows were altered): %w", k, ErrTampered)
+}

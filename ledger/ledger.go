@@ -56,6 +56,11 @@ type Ledger struct {
 	verified      verifiedLeaves // what VerifiedSize has checked
 	verifiedNotes sync.Map       // [32]byte SHA-256 of a checkpoint note -> struct{}: verified by checkpointOf
 
+	// players caches players rows the sequencer has seen stored
+	// (skeleton -> player), so that a commit by a known player needs no
+	// lookup; used by the sequencer goroutine only.
+	players map[string]string
+
 	cpMu     sync.Mutex
 	cpLatest *Checkpoint
 	cpNotify chan struct{} // closed and replaced when a checkpoint is stored
@@ -166,7 +171,7 @@ func readSigner(keyFile, verifierKey string) (*logSigner, error) {
 // that is missing (wrapping fs.ErrNotExist), readable by others or not
 // this ledger's key.
 func Open(ctx context.Context, s Store, opts Options) (*Ledger, error) {
-	l := &Ledger{store: s, readOnly: opts.ReadOnly, clock: opts.Clock, interval: opts.CheckpointInterval, cpNotify: make(chan struct{})}
+	l := &Ledger{store: s, readOnly: opts.ReadOnly, clock: opts.Clock, interval: opts.CheckpointInterval, cpNotify: make(chan struct{}), players: map[string]string{}}
 	if l.clock == nil {
 		l.clock = time.Now
 	}

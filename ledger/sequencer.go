@@ -154,7 +154,17 @@ func (l *Ledger) sequence(f *frontier) {
 // it was.
 func (l *Ledger) writeBatch(f *frontier, batch []*request) {
 	saved := *f
-	err := l.writeBatchTx(f, batch)
+	added, err := l.writeBatchTx(f, batch)
+	if err == nil {
+		// Players rows are never changed or removed once stored: a
+		// committed row stays true in the cache.
+		if len(l.players)+len(added) > maxPlayerCache {
+			clear(l.players)
+		}
+		for _, p := range added {
+			l.players[p.Skeleton] = p.Player
+		}
+	}
 	if err != nil {
 		*f = saved
 		for _, r := range batch {
@@ -168,12 +178,15 @@ func (l *Ledger) writeBatch(f *frontier, batch []*request) {
 	}
 }
 
-func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
+// writeBatchTx writes the batch in one transaction and returns the
+// players rows it added (the batch's new players).
+func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlayer, err error) {
 	ctx := context.Background()
 	for _, r := range batch {
 		r.index, r.err = -1, nil
 	}
-	return l.store.Write(ctx, func(tx WriteTx) error {
+	err = l.store.Write(ctx, func(tx WriteTx) error {
+		added = added[:0]
 		// The write lock is held from here on, so no other process
 		// appends until the commit. Another process may have appended
 		// since our last batch: reload the right edge of the tree if so.
@@ -227,6 +240,36 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 		if err != nil {
 			return fmt.Errorf("looking up duplicates: %w", err)
 		}
+		// The players of the batch's commit entries: known ones from the
+		// cache, the others looked up in the players table (one query,
+		// and none when every player is known).
+		var unknown []string
+		for _, r := range batch {
+			if r.p.skeleton != "" {
+				if _, ok := l.players[r.p.skeleton]; !ok {
+					unknown = append(unknown, r.p.skeleton)
+				}
+			}
+		}
+		var stored, batchPlayers map[string]StoredPlayer
+		if len(unknown) > 0 {
+			if stored, err = tx.Players(ctx, unknown); err != nil {
+				return fmt.Errorf("looking up players: %w", err)
+			}
+		}
+		// playerOf is the player stored or staged under a skeleton.
+		playerOf := func(sk string) (string, int64, bool) {
+			if name, ok := l.players[sk]; ok {
+				return name, -1, true
+			}
+			if p, ok := stored[sk]; ok {
+				return p.Player, p.Index, true
+			}
+			if p, ok := batchPlayers[sk]; ok {
+				return p.Player, p.Index, true
+			}
+			return "", 0, false
+		}
 		start := f.size
 		entries := make([]StoredEntry, 0, len(batch))
 		hashes := make([]StoredHash, 0, 2*len(batch))
@@ -272,6 +315,22 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 				r.err = &DuplicateError{Index: d.Index, Kind: d.Kind}
 				continue
 			}
+			newPlayer := false
+			if p.skeleton != "" {
+				name, idx, ok := playerOf(p.skeleton)
+				switch {
+				case ok && name != p.body.Player:
+					if idx < 0 { // known from the cache: read the row for its index
+						if ps, err := tx.Players(ctx, []string{p.skeleton}); err == nil {
+							idx = ps[p.skeleton].Index
+						}
+					}
+					r.err = &ConfusableNameError{Player: p.body.Player, Existing: name, Index: idx, Skeleton: p.skeleton}
+					continue
+				case !ok:
+					newPlayer = true
+				}
+			}
 			copy(p.leaf[p.tsOff:], ts)
 			leafHash := tlog.RecordHash(p.leaf)
 			e := StoredEntry{
@@ -286,6 +345,14 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 			}
 			entries = append(entries, e)
 			batchDups[p.dedup] = IndexKind{f.size, p.body.Kind}
+			if newPlayer {
+				np := StoredPlayer{Skeleton: p.skeleton, Player: p.body.Player, Index: f.size}
+				added = append(added, np)
+				if batchPlayers == nil {
+					batchPlayers = map[string]StoredPlayer{}
+				}
+				batchPlayers[p.skeleton] = np
+			}
 			hs, err := tlog.StoredHashesForRecordHash(f.size, leafHash, f)
 			if err != nil {
 				return err
@@ -312,8 +379,17 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) error {
 			}
 			return err
 		}
+		if len(added) > 0 {
+			if err := tx.InsertPlayers(ctx, added); err != nil {
+				return fmt.Errorf("storing new players: %w", err)
+			}
+		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return added, nil
 }
 
 // refField names the field holding the reference of a kind.

@@ -91,6 +91,17 @@ type Store interface {
 	// name; at most limit (limit <= 0: all).
 	Cosignatures(ctx context.Context, id, minSize int64, limit int) ([]StoredCosignature, error)
 
+	// PlayerBySkeleton returns the players row of skeleton (a
+	// [Skeleton]); an error wrapping ErrNotFound if there is none. It is
+	// one indexed lookup (the table's key), O(log n).
+	PlayerBySkeleton(ctx context.Context, skeleton string) (*StoredPlayer, error)
+	// EachPlayer calls fn with every players row, in skeleton order,
+	// stopping at fn's first error. A row holding a value of the wrong
+	// type is an error wrapping ErrTampered that names the table, the row
+	// and the column. A store opened read-only whose schema predates the
+	// table (Census.PlayersTable false) calls fn for nothing.
+	EachPlayer(ctx context.Context, fn func(StoredPlayer) error) error
+
 	// Census counts every row the store holds, whatever its index, and
 	// lists the identity rows, for the audit: a row outside the log's
 	// range, an unknown log_meta key or a missing schema version is a
@@ -122,6 +133,12 @@ type Census struct {
 	Checkpoints  RowRange // by id
 	Cosignatures int64    // rows
 	Replays      int64    // rows
+	Players      int64    // rows
+	// PlayersTable is false for a database opened read-only whose schema
+	// predates the players table (its writer adds and fills it); a
+	// database whose schema version says it has one and has none is an
+	// error wrapping ErrTampered.
+	PlayersTable bool
 	// MetaKeys are the keys of every log_meta row, sorted.
 	MetaKeys []string
 	// SchemaVersions are the versions of every schema_version row,
@@ -158,6 +175,14 @@ type WriteTx interface {
 	// whose index or id is already present is an error wrapping
 	// ErrConflict.
 	Insert(ctx context.Context, entries []StoredEntry, hashes []StoredHash) error
+	// Players returns the players rows stored under the given skeletons
+	// (those present), by skeleton.
+	Players(ctx context.Context, skeletons []string) (map[string]StoredPlayer, error)
+	// InsertPlayers adds players rows. A skeleton already stored is an
+	// error wrapping ErrConflict. The sequencer writes a row only for a
+	// commit entry naming a player of a skeleton not seen before, so an
+	// append of a known player's entry writes no players row.
+	InsertPlayers(ctx context.Context, rows []StoredPlayer) error
 }
 
 // Meta is a log's identity as a store keeps it.

@@ -51,7 +51,9 @@ func auditCopy(t *testing.T, stmts ...string) *ledger.AuditProblem {
 	all := append([]string{`DROP TRIGGER IF EXISTS entries_no_update; DROP TRIGGER IF EXISTS entries_no_delete;
 		DROP TRIGGER IF EXISTS hashes_no_update; DROP TRIGGER IF EXISTS hashes_no_delete;
 		DROP TRIGGER IF EXISTS checkpoints_no_update; DROP TRIGGER IF EXISTS checkpoints_no_delete;
-		DROP TRIGGER IF EXISTS replays_no_update; DROP TRIGGER IF EXISTS replays_no_delete`}, stmts...)
+		DROP TRIGGER IF EXISTS replays_no_update; DROP TRIGGER IF EXISTS replays_no_delete;
+		DROP TRIGGER IF EXISTS players_no_update; DROP TRIGGER IF EXISTS players_no_delete;
+		DROP TRIGGER IF EXISTS cosignatures_no_update; DROP TRIGGER IF EXISTS cosignatures_no_delete`}, stmts...)
 	if err := attack(t, c, all...); err != nil {
 		t.Fatalf("attack: %v", err)
 	}
@@ -133,6 +135,17 @@ func TestTamperEveryTable(t *testing.T) {
 		{"schema_version row deleted", "schema_version", "versions", []string{`DELETE FROM schema_version WHERE version = 1`}},
 		{"schema_version bumped", "schema_version", "versions", []string{`INSERT INTO schema_version(version, applied_at) VALUES(99, 'now')`}},
 		{"dedup column changed", "entries", "dedup", []string{fmt.Sprintf(`UPDATE entries SET dedup = zeroblob(32) WHERE idx = %d`, commit)}},
+		{"players row deleted", "players", "no row for the skeleton", []string{`DELETE FROM players WHERE idx = (SELECT min(idx) FROM players)`}},
+		{"players row added for a later commit", "players", "is not the first commit entry",
+			[]string{`INSERT INTO players(skeleton, player, idx) VALUES('zz-nobody', 'zz-nobody', 0)`}},
+		{"players row past the end", "players", "outside the log",
+			[]string{`INSERT INTO players(skeleton, player, idx) VALUES('zz-nobody', 'zz-nobody', 100000)`}},
+		{"players player changed to a lookalike", "players", "names the player",
+			// U+0430 for the first a: the skeleton stays "alice".
+			[]string{`UPDATE players SET player = char(1072) || substr(player, 2) WHERE skeleton = 'alice'`}},
+		{"players skeleton stored as a blob", "players", "not text",
+			[]string{`UPDATE players SET skeleton = CAST(skeleton AS BLOB) WHERE idx = (SELECT min(idx) FROM players)`}},
+		{"players table dropped", "players", "table is missing", []string{`DROP TABLE players`}},
 		{"integrated_at set to text", "entries", "integrated_at",
 			[]string{fmt.Sprintf(`UPDATE entries SET integrated_at = 'yesterday' WHERE idx = %d`, commit)}},
 	}

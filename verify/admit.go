@@ -19,7 +19,14 @@ import (
 type AdmissionError struct {
 	Field string
 	Msg   string
+	// Err, if not nil, is the error the refusal stands on (a
+	// *ledger.ConfusableNameError for a player name that looks like
+	// another player's).
+	Err error
 }
+
+// Unwrap returns Err.
+func (e *AdmissionError) Unwrap() error { return e.Err }
 
 // Error is "FIELD: MSG".
 func (e *AdmissionError) Error() string {
@@ -54,6 +61,12 @@ func refuse(field, format string, args ...any) error {
 //     seed-commit that names no play_at (its match takes no
 //     contributions), or with a seat that is not a seat of the match
 //     (0..players-1 of an auction's config, 0..2 for Negotiation Games);
+//   - a commit whose player is not yet a player of the log but whose
+//     name renders like one's: the same Unicode confusable skeleton
+//     (UTS #39, ledger.Skeleton), such as "аlice" with a Cyrillic а
+//     when "alice" has posted (the AdmissionError's Err is the
+//     *ledger.ConfusableNameError); names with invisible characters are
+//     refused by ledger.ParseBody already;
 //   - a seed-commit naming a drand network sealed does not know, or a
 //     round already published at now (its randomness is public: the
 //     server could choose its seed against it);
@@ -82,8 +95,25 @@ func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warn
 		return admitContribution(l, b, now)
 	case ledger.KindSeedCommit:
 		return nil, admitSeedCommit(b, now)
+	case ledger.KindCommit:
+		return nil, admitCommit(l, b)
 	}
 	return nil, nil
+}
+
+// admitCommit refuses a commit whose player is not a player of the log
+// yet but whose name renders like one's (the same Unicode confusable
+// skeleton, ledger.Skeleton): one lookup in the store's players table.
+func admitCommit(l *ledger.Ledger, b *ledger.Body) error {
+	if b.Player == "" {
+		return nil // ParseBody requires it; Append says so
+	}
+	err := l.CheckNewPlayer(b.Player)
+	var ce *ledger.ConfusableNameError
+	if errors.As(err, &ce) {
+		return &AdmissionError{Field: "player", Msg: ce.Error(), Err: ce}
+	}
+	return err
 }
 
 // referenced returns the entry idx names and its body; a missing entry or

@@ -513,3 +513,32 @@ func TestAdmitEngineReplay(t *testing.T) {
 	w, err = al.admit(resultJSON("bargain", "e6", d), nil, now)
 	wantRefused(t, "the engine replay against a seed-commit of 6 matches", w, err, "replay_sha256", "matches")
 }
+
+// TestAdmitLookalikePlayer: a commit by a new player whose name has the
+// Unicode confusable skeleton of an existing player's (confusables.txt:
+// "0430 ; 0061" Cyrillic а -> a, "0031 ; 006C" digit 1 -> l) is refused
+// on "player", naming both names and the skeleton, with the
+// *ledger.ConfusableNameError as its Err; the existing player posting
+// again, and players of other skeletons, are admitted.
+func TestAdmitLookalikePlayer(t *testing.T) {
+	al := newAdmitLedger(t)
+	const now = "2026-03-02T10:00:00Z"
+	a := al.add("2026-03-02T09:00:00Z", commitJSON("alice", ""))
+	al.add("2026-03-02T09:01:00Z", commitJSON("bill", ""))
+
+	w, err := al.admit(commitJSON(`\u0430lice`, ""), nil, now)
+	wantRefused(t, "a commit by \u0430lice (Cyrillic a)", w, err, "player", `"\u0430lice"`, `"alice"`, `skeleton "alice"`, "entry 0", `\u0430`)
+	var ce *ledger.ConfusableNameError
+	if !errors.As(err, &ce) || ce.Existing != "alice" || ce.Index != a {
+		t.Errorf("Err of the refusal: %v; want a ConfusableNameError naming alice at %d", err, a)
+	}
+	w, err = al.admit(commitJSON("bi1l", ""), nil, now)
+	wantRefused(t, "a commit by bi1l (digit one)", w, err, "player", `"bi1l"`, `"bill"`)
+
+	w, err = al.admit(`{"kind":"commit","player":"alice","action_type":"bid","channel":"#auctions","commitment":"`+strings.Repeat("ab", 32)+`"}`, nil, now)
+	wantAdmitted(t, "alice posting again", w, err)
+	w, err = al.admit(commitJSON("carol", ""), nil, now)
+	wantAdmitted(t, "a new player of a new skeleton", w, err)
+	w, err = al.admit(commitJSON("Alice", ""), nil, now)
+	wantAdmitted(t, "Alice (case is kept)", w, err)
+}

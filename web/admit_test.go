@@ -287,3 +287,37 @@ func TestAppendConcurrentCopies(t *testing.T) {
 		t.Fatalf("audit: %+v %v", rep, err)
 	}
 }
+
+// TestAppendLookalikePlayer: a commit by a new player whose name renders
+// like the fixture's alice (Cyrillic U+0430 for the first a,
+// confusables.txt "0430 ; 0061") is answered 400 naming both names and
+// the shared skeleton, and nothing is appended; names holding invisible
+// or filler characters (U+034F, U+2800, U+3164, U+115F) are answered 400
+// naming the character; alice posting again is appended.
+func TestAppendLookalikePlayer(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, func(o *Options) { o.WriteRate, o.WriteBurst = 1e6, 1e6 })
+	size, err := f.w.Size()
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit := func(player string, c byte) string {
+		return fmt.Sprintf(`{"kind":"commit","player":%q,"action_type":"bid","channel":"#auctions","commitment":"%s"}`, player, strings.Repeat(string([]byte{c}), 64))
+	}
+	code, a := postEntry(t, s, commit("\u0430lice", 'a'))
+	if code != 400 || !strings.HasPrefix(a.Error, "bad entry: player: ") || !strings.Contains(a.Error, `"alice"`) ||
+		!strings.Contains(a.Error, `\u0430lice`) || !strings.Contains(a.Error, `skeleton "alice"`) {
+		t.Errorf("a lookalike of alice: %d %+v; want 400 naming both players and the skeleton", code, a)
+	}
+	for name, r := range map[string]string{"alice\u034f": "U+034F", "alice\u2800": "U+2800", "\u3164alice": "U+3164", "alice\u115f": "U+115F"} {
+		code, a := postEntry(t, s, commit(name, 'b'))
+		if code != 400 || !strings.Contains(a.Error, "player") || !strings.Contains(a.Error, r) {
+			t.Errorf("player %+q: %d %+v; want 400 naming %s", name, code, a, r)
+		}
+	}
+	wantSize(t, f.w, size)
+	code, a = postEntry(t, s, commit("alice", 'c'))
+	if code != 201 || a.Index == nil || *a.Index != size {
+		t.Errorf("alice again: %d %+v; want 201 at %d", code, a, size)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	_ "time/tzdata" // --zone works on systems without a tz database
@@ -113,11 +114,21 @@ func appendError(err error) error {
 	if errors.As(err, &be) {
 		return usageErrorf("%v", be)
 	}
+	var ce *ledger.ConfusableNameError
+	if errors.As(err, &ce) {
+		return usageErrorf("refused: %v", ce).withHint("%s", confusableHint(ce))
+	}
 	if errors.Is(err, ledger.ErrTampered) {
 		// Not bad input: the database holds what the log did not write.
 		return failedf("%v", err).withHint("run 'sealed ledger audit' on it")
 	}
 	return usageErrorf("the ledger refused the entry: %v", err)
+}
+
+// confusableHint is the hint for a player name refused because it looks
+// like another player's.
+func confusableHint(ce *ledger.ConfusableNameError) string {
+	return fmt.Sprintf("if you are %s, post as exactly that name (copy it from 'sealed ledger get %d'); otherwise choose a name that does not look like it", strconv.QuoteToASCII(ce.Existing), ce.Index)
 }
 
 // appendedJSON is the --json output of post, edit and reveal: the entry as
@@ -177,6 +188,10 @@ func (a *app) admit(l *ledger.Ledger, b *ledger.Body, replay []byte) ([]string, 
 	var ae *verify.AdmissionError
 	if errors.As(err, &ae) {
 		e := usageErrorf("%v", ae)
+		var ce *ledger.ConfusableNameError
+		if errors.As(err, &ce) {
+			return nil, e.withHint("%s", confusableHint(ce))
+		}
 		switch ae.Field {
 		case "posted_at":
 			e = e.withHint("give the time the %s appeared in the channel, at or after the post", b.Kind)

@@ -259,7 +259,8 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 		if errors.As(err, &de) {
 			return usageErrorf("%v", err).withHint("see it with 'sealed ledger get %d'", de.Index)
 		}
-		if errors.Is(err, ledger.ErrTampered) {
+		var ce *ledger.ConfusableNameError
+		if errors.Is(err, ledger.ErrTampered) || errors.As(err, &ce) {
 			return appendError(err)
 		}
 		return usageErrorf("%v", err)

@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
+	"golang.org/x/mod/sumdb/note"
 )
 
 func init() { ledgerSubcommands = append(ledgerSubcommands, newLedgerAuditCmd) }
@@ -60,6 +63,11 @@ and the checkpoint's root checked, and the checkpoint's signature checked
 with --vkey (required), and its witness cosignatures with --witness and
 --quorum.
 
+A local audit checks every stored cosignature's shape, size and time
+against its checkpoint; with --witness or --witnesses it also verifies
+the signatures of those by the given witnesses (the witness keys are not
+stored in the ledger).
+
 --report adds, per operator (the seed-commits' operator field), how many
 seeds were committed, revealed and still pending, and every abandoned
 match: a seed-commit whose reveal_by passed without a seed-reveal of the
@@ -76,9 +84,6 @@ like is seen doing it. Abandoned matches do not fail the audit.`,
 					return err
 				}
 				return runLedgerAuditURL(a, o)
-			}
-			if len(o.Policy.Keys) > 0 || o.Policy.File != "" {
-				return usageErrorf("--witness and --witnesses go with --url (a local audit checks the stored checkpoints)")
 			}
 			return runF(a, o)
 		},
@@ -120,9 +125,19 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 	if err != nil {
 		return err
 	}
-	l, err := openLedgerRO(o.DB)
+	pol, err := o.Policy.policy(a)
 	if err != nil {
 		return err
+	}
+	l, err := stores.Open(context.Background(), o.DB, ledger.Options{ReadOnly: true})
+	if errors.Is(err, ledger.ErrTampered) {
+		// Rows the ledger cannot even be opened without (its identity
+		// rows): a finding, not bad input.
+		fmt.Fprintf(a.out, "audit failed: %v\n", err)
+		return errSilentFailure
+	}
+	if err != nil {
+		return openError(o.DB, err)
 	}
 	defer l.Close()
 	// Audit checks every checkpoint signature with the ledger's stored
@@ -146,6 +161,23 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 	rep, err := l.Audit(context.Background(), progress)
 	if err != nil {
 		return err
+	}
+	if pol != nil && rep.OK {
+		// The stored cosignatures by the policy's witnesses, verified
+		// with their keys (the audit checks every row's shape alone).
+		var vs []note.Verifier
+		for _, w := range pol.Witnesses {
+			vs = append(vs, w.Verifier())
+		}
+		p, n, err := l.VerifyCosignatures(context.Background(), vs)
+		if err != nil {
+			return err
+		}
+		if p != nil {
+			rep.OK, rep.Problem = false, p
+		} else {
+			fmt.Fprintf(a.errOut, "%d stored %s by the given witnesses verified\n", n, plural(n, "cosignature", "cosignatures"))
+		}
 	}
 	var ops []verify.OperatorMatches
 	if o.Report {

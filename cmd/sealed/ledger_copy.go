@@ -32,16 +32,19 @@ func ledgerCopyCmd(a *app, _ *ledgerGlobal, runF func(*app, *ledgerCopyOptions) 
 	c := &cobra.Command{
 		Use:   "copy --from LEDGER --to LEDGER",
 		Short: "Copy a ledger to another store (SQLite file or PostgreSQL), checking every leaf, hash and checkpoint",
-		Long: `Copy every entry, stored hash, checkpoint and replay of one ledger into a
-new one: a SQLite file that does not exist yet, or an empty PostgreSQL
-database (postgres://... or postgresql://...). Everything is checked as it
-is copied: each leaf against its leaf hash, the stored hashes recomputed
-from the leaves, each checkpoint's signature and root, each replay against
-its digest; the first thing that does not check out stops the copy (exit
-1). The copy holds the same bytes and audits clean with the same roots and
-checkpoints; it is audited before the command ends. Replays that no result
-entry names are not copied. No signer key is needed: the checkpoints are
-copied as signed.`,
+		Long: `Copy every entry, stored hash, checkpoint, replay and witness cosignature
+of one ledger into a new one: a SQLite file that does not exist yet, or an
+empty PostgreSQL database (postgres://... or postgresql://...). Everything
+is checked as it is copied: each leaf against its leaf hash, the stored
+hashes recomputed from the leaves, each checkpoint's signature and root,
+each replay against its digest, each witness cosignature against its
+checkpoint (a signature line of the checkpoint's note, cosignature/v1
+shaped, with the stored size and time; the signatures themselves need the
+witness keys: 'ledger audit --witness KEY' verifies them); the first thing
+that does not check out stops the copy (exit 1). The copy holds the same
+bytes and audits clean with the same roots and checkpoints; it is audited
+before the command ends. Replays that no result entry names are not
+copied. No signer key is needed: the checkpoints are copied as signed.`,
 		Example: `  sealed ledger copy --from sealed.db --to postgres:///sealed?host=/run/postgresql
   sealed ledger copy --from postgres://db.example/sealed --to backup.db`,
 		Args: cobra.NoArgs,
@@ -90,9 +93,10 @@ func runLedgerCopy(a *app, o *ledgerCopyOptions) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(a.out, "copied %d %s, %d %s and %d %s from %s to %s\n",
+		fmt.Fprintf(a.out, "copied %d %s, %d %s, %d %s and %d witness %s from %s to %s\n",
 			rep.Entries, plural(int(rep.Entries), "entry", "entries"), rep.Checkpoints, plural(rep.Checkpoints, "checkpoint", "checkpoints"),
-			rep.Replays, plural(rep.Replays, "replay", "replays"), stores.Redact(o.From), stores.Redact(o.To))
+			rep.Replays, plural(rep.Replays, "replay", "replays"), rep.Cosignatures, plural(rep.Cosignatures, "cosignature", "cosignatures"),
+			stores.Redact(o.From), stores.Redact(o.To))
 		if audit.OK {
 			fmt.Fprintf(a.out, "audit of the copy: ok\n")
 		} else {

@@ -24,15 +24,17 @@ func TestPostgresRoundTrip(t *testing.T) {
 	src := filepath.Join(dir, "demo.db")
 	mustRun(t, 0, "", "demo", "--db", src)
 	vkeyFile := demo.VerifierKeyFile(src)
+	// A witness cosigned the demo's first two checkpoints (sizes 0 and 1).
+	w := cosignStored(t, src, demo.KeyFile(src), "witness.example/rt", 0, 1)
 
 	pg := srv.NewDatabase(t)
 	stdout, _ := mustRun(t, 0, "", "ledger", "copy", "--from", src, "--to", pg)
-	if !strings.Contains(stdout, "audit of the copy: ok") {
+	if !strings.Contains(stdout, "audit of the copy: ok") || !strings.Contains(stdout, "and 2 witness cosignatures") {
 		t.Errorf("copy to PostgreSQL: %s", stdout)
 	}
-	stdout, _ = mustRun(t, 0, "", "ledger", "audit", "--db", pg, "--vkey-file", vkeyFile)
-	if !strings.Contains(stdout, "ok: 27 entries") {
-		t.Errorf("audit on PostgreSQL: %s", stdout)
+	stdout, stderr := mustRun(t, 0, "", "ledger", "audit", "--db", pg, "--vkey-file", vkeyFile, "--witness", w)
+	if !strings.Contains(stdout, "ok: 27 entries") || !strings.Contains(stderr, "2 stored cosignatures by the given witnesses verified") {
+		t.Errorf("audit on PostgreSQL: %s%s", stdout, stderr)
 	}
 	// A second copy into the same database is refused: it holds a ledger.
 	if code, _, stderr := runSealed(t, "", "ledger", "copy", "--from", src, "--to", pg); code == 0 || !strings.Contains(stderr, "already holds a ledger") {
@@ -41,7 +43,7 @@ func TestPostgresRoundTrip(t *testing.T) {
 
 	back := filepath.Join(dir, "back.db")
 	mustRun(t, 0, "", "ledger", "copy", "--from", pg, "--to", back)
-	for _, table := range []string{"entries", "hashes", "checkpoints", "replays", "log_meta"} {
+	for _, table := range []string{"entries", "hashes", "checkpoints", "replays", "log_meta", "cosignatures", "players"} {
 		a, b := dumpTable(t, src, table), dumpTable(t, back, table)
 		if !bytes.Equal(a, b) {
 			t.Errorf("table %s differs after SQLite -> PostgreSQL -> SQLite (%d and %d bytes)", table, len(a), len(b))

@@ -12,7 +12,8 @@ import (
 func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	c := &ledger.Census{Cosignatures: int64(len(s.cosigs)), Replays: int64(len(s.replays)), SchemaLatest: schemaVersion}
+	c := &ledger.Census{Cosignatures: int64(len(s.cosigs)), Replays: int64(len(s.replays)), SchemaLatest: schemaVersion,
+		Players: int64(len(s.players)), PlayersTable: true}
 	for i := range s.entries {
 		c.Entries = widen(c.Entries, i)
 	}

@@ -28,13 +28,15 @@ type Store struct {
 	checkpoints []ledger.StoredCheckpoint
 	replays     map[string][]byte
 	cosigs      []ledger.StoredCosignature
+	players     map[string]ledger.StoredPlayer
 	readOnly    bool
 	closed      bool
 }
 
 // New returns an empty store holding no ledger.
 func New() *Store {
-	return &Store{entries: map[int64]ledger.StoredEntry{}, hashes: map[int64][]byte{}, replays: map[string][]byte{}}
+	return &Store{entries: map[int64]ledger.StoredEntry{}, hashes: map[int64][]byte{}, replays: map[string][]byte{},
+		players: map[string]ledger.StoredPlayer{}}
 }
 
 // ReadOnlyView returns a store sharing s's data that refuses writes with
@@ -271,6 +273,9 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) error 
 	for _, h := range tx.hashes {
 		s.hashes[h.ID] = h.Hash
 	}
+	for _, p := range tx.players {
+		s.players[p.Skeleton] = p
+	}
 	return nil
 }
 
@@ -302,6 +307,7 @@ type writeTx struct {
 	s       *Store
 	entries []ledger.StoredEntry
 	hashes  []ledger.StoredHash
+	players []ledger.StoredPlayer
 }
 
 func (t *writeTx) Tail(ctx context.Context) (int64, int64, error) {

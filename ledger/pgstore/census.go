@@ -28,6 +28,20 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM replays`).Scan(&c.Replays); err != nil {
 		return nil, fmt.Errorf("census: %w", err)
 	}
+	// A database opened read-only may predate the players table; one
+	// whose schema version says it has one has it.
+	ok, v, err := s.hasPlayers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("census: %w", err)
+	}
+	c.PlayersTable = ok
+	if ok {
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM players`).Scan(&c.Players); err != nil {
+			return nil, fmt.Errorf("census: %w", err)
+		}
+	} else if v >= playersMigration {
+		return nil, fmt.Errorf("players: the table is missing, but schema version %d (migration %d made it) is recorded: %w", v, playersMigration, ledger.ErrTampered)
+	}
 	rows, err := s.pool.Query(ctx, `SELECT key FROM log_meta ORDER BY key`)
 	if err != nil {
 		return nil, err

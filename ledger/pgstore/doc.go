@@ -7,7 +7,9 @@
 //
 // The tables are those of the SQLite store
 // ([github.com/sealedhq/sealed/ledger/sqlitestore]): schema_version,
-// log_meta, entries, hashes, checkpoints and replays, with bytea for
+// log_meta, entries, hashes, checkpoints, replays, cosignatures and
+// players (migration 3, filled from the commit entries when a ledger of
+// schema 2 is opened for writing), with bytea for
 // blobs, bigint for integers and text for text, and indexes on the
 // entries' ref, dedup and commitment columns and on the checkpoints'
 // size. They are in schema.sql, embedded and applied as numbered,

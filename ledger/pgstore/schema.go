@@ -140,6 +140,11 @@ func migrateStep(ctx context.Context, pool *pgxpool.Pool, ms []migrations.Migrat
 	if _, err := tx.Exec(ctx, m.SQL); err != nil {
 		return false, fmt.Errorf("applying schema migration %d: %w", m.Version, err)
 	}
+	if fill := fills[m.Version]; fill != nil {
+		if err := fill(ctx, tx); err != nil {
+			return false, fmt.Errorf("applying schema migration %d: %w", m.Version, err)
+		}
+	}
 	if _, err := tx.Exec(ctx, `INSERT INTO schema_version(version, applied_at) VALUES($1, $2)`,
 		m.Version, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return false, fmt.Errorf("recording schema migration %d: %w", m.Version, err)
@@ -148,4 +153,11 @@ func migrateStep(ctx context.Context, pool *pgxpool.Pool, ms []migrations.Migrat
 		return false, fmt.Errorf("committing schema migration %d: %w", m.Version, err)
 	}
 	return false, nil
+}
+
+// fills are the parts of migrations written in Go, run after the
+// migration's SQL in its transaction: they fill a new table from the
+// rows already there.
+var fills = map[int]func(context.Context, pgx.Tx) error{
+	playersMigration: fillPlayers,
 }

@@ -99,3 +99,19 @@ CREATE TABLE cosignatures (
 CREATE INDEX cosignatures_size ON cosignatures(size, time);
 CREATE TRIGGER cosignatures_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON cosignatures
 	FOR EACH STATEMENT EXECUTE FUNCTION sealed_append_only('ledger cosignatures are append-only');
+
+-- migration 3
+-- Players, as in the SQLite store's migration 4 (docs/ledger.md "Player
+-- names"): for each Unicode confusable skeleton (UTS #39,
+-- ledger.Skeleton) of the player names commit entries carry, the name
+-- and index of the first commit entry naming a player of that skeleton.
+-- An append writes a row only for a commit naming a player of a new
+-- skeleton; the rows of an existing ledger are filled in, in index
+-- order, by the code that applies this migration, in its transaction.
+CREATE TABLE players (
+	skeleton text   NOT NULL PRIMARY KEY,
+	player   text   NOT NULL,
+	idx      bigint NOT NULL
+);
+CREATE TRIGGER players_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON players
+	FOR EACH STATEMENT EXECUTE FUNCTION sealed_append_only('ledger players are append-only');

@@ -148,9 +148,10 @@ func notLedger(err error) error {
 }
 
 // Meta implements ledger.Store. Errors: a database without the tables
-// log_meta and schema_version, or with no origin or verifier key stored
-// (wrapping ledger.ErrNotLedger); a schema newer than this code
-// (wrapping ErrSchemaTooNew).
+// log_meta and schema_version, or with no log_meta row (wrapping
+// ledger.ErrNotLedger); log_meta rows without the origin or the verifier
+// key (ledger.MissingIdentity, wrapping ledger.ErrTampered); a schema
+// newer than this code (wrapping ErrSchemaTooNew).
 func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 	ok, err := hasSchema(ctx, s.pool)
 	if err != nil {
@@ -171,11 +172,13 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 		return nil, s.fail(notLedger(err))
 	}
 	defer rows.Close()
+	var keys []string
 	for rows.Next() {
 		var k, v string
 		if err := rows.Scan(&k, &v); err != nil {
 			return nil, s.fail(fmt.Errorf("log_meta: %w", err))
 		}
+		keys = append(keys, k)
 		switch k {
 		case "origin":
 			m.Origin = v
@@ -187,6 +190,10 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 		return nil, s.fail(err)
 	}
 	if m.Origin == "" || m.VerifierKey == "" {
+		if len(keys) > 0 {
+			// A ledger whose identity rows were altered: the audit names it.
+			return nil, ledger.MissingIdentity(keys)
+		}
 		return nil, s.fail(fmt.Errorf("%w (no origin or verifier key)", ledger.ErrNotLedger))
 	}
 	return m, nil

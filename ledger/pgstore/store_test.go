@@ -187,6 +187,7 @@ func TestAppendOnly(t *testing.T) {
 	for table, col := range map[string]string{
 		"schema_version": "applied_at", "log_meta": "value", "entries": "kind",
 		"hashes": "hash", "checkpoints": "note", "replays": "bytes",
+		"cosignatures": "line", "players": "player",
 	} {
 		for _, q := range []string{
 			`UPDATE ` + table + ` SET ` + col + ` = ` + col,
@@ -322,5 +323,56 @@ func TestBigBatch(t *testing.T) {
 	}
 	if size, err := s.Size(ctx); err != nil || size != n {
 		t.Errorf("Size after the refused batch = %d, %v; want %d", size, err, n)
+	}
+}
+
+// TestUpgradeFillsPlayers: a ledger of schema version 2 (before the
+// players table) opened for writing gets migration 3, which fills the
+// players table from the commit entries in index order, the first commit
+// of each skeleton; a lookalike of a player named before the upgrade is
+// then refused, and the audit is clean.
+func TestUpgradeFillsPlayers(t *testing.T) {
+	ctx := context.Background()
+	url, key := newLedger(t)
+	l := mustOpen(t, url, ledger.Options{KeyFile: key})
+	for i, p := range []string{"alice", "bob", "alice", "Bob"} {
+		body := fmt.Sprintf(`{"kind":"commit","player":%q,"action_type":"bid","channel":"web","commitment":"%064x"}`, p, i)
+		if _, err := l.Append(ctx, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	// Back to schema version 2, as an older sealed left it.
+	if err := execSQL(t, url, `ALTER TABLE schema_version DISABLE TRIGGER USER`,
+		`DELETE FROM schema_version WHERE version >= 3`, `DROP TABLE players`,
+		`ALTER TABLE schema_version ENABLE TRIGGER USER`); err != nil {
+		t.Fatal(err)
+	}
+	l = mustOpen(t, url, ledger.Options{KeyFile: key})
+	c, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	rows, err := c.Query(ctx, `SELECT skeleton, player, idx FROM players ORDER BY idx`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[ledger.StoredPlayer])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Skeletons by confusables.txt: none of the letters of these names
+	// (a, b, B, c, e, i, l, o) has a line there, so each is its own.
+	want := []ledger.StoredPlayer{{Skeleton: "alice", Player: "alice", Index: 0}, {Skeleton: "bob", Player: "bob", Index: 1}, {Skeleton: "Bob", Player: "Bob", Index: 3}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("players after the upgrade = %v; want %v", got, want)
+	}
+	var ce *ledger.ConfusableNameError
+	if _, err := l.Append(ctx, []byte(`{"kind":"commit","player":"\u0430lice","action_type":"bid","channel":"web","commitment":"`+strings.Repeat("ee", 32)+`"}`)); !errors.As(err, &ce) || ce.Existing != "alice" || ce.Index != 0 {
+		t.Errorf("a lookalike of alice after the upgrade: %v; want a ConfusableNameError naming entry 0", err)
+	}
+	if rep, err := l.Audit(ctx, nil); err != nil || !rep.OK {
+		t.Errorf("audit after the upgrade: %+v, %v", rep, err)
 	}
 }

@@ -25,7 +25,8 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 	// A file opened read-only may predate the cosignatures table
 	// (migration 3).
 	var tables int
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'cosignatures'`).Scan(&tables); err != nil {
+	var err error
+	if err = s.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'cosignatures'`).Scan(&tables); err != nil {
 		return nil, fmt.Errorf("census: %w", err)
 	}
 	if tables == 1 {
@@ -35,6 +36,24 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 	}
 	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM replays`).Scan(&c.Replays); err != nil {
 		return nil, fmt.Errorf("census: %w", err)
+	}
+	// Likewise the players table (migration 4); a file whose schema
+	// version says it has one has it.
+	if c.PlayersTable, err = s.hasTable(ctx, "players"); err != nil {
+		return nil, fmt.Errorf("census: %w", err)
+	}
+	if c.PlayersTable {
+		if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM players`).Scan(&c.Players); err != nil {
+			return nil, fmt.Errorf("census: %w", err)
+		}
+	} else {
+		var v int
+		if err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v); err != nil {
+			return nil, fmt.Errorf("census: %w", err)
+		}
+		if v >= playersMigration {
+			return nil, fmt.Errorf("players: the table is missing, but schema version %d (migration %d made it) is recorded: %w", v, playersMigration, ledger.ErrTampered)
+		}
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT key FROM log_meta ORDER BY key`)
 	if err != nil {

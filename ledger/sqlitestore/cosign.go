@@ -40,11 +40,46 @@ func (s *Store) Cosignatures(ctx context.Context, id, minSize int64, limit int) 
 	defer rows.Close()
 	var out []ledger.StoredCosignature
 	for rows.Next() {
-		var c ledger.StoredCosignature
-		if err := rows.Scan(&c.CheckpointID, &c.Size, &c.Witness, &c.Line, &c.Time); err != nil {
+		var v [5]any
+		if err := rows.Scan(&v[0], &v[1], &v[2], &v[3], &v[4]); err != nil {
 			return nil, fmt.Errorf("reading cosignatures: %w", err)
+		}
+		c, err := cosignatureOfRow(v)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// cosignatureOfRow converts a cosignatures row (checkpoint_id, size,
+// witness, line, time) read as SQLite's own values, refusing a value of
+// the wrong type: an error wrapping ledger.ErrTampered naming the row
+// and the column.
+func cosignatureOfRow(v [5]any) (ledger.StoredCosignature, error) {
+	var c ledger.StoredCosignature
+	id, ok := v[0].(int64)
+	if !ok {
+		return c, fmt.Errorf("cosignatures: a row's checkpoint_id is %s, not an integer: %w", describe(v[0]), ledger.ErrTampered)
+	}
+	c.CheckpointID = id
+	w, ok := v[2].(string)
+	if !ok {
+		return c, fmt.Errorf("cosignatures: a row of checkpoint_id %d holds %s in column witness; expected text: %w", id, describe(v[2]), ledger.ErrTampered)
+	}
+	c.Witness = w
+	bad := func(col, got, want string) error {
+		return fmt.Errorf("cosignatures: the row of checkpoint_id %d, witness %q holds %s in column %s; expected %s: %w", id, w, got, col, want, ledger.ErrTampered)
+	}
+	if c.Size, ok = v[1].(int64); !ok {
+		return c, bad("size", describe(v[1]), "an integer")
+	}
+	if c.Line, ok = v[3].([]byte); !ok {
+		return c, bad("line", describe(v[3]), "a blob")
+	}
+	if c.Time, ok = v[4].(int64); !ok {
+		return c, bad("time", describe(v[4]), "an integer (Unix seconds)")
+	}
+	return c, nil
 }

@@ -60,6 +60,12 @@ func migrate(db *sql.DB) error {
 			tx.Rollback()
 			return fmt.Errorf("applying schema migration %d: %w", m.Version, err)
 		}
+		if fill := fills[m.Version]; fill != nil {
+			if err := fill(tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("applying schema migration %d: %w", m.Version, err)
+			}
+		}
 		if _, err := tx.Exec(`INSERT INTO schema_version(version, applied_at) VALUES(?, ?)`,
 			m.Version, time.Now().UTC().Format(time.RFC3339)); err != nil {
 			tx.Rollback()
@@ -70,4 +76,11 @@ func migrate(db *sql.DB) error {
 		}
 	}
 	return nil
+}
+
+// fills are the parts of migrations written in Go, run after the
+// migration's SQL in its transaction: they fill a new table from the
+// rows already there.
+var fills = map[int]func(*sql.Tx) error{
+	playersMigration: fillPlayers,
 }

@@ -105,6 +105,25 @@ CREATE TRIGGER cosignatures_no_delete BEFORE DELETE ON cosignatures
 BEGIN SELECT RAISE(ABORT, 'ledger cosignatures are append-only'); END;
 
 -- migration 4
+-- Players (docs/ledger.md "Player names"): for each Unicode confusable
+-- skeleton (UTS #39, ledger.Skeleton) of the player names commit entries
+-- carry, the name and index of the first commit entry, in index order,
+-- naming a player of that skeleton. An append writes a row only for a
+-- commit naming a player of a skeleton not seen before (most appends
+-- write none), and admission of a new player is one lookup by the key.
+-- The rows of an existing ledger are filled in, in index order, by the
+-- code that applies this migration, in the same transaction.
+CREATE TABLE players (
+	skeleton TEXT    NOT NULL PRIMARY KEY,
+	player   TEXT    NOT NULL,
+	idx      INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TRIGGER players_no_update BEFORE UPDATE ON players
+BEGIN SELECT RAISE(ABORT, 'ledger players are append-only'); END;
+CREATE TRIGGER players_no_delete BEFORE DELETE ON players
+BEGIN SELECT RAISE(ABORT, 'ledger players are append-only'); END;
+
+-- migration 5
 -- One small index for both lookups a new entry makes, in place of the two
 -- of migration 2: keyed by the commitment's first 16 hex characters for a
 -- commit and the duplicate key's first 8 bytes for any other entry (text

@@ -179,11 +179,13 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 		return nil, fmt.Errorf("%s: %w", s.path, err)
 	}
 	defer rows.Close()
+	var keys []string
 	for rows.Next() {
 		var k, v string
 		if err := rows.Scan(&k, &v); err != nil {
 			return nil, fmt.Errorf("%s: log_meta: %w", s.path, err)
 		}
+		keys = append(keys, k)
 		switch k {
 		case "origin":
 			m.Origin = v
@@ -195,6 +197,10 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 		return nil, err
 	}
 	if m.Origin == "" || m.VerifierKey == "" {
+		if len(keys) > 0 {
+			// A ledger whose identity rows were altered: the audit names it.
+			return nil, ledger.MissingIdentity(keys)
+		}
 		return nil, fmt.Errorf("%s: %w (no origin or verifier key)", s.path, ledger.ErrNotLedger)
 	}
 	return m, nil

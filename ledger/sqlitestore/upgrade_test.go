@@ -103,6 +103,32 @@ func TestOpensSchemaV1(t *testing.T) {
 	if i, err := w.Append(ctx, []byte(body)); err != nil || i != 2 {
 		t.Fatalf("append to the upgraded ledger = %d, %v", i, err)
 	}
+	// Migration 4 filled the players table from the v1 commit (alice at
+	// 0); the append above added bob. A lookalike of alice is refused.
+	c, err := sql.Open("sqlite3", "file:"+db+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var players []string
+	rows, err := c.Query(`SELECT skeleton || ' ' || player || ' ' || idx FROM players ORDER BY idx`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var r string
+		rows.Scan(&r)
+		players = append(players, r)
+	}
+	rows.Close()
+	c.Close()
+	if strings.Join(players, "; ") != "alice alice 0; bob bob 2" {
+		t.Errorf("players after the upgrade: %q; want alice at 0 and bob at 2", players)
+	}
+	var ce *ledger.ConfusableNameError
+	lookalike := `{"kind":"commit","player":"\u0430lice","action_type":"bid","channel":"#auctions","commitment":"` + strings.Repeat("cd", 32) + `"}`
+	if _, err := w.Append(ctx, []byte(lookalike)); !errors.As(err, &ce) || ce.Existing != "alice" || ce.Index != 0 {
+		t.Errorf("a lookalike of the v1 ledger's alice: %v; want a ConfusableNameError naming entry 0", err)
+	}
 	dupOld := `{"kind":"commit","player":"alice","action_type":"bid","channel":"#auctions","commitment":"` + commitment + `"}`
 	var de *ledger.DuplicateError
 	if _, err := w.Append(ctx, []byte(dupOld)); !errors.As(err, &de) || de.Index != 0 {
