@@ -14,6 +14,7 @@ type insertTable struct {
 var (
 	insertEntries = insertTable{`INSERT INTO entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref) VALUES`, 9}
 	insertHashes  = insertTable{`INSERT INTO hashes(id, hash) VALUES`, 2}
+	insertPlayers = insertTable{`INSERT INTO players(skeleton, player, idx) VALUES`, 3}
 )
 
 // insertChunk is the most rows one INSERT statement writes.
@@ -23,11 +24,10 @@ const insertChunk = 64
 // connection, one per table and row count, so a batch costs a few
 // statement executions instead of one per row.
 type insertCache struct {
-	stmts map[insertTable]map[int]*sql.Stmt
-	tail  *sql.Stmt // tailQuery, run before every batch
-	// dups[k] looks up 1<<k lookup keys (dupQuery); a shorter list is
-	// padded with its first key.
-	dups [dupSizes]*sql.Stmt
+	stmts  map[insertTable]map[int]*sql.Stmt
+	tail   *sql.Stmt // tailQuery, run before every batch
+	dup    *sql.Stmt // dupQuery, run once per probe
+	player *sql.Stmt // playerQuery, run once per skeleton
 	// Argument buffers reused from batch to batch.
 	entryArgs, hashArgs []any
 }
@@ -40,12 +40,13 @@ func (c *insertCache) prepare(db *sql.DB) error {
 	if c.tail, err = db.Prepare(tailQuery); err != nil {
 		return err
 	}
-	for k := range c.dups {
-		if c.dups[k], err = db.Prepare(dupQuery(1 << k)); err != nil {
-			return err
-		}
+	if c.dup, err = db.Prepare(dupQuery); err != nil {
+		return err
 	}
-	for _, t := range []insertTable{insertEntries, insertHashes} {
+	if c.player, err = db.Prepare(playerQuery); err != nil {
+		return err
+	}
+	for _, t := range []insertTable{insertEntries, insertHashes, insertPlayers} {
 		c.stmts[t] = map[int]*sql.Stmt{}
 		row := "(" + strings.TrimSuffix(strings.Repeat("?,", t.cols), ",") + ")"
 		for rows := 1; rows <= insertChunk; rows++ {
@@ -80,24 +81,14 @@ func (c *insertCache) exec(tx *sql.Tx, t insertTable, args []any) error {
 	return nil
 }
 
-// dupSizes is the number of prepared duplicate lookups: 1, 2, 4, ...
-// 1<<(dupSizes-1) keys each.
-const dupSizes = 7
+// dupQuery looks one probe up in the index entries_lookup (schema.sql,
+// migration 5): its lookupKey and the first 8 bytes of its duplicate
+// key. One prepared statement run per probe costs a few microseconds; an
+// OR of 64 such terms in one statement cost about 25 a probe (SQLite's
+// multi-index OR collects and sorts the rowids), a row-value IN list is
+// not seeked at all (lookup_test.go checks the plan), and an ORDER BY idx
+// tripled the cost of each seek: the caller keeps the smallest index.
+const dupQuery = `SELECT idx, kind, dedup FROM entries WHERE ` + lookupExpr + ` = ? AND ` + dedupExpr + ` = ?`
 
-// dupQuery looks n probes up in the index entries_lookup (schema.sql,
-// migration 4): two arguments a probe, its lookupKey and dedupKey. The
-// OR of equalities is run as one index seek per probe (SQLite's planner
-// does not seek an index for a row-value IN list; lookup_test.go checks
-// the plan).
-func dupQuery(n int) string {
-	var sb strings.Builder
-	sb.WriteString(`SELECT idx, kind, dedup FROM entries WHERE `)
-	for i := range n {
-		if i > 0 {
-			sb.WriteString(` OR `)
-		}
-		sb.WriteString(`(` + lookupExpr + ` = ? AND ` + dedupExpr + ` = ?)`)
-	}
-	sb.WriteString(` ORDER BY idx`)
-	return sb.String()
-}
+// playerQuery reads the players row of one skeleton (migration 4).
+const playerQuery = `SELECT skeleton, player, idx FROM players WHERE skeleton = ?`

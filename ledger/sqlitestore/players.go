@@ -130,47 +130,36 @@ func (s *Store) hasTable(ctx context.Context, name string) (bool, error) {
 	return n == 1, nil
 }
 
-// Players implements ledger.WriteTx.
+// Players implements ledger.WriteTx: one prepared primary-key seek per
+// skeleton.
 func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]ledger.StoredPlayer, error) {
 	out := make(map[string]ledger.StoredPlayer, len(skeletons))
-	for len(skeletons) > 0 {
-		n := min(len(skeletons), 500)
-		args := make([]any, n)
-		for i := range n {
-			args[i] = skeletons[i]
+	st := t.tx.Stmt(t.s.inserts.player)
+	defer st.Close()
+	for _, sk := range skeletons {
+		var v [3]any
+		err := st.QueryRowContext(ctx, sk).Scan(&v[0], &v[1], &v[2])
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
 		}
-		skeletons = skeletons[n:]
-		rows, err := t.tx.QueryContext(ctx, `SELECT skeleton, player, idx FROM players WHERE skeleton IN (`+placeholders(n)+`)`, args...)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var v [3]any
-			if err := rows.Scan(&v[0], &v[1], &v[2]); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			p, err := playerOfRow(v)
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[p.Skeleton] = p
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		p, err := playerOfRow(v)
+		if err != nil {
 			return nil, err
 		}
+		out[p.Skeleton] = p
 	}
 	return out, nil
 }
 
-// InsertPlayers implements ledger.WriteTx.
+// InsertPlayers implements ledger.WriteTx (multi-row INSERTs prepared
+// once, as for entries).
 func (t *writeTx) InsertPlayers(ctx context.Context, rows []ledger.StoredPlayer) error {
+	args := make([]any, 0, 3*len(rows))
 	for _, p := range rows {
-		if _, err := t.tx.ExecContext(ctx, `INSERT INTO players(skeleton, player, idx) VALUES(?, ?, ?)`, p.Skeleton, p.Player, p.Index); err != nil {
-			return conflict(err)
-		}
+		args = append(args, p.Skeleton, p.Player, p.Index)
 	}
-	return nil
+	return conflict(t.s.inserts.exec(t.tx, insertPlayers, args))
 }

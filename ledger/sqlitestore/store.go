@@ -1,13 +1,14 @@
 package sqlitestore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -440,8 +441,12 @@ func (s *Store) HashRange(ctx context.Context, from, to int64) ([]ledger.StoredH
 // EntriesByCommitment implements ledger.Store (through the index
 // entries_lookup).
 func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) ([]ledger.StoredEntry, error) {
-	return s.queryEntries(ctx, `WHERE `+lookupExpr+` = ? AND commitment = ? ORDER BY idx`,
+	// Sorted here: an ORDER BY idx makes SQLite's seek several times
+	// slower (see dupQuery).
+	es, err := s.queryEntries(ctx, `WHERE `+lookupExpr+` = ? AND commitment = ?`,
 		lookupKey(ledger.DuplicateProbe{Commitment: commitment}), commitment)
+	slices.SortFunc(es, func(a, b ledger.StoredEntry) int { return cmp.Compare(a.Index, b.Index) })
+	return es, err
 }
 
 // EntriesByRef implements ledger.Store (through the index entries_ref).
@@ -599,21 +604,13 @@ func (t *writeTx) Kinds(ctx context.Context, indexes []int64) (map[int64]ledger.
 // compared.
 func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe) (map[[32]byte]ledger.IndexKind, error) {
 	out := map[[32]byte]ledger.IndexKind{}
-	want := make(map[[32]byte]bool, len(probes))
+	st := t.tx.Stmt(t.s.inserts.dup)
+	defer st.Close()
 	for _, p := range probes {
-		want[p.Dedup] = true
-	}
-	const most = 1 << (dupSizes - 1)
-	args := make([]any, 2*most)
-	for len(probes) > 0 {
-		n := min(len(probes), most)
-		k := bits.Len(uint(n - 1)) // the smallest prepared size >= n
-		for i := range 1 << k {
-			p := probes[min(i, n-1)]
-			args[2*i], args[2*i+1] = lookupKey(p), p.Dedup[:8]
+		if _, ok := out[p.Dedup]; ok {
+			continue
 		}
-		probes = probes[n:]
-		rows, err := t.tx.Stmt(t.s.inserts.dups[k]).QueryContext(ctx, args[:2<<k]...)
+		rows, err := st.QueryContext(ctx, lookupKey(p), p.Dedup[:8])
 		if err != nil {
 			return nil, err
 		}
@@ -625,11 +622,11 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 				rows.Close()
 				return nil, err
 			}
-			if len(d) != 32 || !want[[32]byte(d)] {
+			if len(d) != 32 || [32]byte(d) != p.Dedup {
 				continue
 			}
-			if _, ok := out[[32]byte(d)]; !ok {
-				out[[32]byte(d)] = ledger.IndexKind{Index: i, Kind: ledger.Kind(k)}
+			if prev, ok := out[p.Dedup]; !ok || i < prev.Index {
+				out[p.Dedup] = ledger.IndexKind{Index: i, Kind: ledger.Kind(k)}
 			}
 		}
 		rows.Close()
