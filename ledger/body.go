@@ -88,11 +88,6 @@ type Body struct {
 	Config       json.RawMessage `json:"config,omitempty"`        // seed-commit: a JSON object
 	SeedCommit   *int64          `json:"seed_commit,omitempty"`   // seed-reveal: index of a seed-commit entry
 	Seed         string          `json:"seed,omitempty"`          // seed-reveal: 64 lowercase hex
-	// seed-reveal, optional: the signature of the drand round its
-	// seed-commit named (BeaconSignatureSize bytes, 2*BeaconSignatureSize
-	// lowercase hex), for replays that cannot carry the round (the
-	// Negotiation Games engine's).
-	BeaconSignature string `json:"beacon_signature,omitempty"`
 	ReplaySHA256 string          `json:"replay_sha256,omitempty"` // result: SHA-256 of the replay bytes
 	Summary      json.RawMessage `json:"summary,omitempty"`       // result: a JSON object
 	// seed-commit, optional: the drand network (chain hash, 64 lowercase
@@ -100,6 +95,11 @@ type Body struct {
 	// neither.
 	BeaconChain string `json:"beacon_chain,omitempty"`
 	BeaconRound *int64 `json:"beacon_round,omitempty"` // >= 1
+	// seed-reveal, optional: the signature of the drand round its
+	// seed-commit named (BeaconSignatureSize bytes, 2*BeaconSignatureSize
+	// lowercase hex), for replays that cannot carry the round (the
+	// Negotiation Games engine's).
+	BeaconSignature string `json:"beacon_signature,omitempty"`
 	// seed-commit, optional: when play begins (TimeLayout); contributions
 	// integrated at or after it do not count. Without it or PlayAtEntry
 	// none does.
