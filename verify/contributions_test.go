@@ -246,7 +246,7 @@ func TestCountContributionsOrder(t *testing.T) {
 		mk(7, "2025-01-01T10:31:00Z", 0, "second"),  // seat 0 again
 		mk(8, "2025-01-01T10:32:00Z", 3, "no seat"), // seat 3 of 3 seats
 		mk(9, "2025-01-01T11:00:00Z", 1, "at play"), // at play_at exactly: not before it
-	})
+	}, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,8 +260,8 @@ func TestCountContributionsOrder(t *testing.T) {
 		}
 	}
 	scb.PlayAt = ""
-	got, _ = CountContributions(sc, scb, 3, []ledger.Entry{mk(6, "2025-01-01T10:30:00Z", 0, "x")})
-	if got[0].Counts || !strings.Contains(got[0].Why, "names no play_at") {
+	got, _ = CountContributions(sc, scb, 3, []ledger.Entry{mk(6, "2025-01-01T10:30:00Z", 0, "x")}, -1)
+	if got[0].Counts || !strings.Contains(got[0].Why, "names neither play_at nor play_at_entry") {
 		t.Errorf("no play_at: %+v", got[0])
 	}
 }
