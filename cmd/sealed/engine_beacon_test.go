@@ -92,7 +92,7 @@ func TestCheckResultEngineBeacon(t *testing.T) {
 		t.Errorf("a wrong signature: %s", stderr)
 	}
 	mustRun(t, 0, "", append([]string{"ledger", "append", "--kind", "seed-reveal", "--seed-commit", "0", "--seed", cliSeedA, "--beacon-signature", cliSig657413}, L...)...) // 2
-	mustRun(t, 0, "", append([]string{"ledger", "append", "--kind", "result", "--game", "bargain", "--match-id", "e", "--replay", replay, "--summary", "{}"}, L...)...)   // 3
+	mustRun(t, 0, "", append([]string{"ledger", "append", "--kind", "result", "--game", "bargain", "--match-id", "e", "--replay", replay, "--summary", "{}"}, L...)...)     // 3
 	stdout, _ = mustRun(t, 0, "", "ledger", "check-result", "--db", db, "3")
 	for _, want := range []string{
 		"entry 3: tied to the ledger: seed committed at entry 0 before the result, revealed at entry 2",
