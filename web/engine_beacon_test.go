@@ -15,8 +15,9 @@ import (
 // seed-commit named quicknet round 657413 and took seat 1's client seed,
 // opened by its result entry's index. The page applies the match seed:
 // it names the contribution entry and the round (whose signature the
-// seed-reveal recorded), and the re-simulation is the one held to the
-// ledger's commitment. The match seed and engine seed are the Python of
+// seed-reveal recorded), lists the contribution that came after play_at
+// with why it does not count, and the re-simulation is the one held to
+// the ledger's commitment. The match seed and engine seed are the Python of
 // docs/rng.md and of bargain.EngineSeed's doc comment (as in
 // verify.TestEngineReplayWithBeacon): 85f06f3d... and 337675704.
 func TestReplayPageEngineBeacon(t *testing.T) {
@@ -31,6 +32,8 @@ func TestReplayPageEngineBeacon(t *testing.T) {
 		Config: []byte(`{"matches":3,"maxTurns":4}`), Commitment: tieCommitmentA, BeaconChain: quicknet, BeaconRound: &round, PlayAt: "2023-09-15T11:00:10Z"})
 	sc := f.idx["sc"]
 	f.add(t, "contribution", "2023-09-15T10:30:00Z", &ledger.Body{Kind: ledger.KindContribution, SeedCommit: &sc, Seat: &seat, ClientSeed: &cs})
+	seat2, late := int64(2), "too late"
+	f.add(t, "late", "2023-09-15T11:30:00Z", &ledger.Body{Kind: ledger.KindContribution, SeedCommit: &sc, Seat: &seat2, ClientSeed: &late})
 	f.add(t, "reveal", "2023-09-15T12:00:00Z", &ledger.Body{Kind: ledger.KindSeedReveal, SeedCommit: &sc, Seed: tieSeedA, BeaconSignature: sig657413})
 	r, err := bargain.PlayEngineEpisode(337675704, bargain.Config{Matches: 3, MaxTurns: 4},
 		[bargain.Seats]bargain.Bot{bargain.Greedy{}, bargain.Fair{}, bargain.Fair{}}, bargain.PlayOptions{})
@@ -65,7 +68,8 @@ func TestReplayPageEngineBeacon(t *testing.T) {
 		"Tied to the ledger: seed committed at entry 0",
 		"The draws come from the match seed " + matchSeed + ", derived from the revealed seed, seat 1's client seed abc (entry 1) and drand quicknet round 657413 (published 2023-09-15T11:00:03Z; its signature verifies with the network's public key)",
 		"1 1 abc 2023-09-15T10:30:00.000000000Z yes", // entry, seat, client seed, integrated, counts
-		"The seed-commit named drand round 657413, published 2023-09-15T11:00:03Z: after the commitment was integrated; the engine replay's integer seed took it, with the signature recorded at seed-reveal entry 2, which verifies.",
+		"2 2 too late 2023-09-15T11:30:00.000000000Z no: integrated at 2023-09-15T11:30:00Z, not before play began (play_at 2023-09-15T11:00:10Z): it must come before the first move",
+		"The seed-commit named drand round 657413, published 2023-09-15T11:00:03Z: after the commitment was integrated; the engine replay's integer seed took it, with the signature recorded at seed-reveal entry 3, which verifies.",
 		"Clean: the revealed seed matches the ledger's seed commitment, derives the replay's integer seed, and re-simulating all",
 		"engine seed 337675704",
 	} {
