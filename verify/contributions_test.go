@@ -345,6 +345,35 @@ func BenchmarkCheckReplayMatchInputs(b *testing.B) {
 			}
 		})
 	}
+	// An engine replay, which carries neither: the inputs are options, as
+	// 'ledger check-result' gives them (the round's signature from the
+	// seed-reveal). Baseline: the same 3-match episode held to the seed
+	// alone.
+	server2, _ := commit.ParseSeed(seedA)
+	committed, _ := commit.ParseCommitment(commitmentA)
+	engineCS := []commit.ReplayContribution{{Seat: 1, ClientSeed: "abc"}}
+	engineMS, _ := DeriveMatchSeed(server2, engineCS, beacon657413, bargain.Seats)
+	for _, c := range []struct {
+		name string
+		data []byte
+		o    ReplayOptions
+	}{
+		{"engine-plain", playEngine(b, server2), ReplayOptions{Seed: &server2, SeedCommitment: &committed}},
+		{"engine-contributions+beacon", playEngine(b, engineMS), ReplayOptions{Seed: &server2, SeedCommitment: &committed, Contributions: engineCS, Beacon: beacon657413}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			if rep, err := CheckReplayWith(c.data, c.o); err != nil || !rep.Clean() {
+				b.Fatalf("%v %+v", err, rep)
+			}
+			b.SetBytes(int64(len(c.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := CheckReplayWith(c.data, c.o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	// As a single replay checked in a fresh process pays: the check plus
 	// one BLS verification of the round.
 	with := play([]commit.ReplayContribution{{Seat: 0, ClientSeed: "lucky 7"}, {Seat: 3, ClientSeed: "seat three"}}, beacon657413)
@@ -392,7 +421,7 @@ func TestEngineReplayWithContribution(t *testing.T) {
 // playEngine plays a 3-match engine episode (greedy, fair, fair) from the
 // engine seed of seed (bargain.EngineSeed) and returns the engine's
 // document.
-func playEngine(t *testing.T, seed commit.Seed) []byte {
+func playEngine(t testing.TB, seed commit.Seed) []byte {
 	t.Helper()
 	n, _ := bargain.EngineSeed(seed[:])
 	r, err := bargain.PlayEngineEpisode(n, bargain.Config{Matches: 3, MaxTurns: 4}, [bargain.Seats]bargain.Bot{bargain.Greedy{}, bargain.Fair{}, bargain.Fair{}}, bargain.PlayOptions{})
