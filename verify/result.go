@@ -143,6 +143,15 @@ var formatFixedKeys = map[string][]string{FormatBargain: {"itemNames"}}
 // match, so the server could not try seeds until it liked the outcome
 // (docs/design.md, "Seed commitment"; docs/replays.md, "Tied to the ledger").
 //
+// When players contributed client seeds or the seed-commit named a drand
+// round (docs/rng.md, "The match seed"), the contribution entries are
+// counted (CountContributions, bounded by the result) and the replay's
+// match seed must take exactly the counted ones and the named round. An
+// engine replay carries neither: it is re-checked against the match seed
+// of the revealed seed, the counted contributions and the round whose
+// signature a seed-reveal records (beacon_signature), and Replay is that
+// re-check.
+//
 // It reads every entry from 0 to resultIndex (O(n) in the ledger's size,
 // in pages of ledger.MaxEntries), and the rest of the ledger only when no
 // seed-commit of the match precedes the result.
