@@ -200,3 +200,29 @@ func TestCheckRoundOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRoundOnceNotFooled: once round 657413's signature verified and
+// is remembered, a signature differing from it in any one byte (its lowest
+// bit flipped) is still refused, and the remembered one still passes.
+func TestCheckRoundOnceNotFooled(t *testing.T) {
+	r := recorded(t)[657413]
+	s := sig(t, r)
+	if err := beacon.Quicknet.CheckRoundOnce(r.Round, s); err != nil {
+		t.Fatal(err)
+	}
+	for i := range s {
+		bad := append([]byte(nil), s...)
+		bad[i] ^= 1
+		var se *beacon.SignatureError
+		if err := beacon.Quicknet.CheckRoundOnce(r.Round, bad); !errors.As(err, &se) {
+			t.Errorf("byte %d flipped after the round was remembered: %v, want a *SignatureError", i, err)
+		}
+	}
+	if err := beacon.Quicknet.CheckRoundOnce(r.Round, s); err != nil {
+		t.Errorf("the remembered signature: %v", err)
+	}
+	// The same signature under the next round's number is not remembered.
+	if err := beacon.Quicknet.CheckRoundOnce(r.Round+1, s); err == nil {
+		t.Error("round 657413's signature passed as round 657414")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,6 +39,11 @@ const (
 // MaxClientSeed is the longest client_seed of a contribution, in bytes
 // (commit.MaxClientSeed).
 const MaxClientSeed = commit.MaxClientSeed
+
+// BeaconSignatureSize is the size of a drand round's signature in a
+// seed-reveal's beacon_signature, in bytes: a compressed BLS12-381 G1
+// point (beacon.SignatureSize).
+const BeaconSignatureSize = 48
 
 // Games accepted in the game field of seed-commit and result entries.
 var games = map[string]bool{"auction": true, "bargain": true}
@@ -89,9 +95,20 @@ type Body struct {
 	// neither.
 	BeaconChain string `json:"beacon_chain,omitempty"`
 	BeaconRound *int64 `json:"beacon_round,omitempty"` // >= 1
+	// seed-reveal, optional: the signature of the drand round its
+	// seed-commit named (BeaconSignatureSize bytes, 2*BeaconSignatureSize
+	// lowercase hex), for replays that cannot carry the round (the
+	// Negotiation Games engine's).
+	BeaconSignature string `json:"beacon_signature,omitempty"`
 	// seed-commit, optional: when play begins (TimeLayout); contributions
-	// integrated at or after it do not count, and without it none does.
+	// integrated at or after it do not count. Without it or PlayAtEntry
+	// none does.
 	PlayAt string `json:"play_at,omitempty"`
+	// seed-commit, optional, not with PlayAt: the ledger index of the
+	// entry that opens play, after the seed-commit's own index (Append
+	// refuses one that is not); contributions at or after that index do
+	// not count.
+	PlayAtEntry *int64 `json:"play_at_entry,omitempty"`
 	// seed-commit, optional: the deadline for the seed-reveal (TimeLayout);
 	// a match not revealed by then is abandoned.
 	RevealBy string `json:"reveal_by,omitempty"`
@@ -218,8 +235,8 @@ var kindFields = map[Kind]struct{ required, optional []string }{
 	KindReveal: {[]string{"commit", "player"}, []string{"text", "text_base64"}},
 	KindEdit:   {[]string{"commit", "player"}, nil},
 	KindSeedCommit: {[]string{"game", "match_id", "rules_version", "config", "commitment"},
-		[]string{"beacon_chain", "beacon_round", "play_at", "reveal_by", "operator"}},
-	KindSeedReveal:   {[]string{"seed_commit", "seed"}, nil},
+		[]string{"beacon_chain", "beacon_round", "play_at", "play_at_entry", "reveal_by", "operator"}},
+	KindSeedReveal:   {[]string{"seed_commit", "seed"}, []string{"beacon_signature"}},
 	KindResult:       {[]string{"game", "match_id", "replay_sha256", "summary"}, nil},
 	KindContribution: {[]string{"seed_commit", "seat", "client_seed"}, nil},
 }
@@ -229,7 +246,7 @@ var kindFields = map[Kind]struct{ required, optional []string }{
 var bodyFields = [...]string{"player", "action_type", "channel", "commitment", "commit", "text",
 	"text_base64", "game", "match_id", "rules_version", "config", "seed_commit", "seed",
 	"replay_sha256", "summary", "beacon_chain", "beacon_round", "play_at", "reveal_by", "operator",
-	"seat", "client_seed"}
+	"seat", "client_seed", "play_at_entry", "beacon_signature"}
 
 // present reports which kind-specific fields of b are set, in the order
 // of bodyFields.
@@ -241,7 +258,7 @@ func (b *Body) present() [len(bodyFields)]bool {
 		b.SeedCommit != nil, b.Seed != "",
 		b.ReplaySHA256 != "", b.Summary != nil,
 		b.BeaconChain != "", b.BeaconRound != nil, b.PlayAt != "", b.RevealBy != "", b.Operator != "",
-		b.Seat != nil, b.ClientSeed != nil}
+		b.Seat != nil, b.ClientSeed != nil, b.PlayAtEntry != nil, b.BeaconSignature != ""}
 }
 
 // normalise validates b in place (see ParseBody).
@@ -262,6 +279,7 @@ func (b *Body) normalise() error {
 		{"game", b.Game}, {"match_id", b.MatchID}, {"rules_version", b.RulesVersion},
 		{"seed", b.Seed}, {"replay_sha256", b.ReplaySHA256}, {"beacon_chain", b.BeaconChain},
 		{"play_at", b.PlayAt}, {"reveal_by", b.RevealBy}, {"operator", b.Operator},
+		{"beacon_signature", b.BeaconSignature},
 	} {
 		if !utf8.ValidString(f.v) {
 			return bodyErr(f.name, "%q is not valid UTF-8; expected text", f.v)
@@ -322,6 +340,24 @@ func (b *Body) normalise() error {
 	}
 	if b.BeaconRound != nil && *b.BeaconRound < 1 {
 		return bodyErr("beacon_round", "expected a drand round >= 1, got %d", *b.BeaconRound)
+	}
+	if b.PlayAtEntry != nil {
+		switch {
+		case b.PlayAt != "":
+			return bodyErr("play_at_entry", "give play_at (the instant play begins) or play_at_entry (the entry that opens it), not both")
+		case *b.PlayAtEntry < 1:
+			return bodyErr("play_at_entry", "expected the ledger index of the entry that opens play, after the seed-commit's own (>= 1), got %d", *b.PlayAtEntry)
+		}
+	}
+	if b.BeaconSignature != "" {
+		sig := strings.ToLower(b.BeaconSignature)
+		if _, err := hex.DecodeString(sig); err != nil {
+			return bodyErr("beacon_signature", "not hex (%v); expected the drand round's signature, %d hex digits", err, 2*BeaconSignatureSize)
+		}
+		if len(sig) != 2*BeaconSignatureSize {
+			return bodyErr("beacon_signature", "%d hex digits; expected the drand round's signature, %d hex digits (a compressed BLS12-381 G1 point)", len(sig), 2*BeaconSignatureSize)
+		}
+		b.BeaconSignature = sig
 	}
 	for _, f := range []struct {
 		name string
@@ -619,11 +655,13 @@ func leafFromCanonical(b *Body, canon []byte) (leaf []byte, tsOff int, ok bool) 
 				return nil, 0, false
 			}
 			continue
-		case "posted_at", "commitment", "seed", "replay_sha256", "beacon_chain", "play_at", "reveal_by":
+		case "posted_at", "commitment", "seed", "replay_sha256", "beacon_chain", "play_at", "reveal_by", "beacon_signature":
 			var v string
 			switch string(key) {
 			case "posted_at":
 				v = b.PostedAt
+			case "beacon_signature":
+				v = b.BeaconSignature
 			case "beacon_chain":
 				v = b.BeaconChain
 			case "play_at":
@@ -657,11 +695,13 @@ func leafFromCanonical(b *Body, canon []byte) (leaf []byte, tsOff int, ok bool) 
 			str = b.RulesVersion
 		case "operator":
 			str = b.Operator
-		case "commit", "seed_commit", "text", "config", "summary", "beacon_round", "seat", "client_seed":
+		case "commit", "seed_commit", "text", "config", "summary", "beacon_round", "seat", "client_seed", "play_at_entry":
 			var set bool
 			switch string(key) {
 			case "beacon_round":
 				set = b.BeaconRound != nil
+			case "play_at_entry":
+				set = b.PlayAtEntry != nil
 			case "seat":
 				set = b.Seat != nil
 			case "client_seed":

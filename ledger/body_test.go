@@ -79,6 +79,14 @@ func TestBadBodies(t *testing.T) {
 		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","beacon_chain":"` + hashA + `","beacon_round":0}`, "beacon_round", ">= 1"},
 		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","play_at":"soon"}`, "play_at", "RFC 3339"},
 		{`{"kind":"seed-reveal","seed_commit":0,"seed":"` + hashA + `","play_at":"2025-01-01T00:00:00Z"}`, "play_at", "not allowed"},
+		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","play_at":"2025-01-01T00:00:00Z","play_at_entry":3}`, "play_at_entry", "not both"},
+		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","play_at_entry":0}`, "play_at_entry", ">= 1), got 0"},
+		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","play_at_entry":"3"}`, "", "cannot unmarshal"},
+		{`{"kind":"contribution","seed_commit":0,"seat":0,"client_seed":"a","play_at_entry":3}`, "play_at_entry", "not allowed"},
+		// A drand signature is 48 bytes: 96 hex digits.
+		{`{"kind":"seed-reveal","seed_commit":0,"seed":"` + hashA + `","beacon_signature":"` + hashA + `"}`, "beacon_signature", "64 hex digits; expected"},
+		{`{"kind":"seed-reveal","seed_commit":0,"seed":"` + hashA + `","beacon_signature":"` + strings.Repeat("x", 96) + `"}`, "beacon_signature", "not hex"},
+		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","beacon_signature":"` + strings.Repeat("ab", 48) + `"}`, "beacon_signature", "not allowed"},
 		{`{"kind":"result","game":"auction","match_id":"m","replay_sha256":"` + hashA + `","summary":"x"}`, "summary", "JSON object"},
 		{`{"kind":"result","game":"auction","match_id":"m","replay_sha256":"` + hashA + `","summary":null}`, "summary", "JSON object"},
 	}
@@ -165,6 +173,21 @@ func TestDuplicatesAndReferences(t *testing.T) {
 	if _, err := app(`{"kind":"seed-reveal","seed_commit":0,"seed":"` + hashB + `"}`); err == nil || !strings.Contains(err.Error(), "not a seed-commit entry") {
 		t.Errorf("seed-reveal of a commit: %v", err)
 	}
+	// play_at_entry names the entry that opens play: after the
+	// seed-commit's own index (the log has 4 entries here, so a seed-commit
+	// appended now is entry 4).
+	sc := func(playAtEntry string) string {
+		return `{"kind":"seed-commit","game":"bargain","match_id":"p` + playAtEntry + `","rules_version":"r","config":{},"commitment":"` + hashA + `","play_at_entry":` + playAtEntry + `}`
+	}
+	for _, pe := range []string{"3", "4"} {
+		var be *ledger.BodyError
+		if _, err := app(sc(pe)); !errors.As(err, &be) || be.Field != "play_at_entry" || !strings.Contains(err.Error(), "entry "+pe+" would open play, but this seed-commit is entry 4") {
+			t.Errorf("play_at_entry %s: %v", pe, err)
+		}
+	}
+	if i, err := app(sc("5")); err != nil || i != 4 {
+		t.Fatalf("play_at_entry 5: %d %v", i, err)
+	}
 	// posted_at: earlier or equal to the integration time is kept; later
 	// is refused (the clock is 09:15:00Z).
 	if _, err := app(`{"kind":"edit","commit":0,"player":"ann","posted_at":"2025-03-03T10:15:00+01:00"}`); err != nil {
@@ -174,8 +197,8 @@ func TestDuplicatesAndReferences(t *testing.T) {
 		t.Errorf("posted_at later than integration: %v", err)
 	}
 	// Refused appends took no index.
-	if n, _ := l.Size(); n != 5 {
-		t.Errorf("size %d, want 5", n)
+	if n, _ := l.Size(); n != 6 {
+		t.Errorf("size %d, want 6", n)
 	}
 	rep, err := l.Audit(ctx, nil)
 	if err != nil || !rep.OK {

@@ -35,6 +35,9 @@ func prepareSeeds(t testing.TB) []string {
 		`{"kind":"seed-reveal","seed_commit":1,"seed":"  `+strings.ToUpper(hashB)+`"}`,
 		`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r1","commitment":"`+hashB+`","config":{},"beacon_chain":"SHA256:`+strings.ToUpper(hashA)+`","beacon_round":657413,"play_at":"2025-03-03T10:15:00+01:00","reveal_by":"2025-03-04T00:00:00Z","operator":"house \u00e9"}`,
 		`{"kind":"contribution","seed_commit":1,"seat":2,"client_seed":" gr\u00fc\u00dfe \u2028\"x"}`,
+		`{"kind":"seed-commit","game":"bargain","match_id":"m","rules_version":"r1","commitment":"`+hashB+`","config":{},"play_at_entry":1e1}`,
+		`{"kind":"seed-commit","game":"bargain","match_id":"m","rules_version":"r1","commitment":"`+hashB+`","config":{},"play_at_entry":12}`,
+		`{"kind":"seed-reveal","seed_commit":1,"seed":"`+hashB+`","beacon_signature":"B713718A38AE728DFD477991AF2822E08D2F305E47718CEF9F7848CE4050E7BE41076862B98FAD56E91A6B85B89CD97B"}`,
 		`{"summary":{"winner":"ann","price":"40.5","n":123456789012},"kind":"result","game":"bargain","match_id":"m\u0000x","replay_sha256":"`+hashA+`"}`,
 	)
 }

@@ -285,6 +285,10 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 				r.err = fmt.Errorf("posted_at %s is later than the integration time %s: a post cannot appear after it is recorded", p.body.PostedAt, ts)
 				continue
 			}
+			if pe := p.body.PlayAtEntry; pe != nil && *pe <= f.size {
+				r.err = bodyErr("play_at_entry", "entry %d would open play, but this seed-commit is entry %d; expected an index after it (the entry that opens play comes after the commitment)", *pe, f.size)
+				continue
+			}
 			ref := int64(-1)
 			if idx, want, ok := p.body.Ref(); ok {
 				ref = idx

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,11 +57,15 @@ func refuse(field, format string, args ...any) error {
 //     posted_at, else its integration time): it cannot have happened
 //     before the post it names;
 //   - a seed-reveal whose seed does not hash to its seed-commit's
-//     commitment (commit.CheckSeed);
+//     commitment (commit.CheckSeed), or whose beacon_signature is given
+//     when the seed-commit named no drand round, or is not the round's
+//     signature (beacon.Chain.CheckRoundOnce, which remembers it: the
+//     checks of the match's replays then do not verify it again);
 //   - a contribution naming an entry that is not a seed-commit, or a
-//     seed-commit that names no play_at (its match takes no
-//     contributions), or with a seat that is not a seat of the match
-//     (0..players-1 of an auction's config, 0..2 for Negotiation Games);
+//     seed-commit that names neither play_at nor play_at_entry (its
+//     match takes no contributions), or with a seat that is not a seat
+//     of the match (0..players-1 of an auction's config, 0..2 for
+//     Negotiation Games);
 //   - a commit whose player is not yet a player of the log but whose
 //     name renders like one's: the same Unicode confusable skeleton
 //     (UTS #39, ledger.Skeleton), such as "аlice" with a Cyrillic а
@@ -69,7 +74,9 @@ func refuse(field, format string, args ...any) error {
 //     refused by ledger.ParseBody already;
 //   - a seed-commit naming a drand network sealed does not know, or a
 //     round already published at now (its randomness is public: the
-//     server could choose its seed against it);
+//     server could choose its seed against it), or a play_at_entry that
+//     is not after the index the seed-commit would take (the ledger's
+//     size; ledger.Append refuses it too);
 //   - a result whose replay_sha256 names no stored replay, whose replay
 //     CheckReplay cannot read or is of another game, or whose config
 //     differs from the config of its match's seed-commit (the earliest
@@ -79,8 +86,8 @@ func refuse(field, format string, args ...any) error {
 // count: a reveal whose text does not hash to the commitment (rule S3),
 // with the near misses; a replay that does not re-simulate cleanly; a
 // contribution that will not count (posted before its seed-commit was
-// integrated, arriving at or after play_at, or of a seat that already
-// contributed).
+// integrated, arriving at or after play_at or play_at_entry, or of a seat
+// that already contributed).
 // Other errors are storage errors. Admit reads the entries named, and for
 // a result every entry up to the first seed-commit of its match.
 func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warnings []string, err error) {
@@ -94,7 +101,7 @@ func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warn
 	case ledger.KindContribution:
 		return admitContribution(l, b, now)
 	case ledger.KindSeedCommit:
-		return nil, admitSeedCommit(b, now)
+		return nil, admitSeedCommit(l, b, now)
 	case ledger.KindCommit:
 		return nil, admitCommit(l, b)
 	}
@@ -215,6 +222,24 @@ func admitSeedReveal(l *ledger.Ledger, b *ledger.Body) error {
 		return refuse("seed", "the seed hashes to %s, not to the commitment %s of seed-commit entry %d; expected the seed that was committed (the SHA-256 of its 64 hex characters)",
 			seed.Commitment(), c, *b.SeedCommit)
 	}
+	if b.BeaconSignature == "" {
+		return nil
+	}
+	if sc.BeaconChain == "" || sc.BeaconRound == nil {
+		return refuse("beacon_signature", "seed-commit entry %d named no drand round; expected no beacon_signature", *b.SeedCommit)
+	}
+	chain, err := beacon.LookupChain(sc.BeaconChain)
+	if err != nil {
+		return refuse("beacon_signature", "seed-commit entry %d: %v", *b.SeedCommit, err)
+	}
+	sig, err := hex.DecodeString(b.BeaconSignature)
+	if err != nil {
+		return refuse("beacon_signature", "expected hex: %v", err)
+	}
+	if err := chain.CheckRoundOnce(uint64(*sc.BeaconRound), sig); err != nil {
+		return refuse("beacon_signature", "%v; expected the signature of drand round %d of %s, which seed-commit entry %d named ('sealed beacon get --round %d')",
+			err, *sc.BeaconRound, chain.Name, *b.SeedCommit, *sc.BeaconRound)
+	}
 	return nil
 }
 
@@ -298,8 +323,8 @@ func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 	if err != nil {
 		return nil, err
 	}
-	if sc.PlayAt == "" {
-		return nil, refuse("seed_commit", "seed-commit entry %d names no play_at, so its match takes no contributions; expected a seed-commit that names when play begins", sce.Index)
+	if sc.PlayAt == "" && sc.PlayAtEntry == nil {
+		return nil, refuse("seed_commit", "seed-commit entry %d names neither play_at nor play_at_entry, so its match takes no contributions; expected a seed-commit that names when play begins", sce.Index)
 	}
 	seats := matchSeats(sc.Game, sc.Config)
 	if *b.Seat >= int64(seats) {
@@ -324,7 +349,7 @@ func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 		return nil, err
 	}
 	me.Leaf = leaf
-	counted, err := CountContributions(*sce, sc, seats, append(refs, me))
+	counted, err := CountContributions(*sce, sc, seats, append(refs, me), -1)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +359,16 @@ func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 	return nil, nil
 }
 
-func admitSeedCommit(b *ledger.Body, now time.Time) error {
+func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) error {
+	if b.PlayAtEntry != nil {
+		size, err := l.Size()
+		if err != nil {
+			return err
+		}
+		if *b.PlayAtEntry <= size {
+			return refuse("play_at_entry", "entry %d would open play, but the seed-commit will be entry %d or later; expected an index after it (the entry that opens play comes after the commitment)", *b.PlayAtEntry, size)
+		}
+	}
 	if b.BeaconChain == "" || b.BeaconRound == nil {
 		return nil
 	}

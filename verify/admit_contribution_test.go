@@ -32,7 +32,7 @@ func TestAdmitContributionAndBeacon(t *testing.T) {
 		return `{"kind":"contribution","seed_commit":` + itoa(sc) + `,"seat":` + itoa(int64(seat)) + `,"client_seed":"abc"` + extra + `}`
 	}
 	w, err = al.admit(contrib(noPlay, 0, ""), nil, "2023-09-15T10:05:00Z")
-	wantRefused(t, "no play_at", w, err, "seed_commit", "names no play_at")
+	wantRefused(t, "no play_at", w, err, "seed_commit", "names neither play_at nor play_at_entry")
 	w, err = al.admit(contrib(commitEntry, 0, ""), nil, "2023-09-15T10:05:00Z")
 	wantRefused(t, "a commit entry", w, err, "seed_commit", "is a commit entry")
 	w, err = al.admit(contrib(withPlay, 3, ""), nil, "2023-09-15T10:05:00Z")
@@ -48,6 +48,50 @@ func TestAdmitContributionAndBeacon(t *testing.T) {
 	if err != nil || len(w) != 1 || !strings.Contains(w[0], "before seed-commit entry") {
 		t.Errorf("a contribution posted before the commitment: %q, %v; want a warning", w, err)
 	}
+
+	// play_at_entry: the seed-commit would be entry 3 (the log holds 0..2),
+	// so the entry opening play must be 4 or later.
+	w, err = al.admit(strings.Replace(sc(`,"play_at_entry":3`), `"m"`, `"m3"`, 1), nil, "2023-09-15T10:00:03Z")
+	wantRefused(t, "play_at_entry at the seed-commit's own index", w, err, "play_at_entry", "entry 3 would open play, but the seed-commit will be entry 3")
+	byEntry := al.add("2023-09-15T10:00:03Z", strings.Replace(sc(`,"play_at_entry":5`), `"m"`, `"m3"`, 1)) // 3
+	if w, err := al.admit(contrib(byEntry, 0, ""), nil, "2023-09-15T10:05:00Z"); err != nil || len(w) > 0 {
+		t.Errorf("a contribution that will be entry 4, before entry 5 opens play: %q, %v", w, err)
+	}
+	al.add("2023-09-15T10:05:00Z", contrib(byEntry, 0, "")) // 4
+	w, err = al.admit(contrib(byEntry, 1, ""), nil, "2023-09-15T10:06:00Z")
+	if err != nil || len(w) != 1 || !strings.Contains(w[0], "entry 5 is not before entry 5, the entry that opens play (play_at_entry of seed-commit entry 3)") {
+		t.Errorf("a contribution that would be entry 5, the one opening play: %q, %v; want a warning", w, err)
+	}
+}
+
+// TestAdmitBeaconSignature: a seed-reveal may record the signature of the
+// round its seed-commit named (for engine replays, which cannot carry
+// it); one that does not verify, or for a seed-commit that named no
+// round, is refused.
+func TestAdmitBeaconSignature(t *testing.T) {
+	al := newAdmitLedger(t)
+	const (
+		qn = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
+		// Quicknet rounds 657413 and 3 (beacon/testdata, real rounds).
+		sig657413 = "b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b"
+		sig3      = "b6b6a585449b66eb12e875b64fcbab3799861a00e4dbf092d99e969a5eac57dd3f798acf61e705fe4f093db926626807"
+	)
+	withRound := al.add("2023-09-15T10:00:00Z", `{"kind":"seed-commit","game":"bargain","match_id":"e","rules_version":"r","config":{},"commitment":"`+admitCommitA+`","beacon_chain":"`+qn+`","beacon_round":657413}`)
+	noRound := al.add("2023-09-15T10:00:01Z", `{"kind":"seed-commit","game":"bargain","match_id":"f","rules_version":"r","config":{},"commitment":"`+admitCommitA+`"}`)
+	reveal := func(sc int64, sig string) string {
+		return `{"kind":"seed-reveal","seed_commit":` + itoa(sc) + `,"seed":"` + admitSeedA + `","beacon_signature":"` + sig + `"}`
+	}
+	now := "2023-09-15T12:00:00Z"
+	w, err := al.admit(reveal(withRound, strings.ToUpper(sig657413)), nil, now)
+	wantAdmitted(t, "round 657413's signature", w, err)
+	w, err = al.admit(reveal(withRound, sig3), nil, now)
+	wantRefused(t, "round 3's signature for round 657413", w, err, "beacon_signature", "does not verify", "round 657413 of quicknet, which seed-commit entry 0 named")
+	flipped := []byte(sig657413)
+	flipped[95] = 'a' // hex digit b (1011) -> a (1010): the signature's last bit
+	w, err = al.admit(reveal(withRound, string(flipped)), nil, now)
+	wantRefused(t, "a flipped bit", w, err, "beacon_signature", "round 657413")
+	w, err = al.admit(reveal(noRound, sig657413), nil, now)
+	wantRefused(t, "a seed-commit naming no round", w, err, "beacon_signature", "seed-commit entry 1 named no drand round")
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

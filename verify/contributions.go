@@ -1,9 +1,11 @@
 package verify
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sealedhq/sealed/beacon"
@@ -27,21 +29,30 @@ type ContributionCheck struct {
 
 // CountContributions decides which contribution entries count for the
 // match of the seed-commit entry sc (body scb), in index order
-// (docs/rng.md, "The match seed"). A contribution counts when all hold:
+// (docs/rng.md, "Which contributions count"). A contribution counts when
+// all hold:
 //
-//   - the seed-commit names play_at (the instant play begins; without it
-//     the match takes no contributions);
+//   - the seed-commit says when play begins: play_at (the instant) or
+//     play_at_entry (the ledger index of the entry that opens play);
+//     without either the match takes no contributions;
 //   - it comes after the seed-commit in ledger order, and its time (its
 //     posted_at if it has one, else its integration time) is not before
 //     the seed-commit's integration time: a client seed known before the
 //     commitment would let the server choose its seed against it;
-//   - it was integrated before play_at: a client seed arriving after the
+//   - it came before play began: integrated before play_at, or at an
+//     index below play_at_entry (and the seed-commit's play_at_entry is
+//     after the seed-commit itself). A client seed arriving after the
 //     first move could be chosen against the play;
+//   - it comes before result, the index of the match's result entry (-1
+//     for none): by then play was over, whatever the seed-commit said;
 //   - its seat is a seat of the match (0..seats-1) and no earlier counted
 //     contribution is of the same seat.
 //
-// entries are the contribution entries naming sc, with their bodies.
-func CountContributions(sc ledger.Entry, scb *ledger.Body, seats int, entries []ledger.Entry) ([]ContributionCheck, error) {
+// entries are the contribution entries naming sc, with their bodies;
+// entries of other kinds are skipped. Each ContributionCheck that does not
+// count says why, naming the entries and times compared. It returns an
+// error only for a stored body it cannot read.
+func CountContributions(sc ledger.Entry, scb *ledger.Body, seats int, entries []ledger.Entry, result int64) ([]ContributionCheck, error) {
 	var playAt time.Time
 	if scb.PlayAt != "" {
 		t, err := time.Parse(ledger.TimeLayout, scb.PlayAt)
@@ -49,6 +60,10 @@ func CountContributions(sc ledger.Entry, scb *ledger.Body, seats int, entries []
 			return nil, fmt.Errorf("seed-commit entry %d: play_at: %w", sc.Index, err)
 		}
 		playAt = t
+	}
+	opener := int64(-1) // play_at_entry
+	if scb.PlayAtEntry != nil {
+		opener = *scb.PlayAtEntry
 	}
 	counted := map[int64]int64{}
 	var out []ContributionCheck
@@ -72,14 +87,23 @@ func CountContributions(sc ledger.Entry, scb *ledger.Body, seats int, entries []
 			when, src = e.PostedAt, "posted"
 		}
 		switch {
-		case playAt.IsZero():
-			cc.Why = fmt.Sprintf("seed-commit entry %d names no play_at, so its match takes no contributions", sc.Index)
-		case e.Index <= sc.Index || when.Before(sc.IntegratedAt):
+		case playAt.IsZero() && opener < 0:
+			cc.Why = fmt.Sprintf("seed-commit entry %d names neither play_at nor play_at_entry, so its match takes no contributions", sc.Index)
+		case opener >= 0 && opener <= sc.Index:
+			cc.Why = fmt.Sprintf("seed-commit entry %d names entry %d as the one that opens play (play_at_entry), which is not after the seed-commit: no contribution can come between them", sc.Index, opener)
+		case e.Index <= sc.Index:
+			cc.Why = fmt.Sprintf("entry %d is placed before seed-commit entry %d in the ledger: it must come after the commitment", e.Index, sc.Index)
+		case when.Before(sc.IntegratedAt):
 			cc.Why = fmt.Sprintf("%s at %s, before seed-commit entry %d was integrated (%s): it must come after the commitment",
 				src, when.UTC().Format(time.RFC3339Nano), sc.Index, sc.IntegratedAt.UTC().Format(time.RFC3339Nano))
-		case !e.IntegratedAt.Before(playAt):
+		case opener >= 0 && e.Index >= opener:
+			cc.Why = fmt.Sprintf("entry %d is not before entry %d, the entry that opens play (play_at_entry of seed-commit entry %d): it must come before the first move",
+				e.Index, opener, sc.Index)
+		case !playAt.IsZero() && !e.IntegratedAt.Before(playAt):
 			cc.Why = fmt.Sprintf("integrated at %s, not before play began (play_at %s): it must come before the first move",
 				e.IntegratedAt.UTC().Format(time.RFC3339Nano), playAt.Format(time.RFC3339Nano))
+		case result >= 0 && e.Index > result:
+			cc.Why = fmt.Sprintf("entry %d comes after the match's result entry %d: play was over", e.Index, result)
 		case cc.Seat < 0 || cc.Seat >= int64(seats):
 			cc.Why = fmt.Sprintf("seat %d is not a seat of the match (0 to %d)", cc.Seat, seats-1)
 		default:
@@ -115,16 +139,17 @@ func matchSeats(game string, config json.RawMessage) int {
 	return n
 }
 
-// tieMatchInputs holds the replay's contributions and beacon to the
-// ledger: the counted contribution entries naming the seed-commit, and the
-// drand round the seed-commit named (published after it was integrated,
-// signature verified).
-func (c *ResultCheck) tieMatchInputs(sc ledger.Entry, scb *ledger.Body, refs []ledger.Entry, rcs []commit.ReplayContribution, rb *commit.ReplayBeacon, problem func(string, ...any)) error {
-	var err error
-	c.Contributions, err = CountContributions(sc, scb, matchSeats(scb.Game, scb.Config), refs)
-	if err != nil {
-		return err
-	}
+// tieMatchInputs holds the contributions and beacon a replay's match seed
+// took (rcs, rb) to the ledger: c.Contributions (CountContributions of the
+// entries naming the seed-commit sc) must be exactly the counted ones, and
+// rb the drand round the seed-commit named, published after it was
+// integrated, with a signature that verifies. sigEntry is the seed-reveal
+// entry rb's signature came from (an engine replay, which cannot carry the
+// round), -1 when rb is the replay's own; ledgerSig is the first
+// beacon_signature a seed-reveal naming sc recorded ("" for none) and
+// ledgerSigEntry its entry. Each problem names the entry at fault.
+func (c *ResultCheck) tieMatchInputs(sc ledger.Entry, scb *ledger.Body, rcs []commit.ReplayContribution, rb *commit.ReplayBeacon,
+	sigEntry int64, ledgerSig string, ledgerSigEntry int64, problem func(string, ...any)) {
 	byEntry := map[int64]*ContributionCheck{}
 	bySeat := map[int64]*ContributionCheck{}
 	for i := range c.Contributions {
@@ -133,6 +158,17 @@ func (c *ResultCheck) tieMatchInputs(sc ledger.Entry, scb *ledger.Body, refs []l
 		if cc.Counts {
 			bySeat[cc.Seat] = cc
 		}
+	}
+	// uncounted finds a contribution entry that does not count with this
+	// seat and client seed: what a replay took when it took it without
+	// naming the entry.
+	uncounted := func(seat int, cs string) *ContributionCheck {
+		for i := range c.Contributions {
+			if cc := &c.Contributions[i]; !cc.Counts && cc.Seat == int64(seat) && cc.ClientSeed == cs {
+				return cc
+			}
+		}
+		return nil
 	}
 	used := map[int64]bool{}
 	for i, rc := range rcs {
@@ -148,7 +184,11 @@ func (c *ResultCheck) tieMatchInputs(sc ledger.Entry, scb *ledger.Body, refs []l
 		cc, ok := bySeat[int64(rc.Seat)]
 		switch {
 		case !ok:
-			problem("the replay's contributions[%d] (seat %d) matches no counted contribution entry for seed-commit entry %d", i, rc.Seat, c.SeedCommit)
+			if u := uncounted(rc.Seat, rc.ClientSeed); u != nil {
+				problem("the replay's contributions[%d] (seat %d) is the client seed of entry %d, which does not count: %s", i, rc.Seat, u.Entry, u.Why)
+			} else {
+				problem("the replay's contributions[%d] (seat %d) matches no counted contribution entry for seed-commit entry %d", i, rc.Seat, c.SeedCommit)
+			}
 		case rc.ClientSeed != cc.ClientSeed:
 			problem("the replay's contributions[%d] (seat %d) has client seed %q, but entry %d has %q", i, rc.Seat, truncate(rc.ClientSeed, 80), cc.Entry, truncate(cc.ClientSeed, 80))
 			used[cc.Entry] = true
@@ -166,13 +206,16 @@ func (c *ResultCheck) tieMatchInputs(sc ledger.Entry, scb *ledger.Body, refs []l
 		if rb != nil {
 			problem("the replay takes drand round %d, but seed-commit entry %d named no beacon", rb.Round, c.SeedCommit)
 		}
-		return nil
+		return
 	}
 	c.BeaconNamed = &BeaconNamed{Chain: scb.BeaconChain, Round: *scb.BeaconRound}
+	if sigEntry >= 0 {
+		c.BeaconNamed.SignatureEntry = &sigEntry
+	}
 	chain, err := beacon.LookupChain(scb.BeaconChain)
 	if err != nil {
 		problem("seed-commit entry %d names %v", c.SeedCommit, err)
-		return nil
+		return
 	}
 	round := uint64(*scb.BeaconRound)
 	pub := chain.RoundTime(round)
@@ -183,17 +226,57 @@ func (c *ResultCheck) tieMatchInputs(sc ledger.Entry, scb *ledger.Body, refs []l
 	} else {
 		c.BeaconNamed.AfterCommit = true
 	}
+	from := "in the replay"
+	if sigEntry >= 0 {
+		from = fmt.Sprintf("recorded at seed-reveal entry %d", sigEntry)
+	}
 	switch {
+	case rb == nil && c.Replay != nil && c.Replay.Dialect == DialectEngine:
+		problem("seed-commit entry %d named drand round %d (%s); an engine replay cannot carry it, and no seed-reveal naming entry %d records its signature (beacon_signature)",
+			c.SeedCommit, round, chain.Name, c.SeedCommit)
 	case rb == nil:
 		problem("seed-commit entry %d named drand round %d (%s), which the replay ignored", c.SeedCommit, round, chain.Name)
 	case rb.Round != round || !equalFoldHex(rb.Chain, scb.BeaconChain):
 		problem("the replay takes drand round %d, but seed-commit entry %d named round %d of %s", rb.Round, c.SeedCommit, round, chain.Name)
 	case c.Replay == nil || c.Replay.Beacon == nil || !c.Replay.Beacon.SignatureOK:
-		problem("the signature of drand round %d in the replay does not verify with %s's public key", round, chain.Name)
+		problem("the signature of drand round %d %s does not verify with %s's public key (the round named by seed-commit entry %d)", round, from, chain.Name, c.SeedCommit)
+	case ledgerSig != "" && sigEntry < 0 && !strings.EqualFold(rb.Signature, ledgerSig):
+		problem("the replay's signature of drand round %d differs from the one seed-reveal entry %d recorded", round, ledgerSigEntry)
 	default:
 		c.BeaconNamed.SignatureOK = true
 	}
-	return nil
+}
+
+// beaconSignature returns the first beacon_signature a seed-reveal among
+// refs recorded that verifies as the signature of the round the
+// seed-commit scb named, or else the first recorded at all, with its
+// entry; "" and -1 when none is recorded or scb named no round.
+func beaconSignature(refs []ledger.Entry, scb *ledger.Body) (string, int64, error) {
+	if scb.BeaconChain == "" || scb.BeaconRound == nil {
+		return "", -1, nil
+	}
+	chain, _ := beacon.LookupChain(scb.BeaconChain) // nil for an unknown network: tieMatchInputs says so
+	sig, at := "", int64(-1)
+	for _, r := range refs {
+		if r.Kind != ledger.KindSeedReveal {
+			continue
+		}
+		b, err := r.Body()
+		if err != nil {
+			return "", -1, err
+		}
+		if b.BeaconSignature == "" {
+			continue
+		}
+		if at < 0 {
+			sig, at = b.BeaconSignature, r.Index
+		}
+		raw, herr := hex.DecodeString(b.BeaconSignature)
+		if chain != nil && herr == nil && chain.CheckRoundOnce(uint64(*scb.BeaconRound), raw) == nil {
+			return b.BeaconSignature, r.Index, nil
+		}
+	}
+	return sig, at, nil
 }
 
 // BeaconNamed is the drand round a seed-commit entry named and what the
@@ -206,8 +289,12 @@ type BeaconNamed struct {
 	// AfterCommit: published after the seed-commit was integrated.
 	AfterCommit bool `json:"after_commit"`
 	// SignatureOK: the replay carries this round with a signature that
-	// verifies.
+	// verifies (for an engine replay: a seed-reveal records it).
 	SignatureOK bool `json:"signature_ok"`
+	// SignatureEntry is the seed-reveal entry whose beacon_signature the
+	// check took, for an engine replay (which cannot carry the round);
+	// absent when the signature is the replay's own.
+	SignatureEntry *int64 `json:"signature_entry,omitempty"`
 }
 
 func equalFoldHex(a, b string) bool {

@@ -3,6 +3,7 @@ package verify
 import (
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -246,7 +247,7 @@ func TestCountContributionsOrder(t *testing.T) {
 		mk(7, "2025-01-01T10:31:00Z", 0, "second"),  // seat 0 again
 		mk(8, "2025-01-01T10:32:00Z", 3, "no seat"), // seat 3 of 3 seats
 		mk(9, "2025-01-01T11:00:00Z", 1, "at play"), // at play_at exactly: not before it
-	})
+	}, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,8 +261,8 @@ func TestCountContributionsOrder(t *testing.T) {
 		}
 	}
 	scb.PlayAt = ""
-	got, _ = CountContributions(sc, scb, 3, []ledger.Entry{mk(6, "2025-01-01T10:30:00Z", 0, "x")})
-	if got[0].Counts || !strings.Contains(got[0].Why, "names no play_at") {
+	got, _ = CountContributions(sc, scb, 3, []ledger.Entry{mk(6, "2025-01-01T10:30:00Z", 0, "x")}, -1)
+	if got[0].Counts || !strings.Contains(got[0].Why, "names neither play_at nor play_at_entry") {
 		t.Errorf("no play_at: %+v", got[0])
 	}
 }
@@ -344,6 +345,45 @@ func BenchmarkCheckReplayMatchInputs(b *testing.B) {
 			}
 		})
 	}
+	// An engine replay, which carries neither: the inputs are options, as
+	// 'ledger check-result' gives them (the round's signature from the
+	// seed-reveal). Baseline: the same 3-match episode held to the seed
+	// alone.
+	server2, _ := commit.ParseSeed(seedA)
+	committed, _ := commit.ParseCommitment(commitmentA)
+	engineCS := []commit.ReplayContribution{{Seat: 1, ClientSeed: "abc"}}
+	engineMS, _ := DeriveMatchSeed(server2, engineCS, beacon657413, bargain.Seats)
+	for _, c := range []struct {
+		name string
+		data []byte
+		o    ReplayOptions
+	}{
+		{"engine-plain", playEngine(b, server2), ReplayOptions{Seed: &server2, SeedCommitment: &committed}},
+		{"engine-contributions+beacon", playEngine(b, engineMS), ReplayOptions{Seed: &server2, SeedCommitment: &committed, Contributions: engineCS, Beacon: beacon657413}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			if rep, err := CheckReplayWith(c.data, c.o); err != nil || !rep.Clean() {
+				b.Fatalf("%v %+v", err, rep)
+			}
+			b.SetBytes(int64(len(c.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := CheckReplayWith(c.data, c.o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	// What the inputs add by themselves: the match seed (one HMAC) with
+	// the round remembered, and the report's beacon fields.
+	b.Run("match-seed-only", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := DeriveMatchSeed(server2, engineCS, beacon657413, bargain.Seats); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	// As a single replay checked in a fresh process pays: the check plus
 	// one BLS verification of the round.
 	with := play([]commit.ReplayContribution{{Seat: 0, ClientSeed: "lucky 7"}, {Seat: 3, ClientSeed: "seat three"}}, beacon657413)
@@ -373,25 +413,8 @@ func TestEngineReplayWithContribution(t *testing.T) {
 	ce := tl.must("2025-01-01T10:30:00Z", ledger.Body{Kind: ledger.KindContribution, SeedCommit: &sc, Seat: &seat, ClientSeed: &cs})
 	tl.seedReveal("2025-01-01T12:00:00Z", sc, seedA)
 	server, _ := commit.ParseSeed(seedA)
-	play := func(seed commit.Seed) []byte {
-		n, _ := bargain.EngineSeed(seed[:])
-		r, err := bargain.PlayEngineEpisode(n, bargain.Config{Matches: 3, MaxTurns: 4}, [bargain.Seats]bargain.Bot{bargain.Greedy{}, bargain.Fair{}, bargain.Fair{}}, bargain.PlayOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := r.Encode(bargain.FloatShortest)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
-	}
-	result := func(at string, data []byte) int64 {
-		d, err := tl.l.PutReplay(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tl.must(at, ledger.Body{Kind: ledger.KindResult, Game: "bargain", MatchID: "e", ReplaySHA256: d, Summary: []byte(`{}`)})
-	}
+	play := func(seed commit.Seed) []byte { return playEngine(t, seed) }
+	result := func(at string, data []byte) int64 { return tl.engineResult(at, "e", data) }
 	ms, _ := commit.MatchSeed(server, []commit.Contribution{{Seat: 1, ClientSeed: []byte("abc")}}, nil)
 	c := checkResult(t, tl, result("2025-01-01T12:00:01Z", play(ms)))
 	if !c.Clean() || len(c.Contributions) != 1 || c.Contributions[0].Entry != ce || !c.Contributions[0].Counts {
@@ -404,3 +427,191 @@ func TestEngineReplayWithContribution(t *testing.T) {
 	}
 	wantProblem(t, c, "does not derive the engine replay's config.seed")
 }
+
+// playEngine plays a 3-match engine episode (greedy, fair, fair) from the
+// engine seed of seed (bargain.EngineSeed) and returns the engine's
+// document.
+func playEngine(t testing.TB, seed commit.Seed) []byte {
+	t.Helper()
+	n, _ := bargain.EngineSeed(seed[:])
+	r, err := bargain.PlayEngineEpisode(n, bargain.Config{Matches: 3, MaxTurns: 4}, [bargain.Seats]bargain.Bot{bargain.Greedy{}, bargain.Fair{}, bargain.Fair{}}, bargain.PlayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := r.Encode(bargain.FloatShortest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// engineResult stores an engine replay and appends a bargain result entry
+// of match id naming it.
+func (tl *testLedger) engineResult(at, id string, data []byte) int64 {
+	tl.t.Helper()
+	d, err := tl.l.PutReplay(data)
+	if err != nil {
+		tl.t.Fatal(err)
+	}
+	return tl.must(at, ledger.Body{Kind: ledger.KindResult, Game: "bargain", MatchID: id, ReplaySHA256: d, Summary: []byte(`{}`)})
+}
+
+// Independent values for the engine match below, from the Python of
+// docs/rng.md ("The match seed") and of bargain.EngineSeed's doc comment:
+//
+//	r = sha256(bytes.fromhex(round657413)).digest()        # fc1873a1...
+//	ms = match_seed(bytes.fromhex(seedA), [(1, b"abc")], r)
+//	int.from_bytes(hmac.new(bytes.fromhex(ms), b"negotiation-engine/seed\x00" + bytes(8), sha256).digest()[:4], "big") & 0x7fffffff
+const (
+	engineMatchSeed  = "85f06f3d06da81777997704782f8cee83a4751b8ede39bdf185f5fc87618960c"
+	engineMatchInt   = 337675704 // bargain.EngineSeed of engineMatchSeed
+	engineMatchRound = 657413
+)
+
+// engineBeaconLedger records a Negotiation Games match whose seed-commit
+// (10:00) names quicknet round 657413 (published 11:00:03) and play at
+// 11:00:10, seat 1's contribution "abc" at 10:30, and the seed revealed at
+// 12:00 with the round's signature sig ("" for none).
+func engineBeaconLedger(t *testing.T, sig string) (*testLedger, int64, int64, int64) {
+	tl := newTestLedger(t)
+	round := int64(engineMatchRound)
+	sc := tl.must("2023-09-15T10:00:00Z", ledger.Body{Kind: ledger.KindSeedCommit, Game: "bargain", MatchID: "e",
+		RulesVersion: bargain.ReplayFormat, Config: []byte(`{"matches":3,"maxTurns":4}`), Commitment: commitmentA,
+		BeaconChain: quicknet, BeaconRound: &round, PlayAt: "2023-09-15T11:00:10Z"})
+	seat, cs := int64(1), "abc"
+	ce := tl.must("2023-09-15T10:30:00Z", ledger.Body{Kind: ledger.KindContribution, SeedCommit: &sc, Seat: &seat, ClientSeed: &cs})
+	// Appended without verify.Admit, which would refuse a signature that
+	// does not verify: the check must catch it too.
+	sr := tl.must("2023-09-15T12:00:00Z", ledger.Body{Kind: ledger.KindSeedReveal, SeedCommit: &sc, Seed: seedA, BeaconSignature: sig})
+	return tl, sc, ce, sr
+}
+
+// TestEngineReplayWithBeacon: an engine replay cannot carry the round its
+// seed-commit named; the seed-reveal records the round's signature, and
+// the replay's config.seed must be the engine seed of the match seed of
+// the revealed seed, the counted contribution and that round.
+func TestEngineReplayWithBeacon(t *testing.T) {
+	ms, _ := commit.ParseSeed(engineMatchSeed)
+	if n, _ := bargain.EngineSeed(ms[:]); n != engineMatchInt {
+		t.Fatalf("EngineSeed(%s) = %d; Python says %d", engineMatchSeed, n, engineMatchInt)
+	}
+	tl, sc, ce, sr := engineBeaconLedger(t, round657413)
+	c := checkResult(t, tl, tl.engineResult("2023-09-15T12:00:01Z", "e", playEngine(t, ms)))
+	if !c.Clean() {
+		t.Fatalf("engine replay from the match seed: problems %q, differences %+v", c.Problems, c.Replay.Differences)
+	}
+	if c.SeedReveal != sr || c.Replay.Dialect != DialectEngine || c.Replay.SeedNotCommitted {
+		t.Errorf("seed reveal %d (want %d), dialect %q, not committed %v", c.SeedReveal, sr, c.Replay.Dialect, c.Replay.SeedNotCommitted)
+	}
+	if c.Replay.MatchSeed != engineMatchSeed {
+		t.Errorf("match seed %s; Python says %s", c.Replay.MatchSeed, engineMatchSeed)
+	}
+	if len(c.Replay.Contributions) != 1 || c.Replay.Contributions[0].Entry == nil || *c.Replay.Contributions[0].Entry != ce ||
+		c.Replay.Contributions[0].ClientSeed != "abc" {
+		t.Errorf("report's contributions %+v; want entry %d's", c.Replay.Contributions, ce)
+	}
+	if b := c.Replay.Beacon; b == nil || b.Round != engineMatchRound || !b.SignatureOK ||
+		b.Randomness != "fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587" { // xxd -r -p <<< SIG | sha256sum
+		t.Errorf("report's beacon %+v", b)
+	}
+	if b := c.BeaconNamed; b == nil || !b.SignatureOK || !b.AfterCommit || b.SignatureEntry == nil || *b.SignatureEntry != sr {
+		t.Errorf("beacon named %+v; want the signature of seed-reveal entry %d", b, sr)
+	}
+	if c.SeedCommit != sc {
+		t.Errorf("seed-commit %d, want %d", c.SeedCommit, sc)
+	}
+
+	// The same replay when the seed-reveal recorded no signature.
+	tl, sc, _, _ = engineBeaconLedger(t, "")
+	c = checkResult(t, tl, tl.engineResult("2023-09-15T12:00:01Z", "e", playEngine(t, ms)))
+	wantProblem(t, c, "seed-commit entry "+itoa(sc)+" named drand round 657413 (quicknet); an engine replay cannot carry it, and no seed-reveal naming entry "+itoa(sc)+" records its signature")
+
+	// Round 3's signature recorded as round 657413's.
+	tl, _, _, sr = engineBeaconLedger(t, "b6b6a585449b66eb12e875b64fcbab3799861a00e4dbf092d99e969a5eac57dd3f798acf61e705fe4f093db926626807")
+	c = checkResult(t, tl, tl.engineResult("2023-09-15T12:00:01Z", "e", playEngine(t, ms)))
+	wantProblem(t, c, "the signature of drand round 657413 recorded at seed-reveal entry "+itoa(sr)+" does not verify")
+
+	// An engine replay that ignored the round: played from the match seed
+	// of the contribution alone.
+	tl, _, _, _ = engineBeaconLedger(t, round657413)
+	server, _ := commit.ParseSeed(seedA)
+	noBeacon, _ := commit.MatchSeed(server, []commit.Contribution{{Seat: 1, ClientSeed: []byte("abc")}}, nil)
+	c = checkResult(t, tl, tl.engineResult("2023-09-15T12:00:01Z", "e", playEngine(t, noBeacon)))
+	wantProblem(t, c, "does not derive the engine replay's config.seed")
+}
+
+// TestReplaySignatureDiffersFromLedger: a sealed replay carries its own
+// round; when a seed-reveal recorded another signature for it, the check
+// names that entry.
+func TestReplaySignatureDiffersFromLedger(t *testing.T) {
+	tl, sc, ids := contributionLedger(t, "2023-09-15T10:00:00Z")
+	other := tl.must("2023-09-15T12:00:00.5Z", ledger.Body{Kind: ledger.KindSeedReveal, SeedCommit: &sc, Seed: seedA,
+		BeaconSignature: "b6b6a585449b66eb12e875b64fcbab3799861a00e4dbf092d99e969a5eac57dd3f798acf61e705fe4f093db926626807"})
+	counted := []commit.ReplayContribution{{Seat: 0, ClientSeed: "lucky 7", Entry: &ids[0]}}
+	c := checkResult(t, tl, tl.resultBytes("2023-09-15T12:00:01Z", playAuction(t, counted, beacon657413)))
+	wantProblem(t, c, "the replay's signature of drand round 657413 differs from the one seed-reveal entry "+itoa(other)+" recorded")
+}
+
+// TestPlayAtEntry: a seed-commit naming the entry that opens play
+// (play_at_entry) counts the contributions placed between it and that
+// entry; one at the opener's index or later does not, and a replay taking
+// it (even without naming its entry) is not tied, the problem naming it.
+func TestPlayAtEntry(t *testing.T) {
+	tl := newTestLedger(t)
+	opener := int64(3)
+	sc := tl.must("2025-01-01T10:00:00Z", ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: matchSeedID,
+		RulesVersion: "auction-0.2", Config: []byte(auctionConfig), Commitment: commitmentA, PlayAtEntry: &opener}) // 0
+	contrib := func(at string, seat int64, cs string) int64 {
+		return tl.must(at, ledger.Body{Kind: ledger.KindContribution, SeedCommit: &sc, Seat: &seat, ClientSeed: &cs})
+	}
+	first := contrib("2025-01-01T10:01:00Z", 0, "lucky 7") // 1
+	second := contrib("2025-01-01T10:02:00Z", 1, "two")    // 2
+	late := contrib("2025-01-01T10:03:00Z", 2, "at play")  // 3: the entry that opens play
+	tl.seedReveal("2025-01-01T12:00:00Z", sc, seedA)
+	counted := []commit.ReplayContribution{{Seat: 0, ClientSeed: "lucky 7", Entry: &first}, {Seat: 1, ClientSeed: "two", Entry: &second}}
+	c := checkResult(t, tl, tl.resultBytes("2025-01-01T12:00:01Z", playAuction(t, counted, nil)))
+	if !c.Clean() {
+		t.Fatalf("problems %q, differences %+v", c.Problems, c.Replay.Differences)
+	}
+	want := []struct {
+		entry  int64
+		counts bool
+		why    string
+	}{{first, true, ""}, {second, true, ""}, {late, false, "entry 3 is not before entry 3, the entry that opens play (play_at_entry of seed-commit entry 0): it must come before the first move"}}
+	if len(c.Contributions) != len(want) {
+		t.Fatalf("contributions %+v", c.Contributions)
+	}
+	for i, w := range want {
+		if g := c.Contributions[i]; g.Entry != w.entry || g.Counts != w.counts || g.Why != w.why {
+			t.Errorf("contribution %d: %+v; want %+v", i, g, w)
+		}
+	}
+	// The replay takes the late one too, without naming its entry.
+	taken := append(counted, commit.ReplayContribution{Seat: 2, ClientSeed: "at play"})
+	c = checkResult(t, tl, tl.resultBytes("2025-01-01T12:00:02Z", playAuction(t, taken, nil)))
+	wantProblem(t, c, "the replay's contributions[2] (seat 2) is the client seed of entry 3, which does not count: entry 3 is not before entry 3, the entry that opens play")
+}
+
+// TestContributionAfterResult: a contribution appended after the match's
+// result entry does not count, even before play_at (the result shows play
+// was over), so a tied result stays tied as the ledger grows.
+func TestContributionAfterResult(t *testing.T) {
+	tl := newTestLedger(t)
+	sc := tl.must("2025-01-01T10:00:00Z", ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: matchSeedID,
+		RulesVersion: "auction-0.2", Config: []byte(auctionConfig), Commitment: commitmentA, PlayAt: "2025-01-02T00:00:00Z"})
+	seat0, seat1, cs0, cs1 := int64(0), int64(1), "lucky 7", "after the match"
+	first := tl.must("2025-01-01T10:05:00Z", ledger.Body{Kind: ledger.KindContribution, SeedCommit: &sc, Seat: &seat0, ClientSeed: &cs0})
+	tl.seedReveal("2025-01-01T12:00:00Z", sc, seedA)
+	res := tl.resultBytes("2025-01-01T12:00:01Z", playAuction(t, []commit.ReplayContribution{{Seat: 0, ClientSeed: cs0, Entry: &first}}, nil))
+	late := tl.must("2025-01-01T12:30:00Z", ledger.Body{Kind: ledger.KindContribution, SeedCommit: &sc, Seat: &seat1, ClientSeed: &cs1})
+	c := checkResult(t, tl, res)
+	if !c.Clean() {
+		t.Fatalf("problems %q", c.Problems)
+	}
+	if len(c.Contributions) != 2 || c.Contributions[1].Entry != late || c.Contributions[1].Counts ||
+		c.Contributions[1].Why != "entry "+itoa(late)+" comes after the match's result entry "+itoa(res)+": play was over" {
+		t.Errorf("contributions %+v", c.Contributions)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

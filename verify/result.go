@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gowebpki/jcs"
+	"github.com/sealedhq/sealed/beacon"
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/rules/bargain"
@@ -141,6 +143,15 @@ var formatFixedKeys = map[string][]string{FormatBargain: {"itemNames"}}
 // match, so the server could not try seeds until it liked the outcome
 // (docs/design.md, "Seed commitment"; docs/replays.md, "Tied to the ledger").
 //
+// When players contributed client seeds or the seed-commit named a drand
+// round (docs/rng.md, "The match seed"), the contribution entries are
+// counted (CountContributions, bounded by the result) and the replay's
+// match seed must take exactly the counted ones and the named round. An
+// engine replay carries neither: it is re-checked against the match seed
+// of the revealed seed, the counted contributions and the round whose
+// signature a seed-reveal records (beacon_signature), and Replay is that
+// re-check.
+//
 // It reads every entry from 0 to resultIndex (O(n) in the ledger's size,
 // in pages of ledger.MaxEntries), and the rest of the ledger only when no
 // seed-commit of the match precedes the result.
@@ -237,28 +248,36 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.Contributions, err = CountContributions(*scEntry, sc, matchSeats(sc.Game, sc.Config), refs, resultIndex)
+	if err != nil {
+		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
+	}
+	ledgerSig, ledgerSigEntry, err := beaconSignature(refs, sc)
+	if err != nil {
+		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
+	}
+	sigEntry := int64(-1) // the seed-reveal the beacon's signature came from
 	if engineSeed != nil {
 		// An engine replay carries no contributions or beacon: the counted
-		// contribution entries are its contributions. A named beacon's
-		// signature cannot come from the replay (not supported yet).
-		counted, err := CountContributions(*scEntry, sc, matchSeats(sc.Game, sc.Config), refs)
-		if err != nil {
-			return nil, err
-		}
-		for _, cc := range counted {
+		// contribution entries are its contributions, and the round the
+		// seed-commit named is the one a seed-reveal records.
+		head.Contributions = nil
+		for _, cc := range c.Contributions {
 			if cc.Counts {
 				head.Contributions = append(head.Contributions, commit.ReplayContribution{Seat: int(cc.Seat), ClientSeed: cc.ClientSeed, Entry: &cc.Entry})
 			}
 		}
-		if err := c.engineTie(refs, *engineSeed, data, head.Contributions, problem); err != nil {
+		if ledgerSig != "" {
+			head.Beacon = &commit.ReplayBeacon{Chain: sc.BeaconChain, Round: uint64(*sc.BeaconRound), Signature: ledgerSig}
+			sigEntry = ledgerSigEntry
+		}
+		if err := c.engineTie(refs, *engineSeed, data, head.Contributions, head.Beacon, problem); err != nil {
 			return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
 		}
 	} else if err := c.sealedTie(refs, head.Seed, problem); err != nil {
 		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
 	}
-	if err := c.tieMatchInputs(*scEntry, sc, refs, head.Contributions, head.Beacon, problem); err != nil {
-		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
-	}
+	c.tieMatchInputs(*scEntry, sc, head.Contributions, head.Beacon, sigEntry, ledgerSig, ledgerSigEntry, problem)
 
 	c.ConfigDifferences, err = compareConfigs(sc.Config, head.Config, formatFixedKeys[head.Format])
 	if engineSeed != nil {
@@ -324,7 +343,16 @@ func (c *ResultCheck) sealedTie(refs []ledger.Entry, seed string, problem func(s
 // config.seed, and its commitment must be the entry's. The replay is then
 // re-checked against that seed and the entry's commitment, so c.Replay no
 // longer says the seed was not committed.
-func (c *ResultCheck) engineTie(refs []ledger.Entry, engineSeed int64, data []byte, cs []commit.ReplayContribution, problem func(string, ...any)) error {
+func (c *ResultCheck) engineTie(refs []ledger.Entry, engineSeed int64, data []byte, cs []commit.ReplayContribution, b *commit.ReplayBeacon, problem func(string, ...any)) error {
+	var rnd *[32]byte
+	if b != nil {
+		sig, err := hex.DecodeString(b.Signature)
+		if err != nil {
+			return fmt.Errorf("beacon_signature: %w", err) // the ledger stores hex
+		}
+		r := beacon.Randomness(sig)
+		rnd = &r
+	}
 	var revealed *commit.Seed
 	for _, r := range refs {
 		if r.Kind != ledger.KindSeedReveal {
@@ -335,7 +363,7 @@ func (c *ResultCheck) engineTie(refs []ledger.Entry, engineSeed int64, data []by
 			return err
 		}
 		s, err := commit.ParseSeed(b.Seed)
-		ms, _ := commit.MatchSeed(s, toContributions(cs), nil)
+		ms, _ := commit.MatchSeed(s, toContributions(cs), rnd)
 		if n, _ := bargain.EngineSeed(ms[:]); err == nil && n == engineSeed && c.SeedReveal < 0 {
 			c.SeedReveal, revealed = r.Index, &s
 		} else {
@@ -361,7 +389,7 @@ func (c *ResultCheck) engineTie(refs []ledger.Entry, engineSeed int64, data []by
 	if err != nil {
 		return fmt.Errorf("the seed commitment at entry %d: %w", c.SeedCommit, err)
 	}
-	rep, err := CheckReplayWith(data, ReplayOptions{Seed: revealed, SeedCommitment: &committed, Contributions: cs})
+	rep, err := CheckReplayWith(data, ReplayOptions{Seed: revealed, SeedCommitment: &committed, Contributions: cs, Beacon: b})
 	if err != nil {
 		return err
 	}

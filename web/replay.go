@@ -245,6 +245,16 @@ func (s *Server) replayOf(id string) (*replayPageView, error) {
 		if p.Ledger, err = s.ledgerTie(n); err != nil {
 			return nil, err
 		}
+		if c := p.Ledger.Check; c != nil && c.Replay != nil && c.Replay != v.Report {
+			// The ledger's re-check is the stronger report: an engine
+			// replay held to the revealed seed, the counted contributions
+			// and the round a seed-reveal records (the match seed).
+			byIndex := *v
+			byIndex.Report, byIndex.Clean = c.Replay, c.Replay.Clean()
+			byIndex.DiffsShown, byIndex.DiffsOmitted = nil, 0
+			byIndex.boundReport()
+			p.replayView = &byIndex
+		}
 	}
 	return p, nil
 }

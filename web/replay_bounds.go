@@ -9,11 +9,7 @@ const maxPageRows = 1000
 // bound cuts the view's long lists to maxPageRows, counting what it
 // leaves out.
 func (v *replayView) bound() {
-	if v.Report != nil {
-		d := v.Report.Differences
-		v.DiffsShown = d[:min(len(d), maxPageRows)]
-		v.DiffsOmitted = len(d) - len(v.DiffsShown)
-	}
+	v.boundReport()
 	if a := v.Auction; a != nil {
 		if n := len(a.Items); n > maxPageRows {
 			a.Items, a.ItemsOmitted = a.Items[:maxPageRows], n-maxPageRows
@@ -21,5 +17,15 @@ func (v *replayView) bound() {
 		if n := len(a.Talk); n > maxPageRows {
 			a.Talk, a.TalkOmitted = a.Talk[:maxPageRows], n-maxPageRows
 		}
+	}
+}
+
+// boundReport cuts the report's differences the page lists to
+// maxPageRows.
+func (v *replayView) boundReport() {
+	if v.Report != nil {
+		d := v.Report.Differences
+		v.DiffsShown = d[:min(len(d), maxPageRows)]
+		v.DiffsOmitted = len(d) - len(v.DiffsShown)
 	}
 }

@@ -31,6 +31,7 @@ type ledgerAppendOptions struct {
 	Seat        int64  // --seat (contribution); -1 if not given
 	ClientSeed  string // --client-seed (contribution)
 	BeaconRound int64  // --beacon-round (seed-commit); 0 if not given
+	PlayAtEntry int64  // --play-at-entry (seed-commit); -1 if not given
 }
 
 func newLedgerAppendCmd(a *app, g *ledgerGlobal) *cobra.Command {
@@ -51,17 +52,23 @@ that kind (docs/ledger.md lists them):
   reveal       --commit N --player (--text T | --text-file F)
   edit         --commit N --player
   seed-commit  --game --match-id --rules-version --config JSON --commitment
-               [--play-at TIME] [--beacon-chain HASH --beacon-round R]
+               [--play-at TIME | --play-at-entry N]
+               [--beacon-chain HASH --beacon-round R]
                [--reveal-by TIME] [--operator NAME]
-  seed-reveal  --seed-commit N --seed HEX
+  seed-reveal  --seed-commit N --seed HEX [--beacon-signature HEX]
   result       --game --match-id (--replay FILE | --replay-sha256 HEX) --summary JSON
   contribution --seed-commit N --seat S --client-seed TEXT
 
 A contribution is a player's client seed for a match (1 to 64 bytes): it
-counts when integrated after the seed-commit and before its --play-at
-(docs/rng.md, "The match seed"). A seed-commit naming a drand round
+counts when integrated after the seed-commit and before play begins: its
+--play-at instant, or the entry --play-at-entry names (an index after the
+seed-commit's own: contributions must take lower indexes; docs/rng.md,
+"Which contributions count"). A seed-commit naming a drand round
 (--beacon-round; --beacon-chain defaults to quicknet's hash) is refused
-when that round is already published.
+when that round is already published. Its seed-reveal may record the
+round's signature (--beacon-signature, the "signature" of 'sealed beacon
+get'), which must verify: an engine replay cannot carry the round, and
+'ledger check-result' takes it from there.
 
 Any kind may carry --posted-at (RFC 3339): when the post appeared in the
 game's own channel; it may not be later than the integration time. A
@@ -86,6 +93,9 @@ entry) is refused and names the existing index.`,
 			if !cmd.Flags().Changed("seat") {
 				o.Seat = -1
 			}
+			if !cmd.Flags().Changed("play-at-entry") {
+				o.PlayAtEntry = -1
+			}
 			if o.BodyFile != "" && cmd.Flags().NFlag() > countSet(cmd, "body", "key", "db", "json") {
 				return usageErrorf("--body takes the whole entry: give no other entry flags")
 			}
@@ -94,7 +104,7 @@ entry) is refused and names the existing index.`,
 			}
 			if err := requireUTF8(cmd, "kind", "player", "action-type", "channel", "commitment", "posted-at",
 				"game", "match-id", "rules-version", "config", "seed", "replay-sha256", "summary",
-				"client-seed", "beacon-chain", "play-at", "reveal-by", "operator"); err != nil {
+				"client-seed", "beacon-chain", "play-at", "reveal-by", "operator", "beacon-signature"); err != nil {
 				return err
 			}
 			if cmd.Flags().Changed("player") {
@@ -129,6 +139,8 @@ entry) is refused and names the existing index.`,
 	indexVar(fl, &o.Seat, "seat", "the contributing `SEAT`, 0-based (contribution)")
 	fl.StringVar(&o.ClientSeed, "client-seed", "", "the client seed, 1 to 64 bytes exactly as posted (contribution)")
 	fl.StringVar(&f.PlayAt, "play-at", "", "RFC 3339 `TIME` play begins; contributions count only before it (seed-commit)")
+	indexVar(fl, &o.PlayAtEntry, "play-at-entry", "`INDEX` of the entry that opens play, after the seed-commit's; contributions count only below it (seed-commit)")
+	fl.StringVar(&f.BeaconSignature, "beacon-signature", "", "the `HEX` signature of the drand round the seed-commit named (seed-reveal)")
 	fl.StringVar(&f.BeaconChain, "beacon-chain", "", "drand chain `HASH` (seed-commit; default quicknet with --beacon-round)")
 	fl.Int64Var(&o.BeaconRound, "beacon-round", 0, "drand `ROUND` whose randomness goes into the match seed (seed-commit)")
 	fl.StringVar(&f.RevealBy, "reveal-by", "", "RFC 3339 `TIME` by which the seed will be revealed (seed-commit)")
@@ -160,6 +172,9 @@ func buildBody(a *app, o *ledgerAppendOptions) (*ledger.Body, error) {
 	}
 	if o.Seat >= 0 {
 		b.Seat = &o.Seat
+	}
+	if o.PlayAtEntry >= 0 {
+		b.PlayAtEntry = &o.PlayAtEntry
 	}
 	if o.ClientSeed != "" {
 		b.ClientSeed = &o.ClientSeed

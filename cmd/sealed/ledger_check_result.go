@@ -38,9 +38,12 @@ never committed (or committed after the match) fails here.
 When players contributed client seeds or the seed-commit named a drand
 round (docs/rng.md, "The match seed"), each contribution entry naming the
 seed-commit is listed with whether it counts (after the seed-commit,
-before its play_at, one per seat) or why not; the replay must take exactly
-the counted ones and the named round, whose signature must verify and
-which must have been published after the commitment.
+before its play_at or play_at_entry and before the result, one per seat)
+or why not; the replay must take exactly the counted ones and the named
+round, whose signature must verify and which must have been published
+after the commitment. An engine replay carries neither: its config.seed
+must be derived from the match seed of the counted contributions and the
+round whose signature a seed-reveal records (beacon_signature).
 
 Exit status: 0 tied and clean, 1 something does not hold, 2 bad input (no
 such entry, not a result, replay not stored or unreadable).`,
@@ -90,8 +93,12 @@ func runLedgerCheckResult(a *app, o *ledgerCheckResultOptions) error {
 			switch {
 			case !b.AfterCommit:
 				state = "published BEFORE the commitment"
+			case !b.SignatureOK && b.SignatureEntry != nil:
+				state = fmt.Sprintf("published after the commitment, but the signature seed-reveal entry %d records does not verify", *b.SignatureEntry)
 			case !b.SignatureOK:
 				state = "published after the commitment, but the replay's signature is missing or does not verify"
+			case b.SignatureEntry != nil:
+				state = fmt.Sprintf("published after the commitment, signature ok (recorded at seed-reveal entry %d)", *b.SignatureEntry)
 			}
 			fmt.Fprintf(a.out, "beacon: drand round %d of chain %.16s... (published %s): %s\n", b.Round, b.Chain, b.Published, state)
 		}

@@ -53,7 +53,10 @@ an integer config.seed with the whole schedule, messages cleaned as the
 engine cleans them, float64 scores. Every draw is the engine's, from its
 integer seed: the one derived from --seed ('sealed seed engine'; then
 'sealed replay check --seed SEED --seed-commitment C' holds the replay to
-the commitment), or --engine-seed N as is (nothing then commits to it).`,
+the commitment), or --engine-seed N as is (nothing then commits to it).
+With --contribution and --beacon-file the engine seed is derived from the
+match seed (docs/rng.md, "The match seed"); the document carries neither,
+so the round's signature goes in the seed-reveal (--beacon-signature).`,
 		Args: cobra.NoArgs,
 		Example: `  sealed replay play bargain --seed "$(sealed seed new --json | jq -r .seed)" > r.json
   sealed replay check r.json
@@ -165,10 +168,12 @@ func runReplayPlayEngine(a *app, opts *replayPlayBargainOptions) error {
 		if err != nil {
 			return err
 		}
-		if b != nil {
-			return usageErrorf("--beacon-file does not go with --format engine: the engine's document cannot carry the round").withHint("play the sealed format, or leave the beacon out")
-		}
 		seed, _ = bargain.EngineSeed(ms[:])
+		if b != nil {
+			// The engine's document cannot carry the round: the seed-reveal
+			// records its signature for 'ledger check-result'.
+			fmt.Fprintf(a.errOut, "note: the engine's document cannot carry drand round %d: record its signature with the seed-reveal (sealed ledger append --kind seed-reveal ... --beacon-signature %s)\n", b.Round, b.Signature)
+		}
 	case len(opts.Inputs.Contributions) > 0 || opts.Inputs.BeaconFile != "":
 		return usageErrorf("--contribution and --beacon-file need --seed: they go into the match seed the engine seed is derived from")
 	case opts.EngineSeed >= 0 && opts.EngineSeed <= bargain.MaxEngineSeed:

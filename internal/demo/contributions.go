@@ -92,7 +92,7 @@ func playContributed(id string, first int64) (*match, []commit.ReplayContributio
 
 // recordContributed records, at its 2023 times, the match with
 // contributions (seed-commit naming the round, play_at and reveal_by; two
-// contributions; seed-reveal and result) and a second seed-commit of the
+// contributions; seed-reveal recording the round's signature, and result) and a second seed-commit of the
 // same operator that is never revealed: an abandoned match. It returns
 // the match and its MatchCheck. add appends b integrated at t.
 func recordContributed(id string, add func(t time.Time, b *ledger.Body) (int64, error), putReplay func([]byte) (string, error)) (*match, MatchCheck, error) {
@@ -127,7 +127,11 @@ func recordContributed(id string, add func(t time.Time, b *ledger.Body) (int64, 
 		}
 	}
 	at := contribCommitAt.Add(11 * time.Minute)
-	if mc.SeedReveal, err = add(at, &ledger.Body{Kind: ledger.KindSeedReveal, SeedCommit: &mc.SeedCommit, Seed: m.seed.String()}); err != nil {
+	// The seed-reveal records the round's signature too (docs/ledger.md):
+	// the replay carries it, and an engine replay of such a match would
+	// take it from here.
+	if mc.SeedReveal, err = add(at, &ledger.Body{Kind: ledger.KindSeedReveal, SeedCommit: &mc.SeedCommit, Seed: m.seed.String(),
+		BeaconSignature: demoRoundSignature}); err != nil {
 		return nil, mc, err
 	}
 	if mc.Replay, err = putReplay(m.replay); err != nil {
