@@ -199,10 +199,15 @@ type bargainCheck struct {
 	// notes carry over from a seat's earlier actions.
 	engine bool
 	notes  [bargain.Seats]string // engine: each seat's latest notes
+	// texts is the scanner's textInfo of each event (engine), or nil.
+	texts []textInfo
 }
 
+// diff reports a difference. It copies claimed and derived, which may
+// point into the replay's bytes (scanner.aliasStrings).
 func (c *bargainCheck) diff(i int, field, claimed, derived string) {
-	c.rep.Differences = append(c.rep.Differences, Difference{Event: i, Field: field, Claimed: claimed, Derived: derived})
+	c.rep.Differences = append(c.rep.Differences, Difference{Event: i, Field: field,
+		Claimed: strings.Clone(claimed), Derived: strings.Clone(derived)})
 }
 
 // event re-simulates event i.

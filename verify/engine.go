@@ -124,13 +124,20 @@ func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
 	var w engineWire
 	s := getScanner(data)
 	defer s.release()
+	s.aliasStrings() // nothing read is kept: bargainCheck.diff copies its claims
 	if err := s.decodeEngine(&w); err != nil {
 		return nil, err
 	}
-	return checkEngineWire(&w, o)
+	var texts []textInfo
+	if len(s.texts) == len(w.Events) {
+		texts = s.texts
+	}
+	return checkEngineWire(&w, o, texts)
 }
 
-func checkEngineWire(w *engineWire, o ReplayOptions) (*Report, error) {
+// checkEngineWire checks the replay read into w. texts is the scanner's
+// textInfo of each event, or nil.
+func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo) (*Report, error) {
 	if w.Protocol != bargain.EngineProtocol {
 		return nil, fmt.Errorf("engine replay protocol is %q; expected %q", w.Protocol, bargain.EngineProtocol)
 	}
@@ -149,7 +156,7 @@ func checkEngineWire(w *engineWire, o ReplayOptions) (*Report, error) {
 			return nil, fmt.Errorf("engine replay event %d: %v", i, err)
 		}
 	}
-	c := &bargainCheck{ep: new(bargain.Episode), engine: true,
+	c := &bargainCheck{ep: new(bargain.Episode), engine: true, texts: texts,
 		rep: &Report{Format: bargain.EngineProtocol, Dialect: DialectEngine, Differences: []Difference{}}}
 	names, err := c.ep.ResetEngine(*w.Config.Seed, cfg)
 	if err != nil {
@@ -276,7 +283,11 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 	if !c.engine {
 		return
 	}
-	if !cleanText(ev.Text, bargain.MaxMessageRunes) {
+	var t textInfo
+	if c.texts != nil {
+		t = c.texts[i]
+	}
+	if !isClean(ev.Text, t.text, bargain.MaxMessageRunes) {
 		if err := bargain.CheckEngineMessage(ev.Text); err != nil {
 			c.diff(i, "text", strconv.Quote(ev.Text), "a message the engine writes: this one "+err.Error())
 		}
@@ -287,7 +298,7 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 	case ev.Notes == "":
 		c.diff(i, "notes", absent, strconv.Quote(prev)+" (the engine writes the seat's latest notes on each of its actions)")
 	default:
-		if cleanText(ev.Notes, bargain.MaxNotesRunes) {
+		if isClean(ev.Notes, t.notes, bargain.MaxNotesRunes) {
 			c.notes[seat] = ev.Notes
 			break
 		}
@@ -296,6 +307,15 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 		}
 		c.notes[seat] = ev.Notes
 	}
+}
+
+// isClean is cleanText(s, limit), given the scanner's textInfo of s
+// (runes, 1 + its rune count when s has no control character, or 0).
+func isClean(s string, runes, limit int) bool {
+	if runes == 0 {
+		return cleanText(s, limit)
+	}
+	return runes-1 <= limit && (s == "" || s[0] != ' ' && s[len(s)-1] != ' ')
 }
 
 // cleanText is a one-pass sufficient test for a text the engine writes,

@@ -11,7 +11,7 @@ func (s *scanner) decodeEngine(w *engineWire) error {
 	if s.engineReplay(w) {
 		return nil
 	}
-	*w = engineWire{}
+	*w, s.texts = engineWire{}, s.texts[:0]
 	return decodeStrict(s.data, w, "engine replay")
 }
 
@@ -21,7 +21,7 @@ func (s *scanner) decodeBargain(w *bargainWire) error {
 	if s.bargainReplay(w) {
 		return nil
 	}
-	*w = bargainWire{}
+	*w, s.texts = bargainWire{}, s.texts[:0]
 	return decodeStrict(s.data, w, "bargaining replay")
 }
 
@@ -253,24 +253,33 @@ func (s *scanner) bargainResults() *bargainResultsWire {
 	return r
 }
 
-// bargainEvents reads the "events" array of either dialect.
+// textInfo is what scanner.text returned for an event's text and notes:
+// 1 + the rune count of one written without escapes and with no DEL, or
+// 0 (unknown; absent, or read by decodeStrict).
+type textInfo struct{ text, notes int }
+
+// bargainEventList reads the "events" array of either dialect; s.texts
+// holds each event's textInfo until s.release.
 func (s *scanner) bargainEventList() []bargainEvent {
 	if !s.begin('[') {
 		return nil
 	}
-	evs := s.bargainEvents[:0]
+	evs, texts := s.bargainEvents[:0], s.texts[:0]
 	for n := 0; s.elem(&n); {
 		evs = append(evs, bargainEvent{})
-		s.bargainEvent(&evs[len(evs)-1])
+		texts = append(texts, textInfo{})
+		s.bargainEvent(&evs[len(evs)-1], &texts[len(texts)-1])
 	}
-	s.bargainEvents = evs
+	s.bargainEvents, s.texts = evs, texts
 	if len(evs) == 0 {
 		return []bargainEvent{}
 	}
 	return evs[:len(evs):len(evs)]
 }
 
-func (s *scanner) bargainEvent(ev *bargainEvent) {
+// bargainEvent reads one event into ev, and what the engine's text rules
+// need of its text and notes into t.
+func (s *scanner) bargainEvent(ev *bargainEvent, t *textInfo) {
 	if !s.begin('{') {
 		return
 	}
@@ -311,9 +320,9 @@ func (s *scanner) bargainEvent(ev *bargainEvent) {
 		case 15: // "scripted"
 			ev.Scripted = s.boolPtr()
 		case 16: // "text"
-			ev.Text = s.string()
+			ev.Text, t.text = s.text()
 		case 17: // "notes"
-			ev.Notes = s.string()
+			ev.Notes, t.notes = s.text()
 		default:
 			s.fail()
 		}
