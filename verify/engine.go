@@ -121,23 +121,24 @@ const (
 // or outside 0..bargain.MaxEngineSeed, an unreadable event, or
 // o.SeedCommitment without o.Seed.
 func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
-	var w engineWire
 	s := getScanner(data)
 	defer s.release()
 	s.aliasStrings() // nothing read is kept: bargainCheck.diff copies its claims
-	if err := s.decodeEngine(&w); err != nil {
+	w := &s.engine.wire
+	*w = engineWire{}
+	if err := s.decodeEngine(w); err != nil {
 		return nil, err
 	}
 	var texts []textInfo
 	if len(s.texts) == len(w.Events) {
 		texts = s.texts
 	}
-	return checkEngineWire(&w, o, texts)
+	return checkEngineWire(w, o, texts, &s.engine.episode)
 }
 
-// checkEngineWire checks the replay read into w. texts is the scanner's
-// textInfo of each event, or nil.
-func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo) (*Report, error) {
+// checkEngineWire checks the replay read into w, re-simulating it in ep
+// (reset here). texts is the scanner's textInfo of each event, or nil.
+func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, ep *bargain.Episode) (*Report, error) {
 	if w.Protocol != bargain.EngineProtocol {
 		return nil, fmt.Errorf("engine replay protocol is %q; expected %q", w.Protocol, bargain.EngineProtocol)
 	}
@@ -156,7 +157,7 @@ func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo) (*Report,
 			return nil, fmt.Errorf("engine replay event %d: %v", i, err)
 		}
 	}
-	c := &bargainCheck{ep: new(bargain.Episode), engine: true, texts: texts,
+	c := &bargainCheck{ep: ep, engine: true, texts: texts,
 		rep: &Report{Format: bargain.EngineProtocol, Dialect: DialectEngine, Differences: []Difference{}}}
 	names, err := c.ep.ResetEngine(*w.Config.Seed, cfg)
 	if err != nil {

@@ -25,7 +25,7 @@ type scanner struct {
 	i      int // next byte to read
 	failed bool
 	// alias makes strings point into data (aliasStrings).
-	alias bool
+	alias  bool
 	ints   slab[int]
 	strs   slab[string]
 	bools  slab[bool]
@@ -40,6 +40,18 @@ type scanner struct {
 	auctionEvents []auction.Event
 	// texts is the textInfo of each of bargainEvents.
 	texts []textInfo
+	// engine is the memory of an engine replay's check (CheckEngineReplay).
+	engine engineMemory
+}
+
+// engineMemory is what the check of one engine replay reuses from the
+// last: the wire structs that are not events, and the episode.
+type engineMemory struct {
+	wire     engineWire
+	config   engineConfigWire
+	results  engineResultsWire
+	schedule []engineMatchWire
+	episode  bargain.Episode
 }
 
 // slab hands out elements and short slices of chunks of memory, so that
@@ -115,6 +127,7 @@ func (s *scanner) release() {
 	s.bids.reset()
 	s.players.reset()
 	s.bargainEvents, s.texts = s.bargainEvents[:0], s.texts[:0]
+	s.engine.schedule = s.engine.schedule[:0]
 	s.auctionEvents = s.auctionEvents[:0]
 	s.data = nil
 	scanners.Put(s)

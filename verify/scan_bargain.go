@@ -54,8 +54,10 @@ func (s *scanner) engineReplay(w *engineWire) bool {
 	return s.end()
 }
 
+// engineConfig reads an engine replay's "config" into s.engine's memory.
 func (s *scanner) engineConfig() *engineConfigWire {
-	c := new(engineConfigWire)
+	c := &s.engine.config
+	*c = engineConfigWire{}
 	if !s.begin('{') {
 		return c
 	}
@@ -78,9 +80,14 @@ func (s *scanner) engineConfig() *engineConfigWire {
 			if !s.begin('[') {
 				break
 			}
-			c.Schedule = []engineMatchWire{}
+			sched := s.engine.schedule[:0]
 			for n := 0; s.elem(&n); {
-				c.Schedule = append(c.Schedule, s.engineMatch())
+				sched = append(sched, s.engineMatch())
+			}
+			s.engine.schedule = sched
+			c.Schedule = sched[:len(sched):len(sched)]
+			if c.Schedule == nil {
+				c.Schedule = []engineMatchWire{}
 			}
 		default:
 			s.fail()
@@ -115,8 +122,10 @@ func (s *scanner) engineMatch() engineMatchWire {
 	return m
 }
 
+// engineResults reads an engine replay's "results" into s.engine's memory.
 func (s *scanner) engineResults() *engineResultsWire {
-	r := new(engineResultsWire)
+	r := &s.engine.results
+	*r = engineResultsWire{}
 	if !s.begin('{') {
 		return r
 	}
@@ -280,6 +289,12 @@ func (s *scanner) bargainEventList() []bargainEvent {
 // bargainEvent reads one event into ev, and what the engine's text rules
 // need of its text and notes into t.
 func (s *scanner) bargainEvent(ev *bargainEvent, t *textInfo) {
+	start := s.i
+	if s.bargainEventFast(ev, t) {
+		return
+	}
+	*ev, *t = bargainEvent{}, textInfo{}
+	s.i, s.failed = start, false
 	if !s.begin('{') {
 		return
 	}

@@ -60,16 +60,7 @@ func newKeySet(names []string, orders ...[]string) *keySet {
 		if cs.n == len(cs.pats) || len(pat) > 16 {
 			return
 		}
-		var b, m [16]byte
-		copy(b[:], pat)
-		for i := range pat {
-			m[i] = 0xff
-		}
-		cs.pats[cs.n] = keyPat{
-			w0: binary.LittleEndian.Uint64(b[:8]), w1: binary.LittleEndian.Uint64(b[8:]),
-			m0: binary.LittleEndian.Uint64(m[:8]), m1: binary.LittleEndian.Uint64(m[8:]),
-			n: len(pat), k: k,
-		}
+		cs.pats[cs.n] = newKeyPat(pat, k)
 		cs.n++
 	}
 	for _, order := range orders {
@@ -83,6 +74,20 @@ func newKeySet(names []string, orders ...[]string) *keySet {
 	return ks
 }
 
+// newKeyPat is the keyPat of pat (at most 16 bytes) for name k.
+func newKeyPat(pat string, k int) keyPat {
+	var b, m [16]byte
+	copy(b[:], pat)
+	for i := range pat {
+		m[i] = 0xff
+	}
+	return keyPat{
+		w0: binary.LittleEndian.Uint64(b[:8]), w1: binary.LittleEndian.Uint64(b[8:]),
+		m0: binary.LittleEndian.Uint64(m[:8]), m1: binary.LittleEndian.Uint64(m[8:]),
+		n: len(pat), k: k,
+	}
+}
+
 // key reads what comes before the next member of an object begun with
 // begin('{'): the comma (unless prev < 0, the first member), the member's
 // name and its colon, and returns the name's index in ks. It returns -1
@@ -94,8 +99,7 @@ func newKeySet(names []string, orders ...[]string) *keySet {
 func (s *scanner) key(ks *keySet, prev int) int {
 	d, i := s.data, s.i
 	if i+16 <= len(d) {
-		b := d[i : i+16 : i+16]
-		x0, x1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+		x0, x1 := binary.LittleEndian.Uint64(d[i:i+8]), binary.LittleEndian.Uint64(d[i+8:i+16])
 		cs := &ks.after[prev+1]
 		for j := 0; j < cs.n; j++ {
 			if p := &cs.pats[j]; x0&p.m0 == p.w0 && x1&p.m1 == p.w1 {
@@ -103,7 +107,7 @@ func (s *scanner) key(ks *keySet, prev int) int {
 				return p.k
 			}
 		}
-		if b[0] == '}' {
+		if byte(x0) == '}' {
 			s.i = i + 1
 			return -1
 		}

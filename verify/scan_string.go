@@ -49,7 +49,7 @@ func (s *scanner) text() (string, int) {
 		}
 		c := d[j]
 		if c >= utf8.RuneSelf {
-			for j+8 <= len(d) && twoByteRun(binary.LittleEndian.Uint64(d[j:])) {
+			for j+8 <= len(d) && twoByteRun(binary.LittleEndian.Uint64(d[j:j+8])) {
 				j += 8
 				conts += 4
 			}
@@ -94,7 +94,7 @@ func (s *scanner) text() (string, int) {
 // upwards, from a byte flagged itself).
 func plainRun(d []byte, j int) int {
 	for ; j+8 <= len(d); j += 8 {
-		x := binary.LittleEndian.Uint64(d[j:])
+		x := binary.LittleEndian.Uint64(d[j : j+8])
 		q, b := x^quotes, x^slashs
 		if m := ((x-spaces)&^x | (q-ones)&^q | (b-ones)&^b | x | (x + ones)) & highs; m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
@@ -193,7 +193,7 @@ const (
 func plainEnd(d []byte, j int) (int, bool) {
 	var hi uint64
 	for ; j+8 <= len(d); j += 8 {
-		x := binary.LittleEndian.Uint64(d[j:])
+		x := binary.LittleEndian.Uint64(d[j : j+8])
 		q, b := x^quotes, x^slashs
 		m := ((x - spaces) &^ x) | ((q - ones) &^ q) | ((b - ones) &^ b)
 		if m &= highs &^ x; m != 0 {

@@ -1,0 +1,463 @@
+package verify
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The bargaining events as the engine writes them (src/negotiation/
+// server.nim): no whitespace, "kind" first, then a fixed member order for
+// each kind (eventLayouts), then for an offer or an accept an optional
+// "text" and an optional "notes". bargainEventFast reads an event written
+// exactly so in one function, with each member's name compared as a
+// pattern and its value read in place; any other event (another order,
+// whitespace, a negative or long integer, an escape in a name, the end of
+// the input within 16 bytes) is read again from its '{' by the general
+// member loop, which accepts a superset, so both give the same value.
+
+// Indices of bargainEventKeys.
+const (
+	evKind = iota
+	evMatch
+	evMatchKind
+	evSeats
+	evOpener
+	evPool
+	evValues
+	evMaxTurns
+	evTurn
+	evSeat
+	evOther
+	evTake
+	evWorth
+	evPayoff
+	evOutcome
+	evScripted
+	evText
+	evNotes
+	evFields
+)
+
+// memberPats[k] is the pattern `,"name":` of bargainEventKeys name k.
+var memberPats = func() (p [evFields]keyPat) {
+	for k, name := range bargainEventKeys.names {
+		p[k] = newKeyPat(`,"`+name+`":`, k)
+	}
+	return p
+}()
+
+// eventFastInts is the most integers bargainEventFast reads in one event.
+const eventFastInts = 32
+
+// at reports whether the input at i holds p's pattern (and 16 bytes).
+func (p *keyPat) at(d []byte, i int) bool {
+	return i+16 <= len(d) && binary.LittleEndian.Uint64(d[i:i+8])&p.m0 == p.w0 &&
+		binary.LittleEndian.Uint64(d[i+8:i+16])&p.m1 == p.w1
+}
+
+// bargainEventFast reads the event at s.i into ev and t if it is written
+// in the engine's layout, and reports whether it was; when it was not, s
+// is as it was and ev and t may hold part of the event. The members after
+// "kind", in the engine's order: an offer's match, turn, seat, other,
+// take, worth and scripted, then optionally text and notes; an accept's
+// the same with payoff for worth; a match's match, matchKind, seats,
+// opener, pool, values and maxTurns; a matchEnd's match, outcome, payoff
+// and turn; an end's match and text; nothing for start.
+func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
+	d, i := s.data, s.i
+	if i+16 > len(d) || string(d[i:i+9]) != `{"kind":"` {
+		return false
+	}
+	i += 9
+	a := i
+	for i < len(d) && (d[i]-'a' < 26 || d[i] == 'E') {
+		i++
+	}
+	if i >= len(d) || d[i] != '"' {
+		return false
+	}
+	kind := string(d[a:i])
+	ev.Kind = s.substring(a, i)
+	i++
+	s.ints.room(eventFastInts)
+	ints := s.ints.buf[: len(s.ints.buf) : len(s.ints.buf)+eventFastInts]
+	var v int
+	switch kind {
+	case "offer", "accept":
+		// Four one-member integers: match, turn, seat, other.
+		if i = memberAt(d, i, evMatch); i < 0 {
+			return false
+		}
+		if v, i = intAt(d, i); i < 0 {
+			return false
+		}
+		if len(ints) == cap(ints) {
+			return false
+		}
+		ints = append(ints, v)
+		ev.Match = &ints[len(ints)-1]
+		if i = memberAt(d, i, evTurn); i < 0 {
+			return false
+		}
+		if v, i = intAt(d, i); i < 0 {
+			return false
+		}
+		if len(ints) == cap(ints) {
+			return false
+		}
+		ints = append(ints, v)
+		ev.Turn = &ints[len(ints)-1]
+		if i = memberAt(d, i, evSeat); i < 0 {
+			return false
+		}
+		if v, i = intAt(d, i); i < 0 {
+			return false
+		}
+		if len(ints) == cap(ints) {
+			return false
+		}
+		ints = append(ints, v)
+		ev.Seat = &ints[len(ints)-1]
+		if i = memberAt(d, i, evOther); i < 0 {
+			return false
+		}
+		if v, i = intAt(d, i); i < 0 {
+			return false
+		}
+		if len(ints) == cap(ints) {
+			return false
+		}
+		ints = append(ints, v)
+		ev.Other = &ints[len(ints)-1]
+		if i = memberAt(d, i, evTake); i < 0 {
+			return false
+		}
+		if ev.Take, ints, i = listAt(d, i, ints); i < 0 {
+			return false
+		}
+		if kind == "offer" {
+			if i = memberAt(d, i, evWorth); i < 0 {
+				return false
+			}
+			if ev.Worth, ints, i = listAt(d, i, ints); i < 0 {
+				return false
+			}
+		} else {
+			if i = memberAt(d, i, evPayoff); i < 0 {
+				return false
+			}
+			if ev.Payoff, ints, i = listAt(d, i, ints); i < 0 {
+				return false
+			}
+		}
+		if i = memberAt(d, i, evScripted); i < 0 {
+			return false
+		}
+		switch {
+		case i+5 <= len(d) && string(d[i:i+4]) == "true" && (d[i+4] == ',' || d[i+4] == '}'):
+			i += 4
+			ev.Scripted = s.bools.one(true)
+		case i+6 <= len(d) && string(d[i:i+5]) == "false" && (d[i+5] == ',' || d[i+5] == '}'):
+			i += 5
+			ev.Scripted = s.bools.one(false)
+		default:
+			return false
+		}
+		if j := memberAt(d, i, evText); j >= 0 {
+			if ev.Text, t.text, i = s.textAt(j); i < 0 {
+				return false
+			}
+		}
+		if j := memberAt(d, i, evNotes); j >= 0 {
+			if ev.Notes, t.notes, i = s.textAt(j); i < 0 {
+				return false
+			}
+		}
+	case "match":
+		if i = memberAt(d, i, evMatch); i < 0 {
+			return false
+		}
+		if v, i = intAt(d, i); i < 0 {
+			return false
+		}
+		if len(ints) == cap(ints) {
+			return false
+		}
+		ints = append(ints, v)
+		ev.Match = &ints[len(ints)-1]
+		if i = memberAt(d, i, evMatchKind); i < 0 {
+			return false
+		}
+		var str string
+		if str, _, i = s.textAt(i); i < 0 {
+			return false
+		}
+		ev.MatchKind = s.strs.one(str)
+		if i = memberAt(d, i, evSeats); i < 0 {
+			return false
+		}
+		if ev.Seats, ints, i = listAt(d, i, ints); i < 0 {
+			return false
+		}
+		if i = memberAt(d, i, evOpener); i < 0 {
+			return false
+		}
+		if v, i = intAt(d, i); i < 0 {
+			return false
+		}
+		if len(ints) == cap(ints) {
+			return false
+		}
+		ints = append(ints, v)
+		ev.Opener = &ints[len(ints)-1]
+		if i = memberAt(d, i, evPool); i < 0 {
+			return false
+		}
+		if ev.Pool, ints, i = listAt(d, i, ints); i < 0 {
+			return false
+		}
+		if i = memberAt(d, i, evValues); i < 0 || i >= len(d) || d[i] != '[' {
+			return false
+		}
+		i++
+		var tmp [4][]int
+		rows := tmp[:0]
+		for i < len(d) && d[i] != ']' {
+			if len(rows) > 0 {
+				if d[i] != ',' {
+					return false
+				}
+				i++
+			}
+			if len(rows) == len(tmp) {
+				return false
+			}
+			var row []int
+			if row, ints, i = listAt(d, i, ints); i < 0 {
+				return false
+			}
+			rows = append(rows, row)
+		}
+		if i >= len(d) {
+			return false
+		}
+		i++
+		ev.Values = s.lists.many(rows)
+		if i = memberAt(d, i, evMaxTurns); i < 0 {
+			return false
+		}
+		if v, i = intAt(d, i); i < 0 {
+			return false
+		}
+		if len(ints) == cap(ints) {
+			return false
+		}
+		ints = append(ints, v)
+		ev.MaxTurns = &ints[len(ints)-1]
+	case "matchEnd":
+		if i = memberAt(d, i, evMatch); i < 0 {
+			return false
+		}
+		if v, i = intAt(d, i); i < 0 {
+			return false
+		}
+		if len(ints) == cap(ints) {
+			return false
+		}
+		ints = append(ints, v)
+		ev.Match = &ints[len(ints)-1]
+		if i = memberAt(d, i, evOutcome); i < 0 {
+			return false
+		}
+		var str string
+		if str, _, i = s.textAt(i); i < 0 {
+			return false
+		}
+		ev.Outcome = s.strs.one(str)
+		if i = memberAt(d, i, evPayoff); i < 0 {
+			return false
+		}
+		if ev.Payoff, ints, i = listAt(d, i, ints); i < 0 {
+			return false
+		}
+		if i = memberAt(d, i, evTurn); i < 0 {
+			return false
+		}
+		if v, i = intAt(d, i); i < 0 {
+			return false
+		}
+		if len(ints) == cap(ints) {
+			return false
+		}
+		ints = append(ints, v)
+		ev.Turn = &ints[len(ints)-1]
+	case "end":
+		if i = memberAt(d, i, evMatch); i < 0 {
+			return false
+		}
+		if v, i = intAt(d, i); i < 0 {
+			return false
+		}
+		if len(ints) == cap(ints) {
+			return false
+		}
+		ints = append(ints, v)
+		ev.Match = &ints[len(ints)-1]
+		if i = memberAt(d, i, evText); i < 0 {
+			return false
+		}
+		if ev.Text, t.text, i = s.textAt(i); i < 0 {
+			return false
+		}
+	case "start":
+	default:
+		return false
+	}
+	if i >= len(d) || d[i] != '}' {
+		return false
+	}
+	s.i = i + 1
+	s.ints.buf = s.ints.buf[:len(ints)]
+	return true
+}
+
+// memberAt returns the index after member k's pattern `,"name":` at d[i]
+// (and 16 bytes of input), or -1 when it is not there.
+func memberAt(d []byte, i, k int) int {
+	if p := &memberPats[k]; p.at(d, i) {
+		return i + p.n
+	}
+	return -1
+}
+
+// intAt reads at d[i] an integer as uintAt reads it, and returns it and
+// the index after it, or -1 for the index. A one-digit integer followed
+// by ',' or '}' is read here.
+func intAt(d []byte, i int) (int, int) {
+	if i+1 < len(d) {
+		if c, next := d[i]-'0', d[i+1]; c <= 9 && (next == ',' || next == '}') {
+			return int(c), i + 1
+		}
+	}
+	v, j, ok := uintAt(d, i)
+	if !ok {
+		return 0, -1
+	}
+	return v, j
+}
+
+// textAt reads the string at d[i] with s.text, if there is one, and
+// returns it, its textInfo and the index after it, or -1 for the index.
+func (s *scanner) textAt(i int) (string, int, int) {
+	if i >= len(s.data) || s.data[i] != '"' {
+		return "", 0, -1
+	}
+	s.i = i
+	str, runes := s.text()
+	if s.failed {
+		return "", 0, -1
+	}
+	return str, runes, s.i
+}
+
+// listAt reads at d[i] an array of integers as uintListAt does, and
+// returns it, ints with its entries appended (within its capacity), and
+// the index after it, or -1 for the index. An array of 1 to 3 one-digit integers is read from
+// one 8-byte word (digitList).
+func listAt(d []byte, i int, ints []int) ([]int, []int, int) {
+	if i+8 <= len(d) && cap(ints)-len(ints) >= 3 {
+		if n, y := digitList(binary.LittleEndian.Uint64(d[i : i+8])); n > 0 {
+			n0 := len(ints)
+			ints = append(ints, int(y>>8&0xf))
+			if n > 1 {
+				ints = append(ints, int(y>>24&0xf))
+				if n > 2 {
+					ints = append(ints, int(y>>40&0xf))
+				}
+			}
+			return ints[n0:len(ints):len(ints)], ints, i + 2*n + 1
+		}
+	}
+	list, ints, j, ok := uintListAt(d, i, ints)
+	if !ok {
+		return nil, ints, -1
+	}
+	return list, ints, j
+}
+
+// digitList reports whether the 8 bytes x (little-endian) begin with a
+// JSON array of 1 to 3 one-digit integers, "[d]", "[d,d]" or "[d,d,d]":
+// n is their number (0 if not), and the digits are the low nibbles of y's
+// bytes 1, 3 and 5. The array ends at the first ']' (a zero byte of
+// x ^ ']'.., the lowest exact), which must be at byte 2, 4 or 6; below
+// it, x ^ "[0,0,0" must be zero but in the digits' low nibbles, which
+// must be at most 9 (adding 6 does not carry into 0x10).
+func digitList(x uint64) (n int, y uint64) {
+	const (
+		tmpl   = '[' | '0'<<8 | ','<<16 | '0'<<24 | ','<<32 | '0'<<40
+		digits = 0x0000_0100_0100_0100 // 0x01 in bytes 1, 3 and 5
+	)
+	b := x ^ (']' * ones)
+	z := (b - ones) &^ b & highs
+	p := bits.TrailingZeros64(z) >> 3 // 8 when there is no ']'
+	if p&1 != 0 || p == 0 || p > 6 {
+		return 0, 0
+	}
+	m := uint64(1)<<(8*p) - 1
+	y = (x ^ tmpl) & m
+	dm := digits & m
+	if y&^(dm*0x0f) != 0 || (y+dm*6)&(dm*0x10) != 0 {
+		return 0, 0
+	}
+	return p / 2, y
+}
+
+// uintAt reads at d[i] a non-negative integer of 1 to 18 digits without a
+// leading zero, followed by ',', ']' or '}', and returns it and the index
+// after it; ok is false for anything else.
+func uintAt(d []byte, i int) (v, j int, ok bool) {
+	for j = i; j < len(d); j++ {
+		c := d[j] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + int(c)
+	}
+	if n := j - i; n == 0 || n > 18 || n > 1 && d[i] == '0' || j >= len(d) {
+		return 0, 0, false
+	}
+	switch d[j] {
+	case ',', ']', '}':
+		return v, j, true
+	}
+	return 0, 0, false
+}
+
+// uintListAt reads at d[i] an array of integers as uintAt reads them,
+// with no whitespace, appending them to ints (within its capacity), and
+// returns them, ints, and the index after the ']'; ok is false for
+// anything else.
+func uintListAt(d []byte, i int, ints []int) (list, _ []int, j int, ok bool) {
+	if i >= len(d) || d[i] != '[' {
+		return nil, ints, 0, false
+	}
+	n0 := len(ints)
+	j = i + 1
+	for j < len(d) && d[j] != ']' {
+		if len(ints) > n0 {
+			if d[j] != ',' {
+				return nil, ints, 0, false
+			}
+			j++
+		}
+		var v int
+		if v, j, ok = uintAt(d, j); !ok || len(ints) == cap(ints) {
+			return nil, ints, 0, false
+		}
+		ints = append(ints, v)
+	}
+	if j >= len(d) {
+		return nil, ints, 0, false
+	}
+	return ints[n0:len(ints):len(ints)], ints, j + 1, true
+}
