@@ -76,19 +76,45 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 	if i >= len(d) || d[i] != '"' {
 		return false
 	}
-	kind := string(d[a:i])
+	const (
+		offer = iota
+		accept
+		match
+		matchEnd
+		end
+		start
+	)
+	var kind int
+	switch string(d[a:i]) {
+	case "offer":
+		kind = offer
+	case "accept":
+		kind = accept
+	case "match":
+		kind = match
+	case "matchEnd":
+		kind = matchEnd
+	case "end":
+		kind = end
+	case "start":
+		kind = start
+	default:
+		return false
+	}
 	ev.Kind = s.substring(a, i)
 	i++
 	s.ints.room(eventFastInts)
 	ints := s.ints.buf[: len(s.ints.buf) : len(s.ints.buf)+eventFastInts]
 	var v int
 	switch kind {
-	case "offer", "accept":
+	case offer, accept:
 		// Four one-member integers: match, turn, seat, other.
 		if i = memberAt(d, i, evMatch); i < 0 {
 			return false
 		}
-		if v, i = intAt(d, i); i < 0 {
+		if v = digitAt(d, i); v >= 0 {
+			i++
+		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
 		if len(ints) == cap(ints) {
@@ -99,7 +125,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if i = memberAt(d, i, evTurn); i < 0 {
 			return false
 		}
-		if v, i = intAt(d, i); i < 0 {
+		if v = digitAt(d, i); v >= 0 {
+			i++
+		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
 		if len(ints) == cap(ints) {
@@ -110,7 +138,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if i = memberAt(d, i, evSeat); i < 0 {
 			return false
 		}
-		if v, i = intAt(d, i); i < 0 {
+		if v = digitAt(d, i); v >= 0 {
+			i++
+		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
 		if len(ints) == cap(ints) {
@@ -121,7 +151,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if i = memberAt(d, i, evOther); i < 0 {
 			return false
 		}
-		if v, i = intAt(d, i); i < 0 {
+		if v = digitAt(d, i); v >= 0 {
+			i++
+		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
 		if len(ints) == cap(ints) {
@@ -135,7 +167,7 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if ev.Take, ints, i = listAt(d, i, ints); i < 0 {
 			return false
 		}
-		if kind == "offer" {
+		if kind == offer {
 			if i = memberAt(d, i, evWorth); i < 0 {
 				return false
 			}
@@ -173,11 +205,13 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 				return false
 			}
 		}
-	case "match":
+	case match:
 		if i = memberAt(d, i, evMatch); i < 0 {
 			return false
 		}
-		if v, i = intAt(d, i); i < 0 {
+		if v = digitAt(d, i); v >= 0 {
+			i++
+		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
 		if len(ints) == cap(ints) {
@@ -202,7 +236,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if i = memberAt(d, i, evOpener); i < 0 {
 			return false
 		}
-		if v, i = intAt(d, i); i < 0 {
+		if v = digitAt(d, i); v >= 0 {
+			i++
+		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
 		if len(ints) == cap(ints) {
@@ -246,7 +282,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if i = memberAt(d, i, evMaxTurns); i < 0 {
 			return false
 		}
-		if v, i = intAt(d, i); i < 0 {
+		if v = digitAt(d, i); v >= 0 {
+			i++
+		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
 		if len(ints) == cap(ints) {
@@ -254,11 +292,13 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		}
 		ints = append(ints, v)
 		ev.MaxTurns = &ints[len(ints)-1]
-	case "matchEnd":
+	case matchEnd:
 		if i = memberAt(d, i, evMatch); i < 0 {
 			return false
 		}
-		if v, i = intAt(d, i); i < 0 {
+		if v = digitAt(d, i); v >= 0 {
+			i++
+		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
 		if len(ints) == cap(ints) {
@@ -283,7 +323,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if i = memberAt(d, i, evTurn); i < 0 {
 			return false
 		}
-		if v, i = intAt(d, i); i < 0 {
+		if v = digitAt(d, i); v >= 0 {
+			i++
+		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
 		if len(ints) == cap(ints) {
@@ -291,11 +333,13 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		}
 		ints = append(ints, v)
 		ev.Turn = &ints[len(ints)-1]
-	case "end":
+	case end:
 		if i = memberAt(d, i, evMatch); i < 0 {
 			return false
 		}
-		if v, i = intAt(d, i); i < 0 {
+		if v = digitAt(d, i); v >= 0 {
+			i++
+		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
 		if len(ints) == cap(ints) {
@@ -309,9 +353,6 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if ev.Text, t.text, i = s.textAt(i); i < 0 {
 			return false
 		}
-	case "start":
-	default:
-		return false
 	}
 	if i >= len(d) || d[i] != '}' {
 		return false
@@ -330,20 +371,13 @@ func memberAt(d []byte, i, k int) int {
 	return -1
 }
 
-// intAt reads at d[i] an integer as uintAt reads it, and returns it and
-// the index after it, or -1 for the index. A one-digit integer followed
-// by ',' or '}' is read here.
-func intAt(d []byte, i int) (int, int) {
-	if i+1 < len(d) {
-		if c, next := d[i]-'0', d[i+1]; c <= 9 && (next == ',' || next == '}') {
-			return int(c), i + 1
-		}
+// digitAt returns the one-digit integer at d[i] if a ',' or '}' follows
+// it, or -1 (then uintAt reads what is there).
+func digitAt(d []byte, i int) int {
+	if i+1 < len(d) && d[i]-'0' <= 9 && (d[i+1] == ',' || d[i+1] == '}') {
+		return int(d[i] - '0')
 	}
-	v, j, ok := uintAt(d, i)
-	if !ok {
-		return 0, -1
-	}
-	return v, j
+	return -1
 }
 
 // textAt reads the string at d[i] with s.text, if there is one, and
@@ -362,20 +396,37 @@ func (s *scanner) textAt(i int) (string, int, int) {
 
 // listAt reads at d[i] an array of integers as uintListAt does, and
 // returns it, ints with its entries appended (within its capacity), and
-// the index after it, or -1 for the index. An array of 1 to 3 one-digit integers is read from
-// one 8-byte word (digitList).
+// the index after it, or -1 for the index.
+//
+// An array of 1 to 3 one-digit integers, "[d]", "[d,d]" or "[d,d,d]", is
+// read from the 8 bytes x at d[i] (little-endian): it ends at the first
+// ']' (the lowest zero byte of x ^ ']'.., which is exact), which must be
+// byte p = 2, 4 or 6; below it y = x ^ "[0,0,0" must be zero but in the
+// digits' low nibbles (bytes 1, 3 and 5), and those must be at most 9
+// (adding 6 does not reach 0x10).
 func listAt(d []byte, i int, ints []int) ([]int, []int, int) {
 	if i+8 <= len(d) && cap(ints)-len(ints) >= 3 {
-		if n, y := digitList(binary.LittleEndian.Uint64(d[i : i+8])); n > 0 {
-			n0 := len(ints)
-			ints = append(ints, int(y>>8&0xf))
-			if n > 1 {
-				ints = append(ints, int(y>>24&0xf))
-				if n > 2 {
-					ints = append(ints, int(y>>40&0xf))
+		// digitList, inline.
+		const (
+			tmpl   = '[' | '0'<<8 | ','<<16 | '0'<<24 | ','<<32 | '0'<<40
+			digits = 0x0000_0100_0100_0100 // 0x01 in bytes 1, 3 and 5
+		)
+		x := binary.LittleEndian.Uint64(d[i : i+8])
+		b := x ^ (']' * ones)
+		p := uint(bits.TrailingZeros64((b-ones)&^b&highs)) >> 3
+		if m := uint64(1)<<(8*p) - 1; p&1 == 0 && p-2 <= 4 {
+			y := (x ^ tmpl) & m
+			if dm := digits & m; y&^(dm*0x0f) == 0 && (y+dm*6)&(dm*0x10) == 0 {
+				n0 := len(ints)
+				ints = append(ints, int(y>>8&0xf))
+				if p > 2 {
+					ints = append(ints, int(y>>24&0xf))
+					if p > 4 {
+						ints = append(ints, int(y>>40&0xf))
+					}
 				}
+				return ints[n0:len(ints):len(ints)], ints, i + int(p) + 1
 			}
-			return ints[n0:len(ints):len(ints)], ints, i + 2*n + 1
 		}
 	}
 	list, ints, j, ok := uintListAt(d, i, ints)
@@ -385,37 +436,10 @@ func listAt(d []byte, i int, ints []int) ([]int, []int, int) {
 	return list, ints, j
 }
 
-// digitList reports whether the 8 bytes x (little-endian) begin with a
-// JSON array of 1 to 3 one-digit integers, "[d]", "[d,d]" or "[d,d,d]":
-// n is their number (0 if not), and the digits are the low nibbles of y's
-// bytes 1, 3 and 5. The array ends at the first ']' (a zero byte of
-// x ^ ']'.., the lowest exact), which must be at byte 2, 4 or 6; below
-// it, x ^ "[0,0,0" must be zero but in the digits' low nibbles, which
-// must be at most 9 (adding 6 does not carry into 0x10).
-func digitList(x uint64) (n int, y uint64) {
-	const (
-		tmpl   = '[' | '0'<<8 | ','<<16 | '0'<<24 | ','<<32 | '0'<<40
-		digits = 0x0000_0100_0100_0100 // 0x01 in bytes 1, 3 and 5
-	)
-	b := x ^ (']' * ones)
-	z := (b - ones) &^ b & highs
-	p := bits.TrailingZeros64(z) >> 3 // 8 when there is no ']'
-	if p&1 != 0 || p == 0 || p > 6 {
-		return 0, 0
-	}
-	m := uint64(1)<<(8*p) - 1
-	y = (x ^ tmpl) & m
-	dm := digits & m
-	if y&^(dm*0x0f) != 0 || (y+dm*6)&(dm*0x10) != 0 {
-		return 0, 0
-	}
-	return p / 2, y
-}
-
 // uintAt reads at d[i] a non-negative integer of 1 to 18 digits without a
 // leading zero, followed by ',', ']' or '}', and returns it and the index
-// after it; ok is false for anything else.
-func uintAt(d []byte, i int) (v, j int, ok bool) {
+// after it, or -1 for the index.
+func uintAt(d []byte, i int) (v, j int) {
 	for j = i; j < len(d); j++ {
 		c := d[j] - '0'
 		if c > 9 {
@@ -423,14 +447,10 @@ func uintAt(d []byte, i int) (v, j int, ok bool) {
 		}
 		v = v*10 + int(c)
 	}
-	if n := j - i; n == 0 || n > 18 || n > 1 && d[i] == '0' || j >= len(d) {
-		return 0, 0, false
+	if n := j - i; n == 0 || n > 18 || n > 1 && d[i] == '0' || j >= len(d) || d[j] != ',' && d[j] != ']' && d[j] != '}' {
+		return 0, -1
 	}
-	switch d[j] {
-	case ',', ']', '}':
-		return v, j, true
-	}
-	return 0, 0, false
+	return v, j
 }
 
 // uintListAt reads at d[i] an array of integers as uintAt reads them,
@@ -450,8 +470,16 @@ func uintListAt(d []byte, i int, ints []int) (list, _ []int, j int, ok bool) {
 			}
 			j++
 		}
-		var v int
-		if v, j, ok = uintAt(d, j); !ok || len(ints) == cap(ints) {
+		// As uintAt, inline.
+		k, v := j, 0
+		for ; j < len(d); j++ {
+			c := d[j] - '0'
+			if c > 9 {
+				break
+			}
+			v = v*10 + int(c)
+		}
+		if n := j - k; n == 0 || n > 18 || n > 1 && d[k] == '0' || j >= len(d) || d[j] != ',' && d[j] != ']' || len(ints) == cap(ints) {
 			return nil, ints, 0, false
 		}
 		ints = append(ints, v)

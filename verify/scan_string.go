@@ -112,10 +112,7 @@ func plainRun(d []byte, j int) int {
 // the input (aliasStrings), or else a constant or a new string.
 func (s *scanner) substring(i, j int) string {
 	if s.alias {
-		if i == j {
-			return ""
-		}
-		return unsafe.String(&s.data[i], j-i)
+		return unsafe.String(unsafe.SliceData(s.data[i:j]), j-i)
 	}
 	return intern(s.data[i:j])
 }
