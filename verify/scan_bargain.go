@@ -96,8 +96,15 @@ func (s *scanner) engineConfig() *engineConfigWire {
 	return c
 }
 
+// engineMatch reads one entry of config.schedule: as the engine writes it
+// by engineMatchFast, else by the general member loop from its '{'.
 func (s *scanner) engineMatch() engineMatchWire {
 	var m engineMatchWire
+	start := s.i
+	if s.engineMatchFast(&m) {
+		return m
+	}
+	m, s.i, s.failed = engineMatchWire{}, start, false
 	if !s.begin('{') {
 		return m
 	}

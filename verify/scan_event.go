@@ -252,33 +252,12 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if ev.Pool, ints, i = listAt(d, i, ints); i < 0 {
 			return false
 		}
-		if i = memberAt(d, i, evValues); i < 0 || i >= len(d) || d[i] != '[' {
+		if i = memberAt(d, i, evValues); i < 0 {
 			return false
 		}
-		i++
-		var tmp [4][]int
-		rows := tmp[:0]
-		for i < len(d) && d[i] != ']' {
-			if len(rows) > 0 {
-				if d[i] != ',' {
-					return false
-				}
-				i++
-			}
-			if len(rows) == len(tmp) {
-				return false
-			}
-			var row []int
-			if row, ints, i = listAt(d, i, ints); i < 0 {
-				return false
-			}
-			rows = append(rows, row)
-		}
-		if i >= len(d) {
+		if ev.Values, ints, i = s.matrixAt(d, i, ints); i < 0 {
 			return false
 		}
-		i++
-		ev.Values = s.lists.many(rows)
 		if i = memberAt(d, i, evMaxTurns); i < 0 {
 			return false
 		}
@@ -360,6 +339,91 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 	s.i = i + 1
 	s.ints.buf = s.ints.buf[:len(ints)]
 	return true
+}
+
+// engineMatchFast reads the config.schedule entry at s.i into m if it is
+// written as the engine writes it, `{"kind":` then seats, opener, pool and
+// values with no whitespace, and reports whether it was (as
+// bargainEventFast).
+func (s *scanner) engineMatchFast(m *engineMatchWire) bool {
+	d, i := s.data, s.i
+	if i+16 > len(d) || string(d[i:i+8]) != `{"kind":` {
+		return false
+	}
+	str, _, i := s.textAt(i + 8)
+	if i < 0 {
+		return false
+	}
+	m.Kind = s.strs.one(str)
+	s.ints.room(eventFastInts)
+	ints := s.ints.buf[: len(s.ints.buf) : len(s.ints.buf)+eventFastInts]
+	if i = memberAt(d, i, evSeats); i < 0 {
+		return false
+	}
+	if m.Seats, ints, i = listAt(d, i, ints); i < 0 {
+		return false
+	}
+	if i = memberAt(d, i, evOpener); i < 0 {
+		return false
+	}
+	var v int
+	if v = digitAt(d, i); v >= 0 {
+		i++
+	} else if v, i = uintAt(d, i); i < 0 {
+		return false
+	}
+	if len(ints) == cap(ints) {
+		return false
+	}
+	ints = append(ints, v)
+	m.Opener = &ints[len(ints)-1]
+	if i = memberAt(d, i, evPool); i < 0 {
+		return false
+	}
+	if m.Pool, ints, i = listAt(d, i, ints); i < 0 {
+		return false
+	}
+	if i = memberAt(d, i, evValues); i < 0 {
+		return false
+	}
+	if m.Values, ints, i = s.matrixAt(d, i, ints); i < 0 || i >= len(d) || d[i] != '}' {
+		return false
+	}
+	s.i = i + 1
+	s.ints.buf = s.ints.buf[:len(ints)]
+	return true
+}
+
+// matrixAt reads at d[i] an array of at most 4 arrays of integers, each as
+// listAt reads it, with no whitespace, and returns it, ints with the
+// integers appended, and the index after it, or -1 for the index.
+func (s *scanner) matrixAt(d []byte, i int, ints []int) ([][]int, []int, int) {
+	if i >= len(d) || d[i] != '[' {
+		return nil, ints, -1
+	}
+	i++
+	var tmp [4][]int
+	rows := tmp[:0]
+	for i < len(d) && d[i] != ']' {
+		if len(rows) > 0 {
+			if d[i] != ',' {
+				return nil, ints, -1
+			}
+			i++
+		}
+		if len(rows) == len(tmp) {
+			return nil, ints, -1
+		}
+		var row []int
+		if row, ints, i = listAt(d, i, ints); i < 0 {
+			return nil, ints, -1
+		}
+		rows = append(rows, row)
+	}
+	if i >= len(d) {
+		return nil, ints, -1
+	}
+	return s.lists.many(rows), ints, i + 1
 }
 
 // memberAt returns the index after member k's pattern `,"name":` at d[i]

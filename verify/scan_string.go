@@ -93,19 +93,35 @@ func (s *scanner) text() (string, int) {
 // set; the lowest byte flagged is exact (a borrow or a carry only runs
 // upwards, from a byte flagged itself).
 func plainRun(d []byte, j int) int {
-	for ; j+8 <= len(d); j += 8 {
-		x := binary.LittleEndian.Uint64(d[j : j+8])
-		q, b := x^quotes, x^slashs
-		if m := ((x-spaces)&^x | (q-ones)&^q | (b-ones)&^b | x | (x + ones)) & highs; m != 0 {
-			return j + bits.TrailingZeros64(m)>>3
+	rest := d[j:]
+	for len(rest) >= 16 {
+		if m := stops(binary.LittleEndian.Uint64(rest[:8])); m != 0 {
+			return len(d) - len(rest) + bits.TrailingZeros64(m)>>3
+		}
+		if m := stops(binary.LittleEndian.Uint64(rest[8:16])); m != 0 {
+			return len(d) - len(rest) + 8 + bits.TrailingZeros64(m)>>3
+		}
+		rest = rest[16:]
+	}
+	if len(rest) >= 8 {
+		if m := stops(binary.LittleEndian.Uint64(rest[:8])); m != 0 {
+			return len(d) - len(rest) + bits.TrailingZeros64(m)>>3
+		}
+		rest = rest[8:]
+	}
+	for k, c := range rest {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return len(d) - len(rest) + k
 		}
 	}
-	for ; j < len(d); j++ {
-		if c := d[j]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			break
-		}
-	}
-	return j
+	return len(d)
+}
+
+// stops flags (0x80) the bytes of x that plainRun stops at; the lowest
+// flagged byte is exact.
+func stops(x uint64) uint64 {
+	q, b := x^quotes, x^slashs
+	return ((x-spaces)&^x | (q-ones)&^q | (b-ones)&^b | x | (x + ones)) & highs
 }
 
 // substring returns the input's bytes [i, j) as a string: pointing into
