@@ -255,7 +255,7 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			return
 		}
 		c.engineTexts(i, ev, mv.Seat)
-		c.cmpMove(i, ev, mv)
+		c.cmpMove(i, ev, &mv)
 		c.cmpInts(i, "worth", ev.Worth, mv.Worth[:])
 	case bargain.EventAccept:
 		text, notes := ev.Text, ev.Notes
@@ -268,7 +268,7 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			return
 		}
 		c.engineTexts(i, ev, mv.Seat)
-		c.cmpMove(i, ev, mv)
+		c.cmpMove(i, ev, &mv)
 		c.cmpInts(i, "take", ev.Take, mv.Take[:])
 		c.cmpInts(i, "payoff", ev.Payoff, mv.Payoff[:])
 	case bargain.EventMatchEnd:
@@ -288,13 +288,13 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 }
 
 // cmpMove compares the claims every offer and accept carries.
-func (c *bargainCheck) cmpMove(i int, ev *bargainEvent, mv bargain.Move) {
+func (c *bargainCheck) cmpMove(i int, ev *bargainEvent, mv *bargain.Move) {
 	c.cmpInt(i, "match", ev.Match, mv.Match)
 	c.cmpInt(i, "turn", ev.Turn, mv.Turn)
 	c.cmpInt(i, "seat", ev.Seat, mv.Seat)
 	c.cmpInt(i, "other", ev.Other, mv.Other)
 	if mv.Ended {
-		c.settled = mv
+		c.settled = *mv
 		c.pending = &c.settled
 	}
 }
@@ -415,12 +415,20 @@ func rawSlices(r []jsontext.Value) [][]byte {
 	return out
 }
 
+// cmpInt reports a claimed integer that is absent or not the derived one.
 func (c *bargainCheck) cmpInt(i int, field string, claimed *int, derived int) {
-	if claimed == nil {
-		c.diff(i, field, absent, strconv.Itoa(derived))
-	} else if *claimed != derived {
-		c.diff(i, field, strconv.Itoa(*claimed), strconv.Itoa(derived))
+	if claimed == nil || *claimed != derived {
+		c.intDiff(i, field, claimed, derived)
 	}
+}
+
+// intDiff reports the difference cmpInt found.
+func (c *bargainCheck) intDiff(i int, field string, claimed *int, derived int) {
+	got := absent
+	if claimed != nil {
+		got = strconv.Itoa(*claimed)
+	}
+	c.diff(i, field, got, strconv.Itoa(derived))
 }
 
 func (c *bargainCheck) cmpString(i int, field string, claimed *string, derived string) {
@@ -434,6 +442,20 @@ func (c *bargainCheck) cmpString(i int, field string, claimed *string, derived s
 // cmpInts compares element by element ("pool[1]") when the lengths agree,
 // and the whole list ("pool") otherwise.
 func (c *bargainCheck) cmpInts(i int, field string, claimed []int, derived []int) {
+	if len(claimed) != len(derived) {
+		c.intsDiff(i, field, claimed, derived)
+		return
+	}
+	for k := range claimed {
+		if claimed[k] != derived[k] {
+			c.intsDiff(i, field, claimed, derived)
+			return
+		}
+	}
+}
+
+// intsDiff reports the differences cmpInts found.
+func (c *bargainCheck) intsDiff(i int, field string, claimed []int, derived []int) {
 	if len(claimed) != len(derived) {
 		got := absent
 		if claimed != nil {
