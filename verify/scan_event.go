@@ -49,6 +49,34 @@ var memberPats = func() (p [evFields]keyPat) {
 // eventFastInts is the most integers bargainEventFast reads in one event.
 const eventFastInts = 32
 
+// intBuf is room in the ints slab for the integers of one event: a[:n]
+// are used (intRoom, keep).
+type intBuf struct {
+	a *[eventFastInts]int
+	n int
+}
+
+// intRoom returns room for eventFastInts integers at the end of s.ints.
+func (s *scanner) intRoom() intBuf {
+	s.ints.room(eventFastInts)
+	n := len(s.ints.buf)
+	return intBuf{a: (*[eventFastInts]int)(s.ints.buf[n : n+eventFastInts])}
+}
+
+// keep takes the integers b used from s.ints.
+func (s *scanner) keep(b intBuf) { s.ints.buf = s.ints.buf[:len(s.ints.buf)+b.n] }
+
+// put stores v in b and returns its address, or nil when b is full.
+func (b *intBuf) put(v int) *int {
+	if b.n >= len(b.a) {
+		return nil
+	}
+	p := &b.a[b.n]
+	*p = v
+	b.n++
+	return p
+}
+
 // at reports whether the input at i holds p's pattern (and 16 bytes).
 func (p *keyPat) at(d []byte, i int) bool {
 	return i+16 <= len(d) && binary.LittleEndian.Uint64(d[i:i+8])&p.m0 == p.w0 &&
@@ -103,8 +131,7 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 	}
 	ev.Kind = s.substring(a, i)
 	i++
-	s.ints.room(eventFastInts)
-	ints := s.ints.buf[: len(s.ints.buf) : len(s.ints.buf)+eventFastInts]
+	b := s.intRoom()
 	var v int
 	switch kind {
 	case offer, accept:
@@ -117,11 +144,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
-		if len(ints) == cap(ints) {
+		if ev.Match = b.put(v); ev.Match == nil {
 			return false
 		}
-		ints = append(ints, v)
-		ev.Match = &ints[len(ints)-1]
 		if i = memberAt(d, i, evTurn); i < 0 {
 			return false
 		}
@@ -130,11 +155,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
-		if len(ints) == cap(ints) {
+		if ev.Turn = b.put(v); ev.Turn == nil {
 			return false
 		}
-		ints = append(ints, v)
-		ev.Turn = &ints[len(ints)-1]
 		if i = memberAt(d, i, evSeat); i < 0 {
 			return false
 		}
@@ -143,11 +166,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
-		if len(ints) == cap(ints) {
+		if ev.Seat = b.put(v); ev.Seat == nil {
 			return false
 		}
-		ints = append(ints, v)
-		ev.Seat = &ints[len(ints)-1]
 		if i = memberAt(d, i, evOther); i < 0 {
 			return false
 		}
@@ -156,29 +177,27 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
-		if len(ints) == cap(ints) {
+		if ev.Other = b.put(v); ev.Other == nil {
 			return false
 		}
-		ints = append(ints, v)
-		ev.Other = &ints[len(ints)-1]
 		if i = memberAt(d, i, evTake); i < 0 {
 			return false
 		}
-		if ev.Take, ints, i = listAt(d, i, ints); i < 0 {
+		if ev.Take, i = listAt(d, i, &b); i < 0 {
 			return false
 		}
 		if kind == offer {
 			if i = memberAt(d, i, evWorth); i < 0 {
 				return false
 			}
-			if ev.Worth, ints, i = listAt(d, i, ints); i < 0 {
+			if ev.Worth, i = listAt(d, i, &b); i < 0 {
 				return false
 			}
 		} else {
 			if i = memberAt(d, i, evPayoff); i < 0 {
 				return false
 			}
-			if ev.Payoff, ints, i = listAt(d, i, ints); i < 0 {
+			if ev.Payoff, i = listAt(d, i, &b); i < 0 {
 				return false
 			}
 		}
@@ -214,11 +233,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
-		if len(ints) == cap(ints) {
+		if ev.Match = b.put(v); ev.Match == nil {
 			return false
 		}
-		ints = append(ints, v)
-		ev.Match = &ints[len(ints)-1]
 		if i = memberAt(d, i, evMatchKind); i < 0 {
 			return false
 		}
@@ -230,7 +247,7 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if i = memberAt(d, i, evSeats); i < 0 {
 			return false
 		}
-		if ev.Seats, ints, i = listAt(d, i, ints); i < 0 {
+		if ev.Seats, i = listAt(d, i, &b); i < 0 {
 			return false
 		}
 		if i = memberAt(d, i, evOpener); i < 0 {
@@ -241,21 +258,19 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
-		if len(ints) == cap(ints) {
+		if ev.Opener = b.put(v); ev.Opener == nil {
 			return false
 		}
-		ints = append(ints, v)
-		ev.Opener = &ints[len(ints)-1]
 		if i = memberAt(d, i, evPool); i < 0 {
 			return false
 		}
-		if ev.Pool, ints, i = listAt(d, i, ints); i < 0 {
+		if ev.Pool, i = listAt(d, i, &b); i < 0 {
 			return false
 		}
 		if i = memberAt(d, i, evValues); i < 0 {
 			return false
 		}
-		if ev.Values, ints, i = s.matrixAt(d, i, ints); i < 0 {
+		if ev.Values, i = s.matrixAt(d, i, &b); i < 0 {
 			return false
 		}
 		if i = memberAt(d, i, evMaxTurns); i < 0 {
@@ -266,11 +281,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
-		if len(ints) == cap(ints) {
+		if ev.MaxTurns = b.put(v); ev.MaxTurns == nil {
 			return false
 		}
-		ints = append(ints, v)
-		ev.MaxTurns = &ints[len(ints)-1]
 	case matchEnd:
 		if i = memberAt(d, i, evMatch); i < 0 {
 			return false
@@ -280,11 +293,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
-		if len(ints) == cap(ints) {
+		if ev.Match = b.put(v); ev.Match == nil {
 			return false
 		}
-		ints = append(ints, v)
-		ev.Match = &ints[len(ints)-1]
 		if i = memberAt(d, i, evOutcome); i < 0 {
 			return false
 		}
@@ -296,7 +307,7 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		if i = memberAt(d, i, evPayoff); i < 0 {
 			return false
 		}
-		if ev.Payoff, ints, i = listAt(d, i, ints); i < 0 {
+		if ev.Payoff, i = listAt(d, i, &b); i < 0 {
 			return false
 		}
 		if i = memberAt(d, i, evTurn); i < 0 {
@@ -307,11 +318,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
-		if len(ints) == cap(ints) {
+		if ev.Turn = b.put(v); ev.Turn == nil {
 			return false
 		}
-		ints = append(ints, v)
-		ev.Turn = &ints[len(ints)-1]
 	case end:
 		if i = memberAt(d, i, evMatch); i < 0 {
 			return false
@@ -321,11 +330,9 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		} else if v, i = uintAt(d, i); i < 0 {
 			return false
 		}
-		if len(ints) == cap(ints) {
+		if ev.Match = b.put(v); ev.Match == nil {
 			return false
 		}
-		ints = append(ints, v)
-		ev.Match = &ints[len(ints)-1]
 		if i = memberAt(d, i, evText); i < 0 {
 			return false
 		}
@@ -337,7 +344,7 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		return false
 	}
 	s.i = i + 1
-	s.ints.buf = s.ints.buf[:len(ints)]
+	s.keep(b)
 	return true
 }
 
@@ -355,12 +362,11 @@ func (s *scanner) engineMatchFast(m *engineMatchWire) bool {
 		return false
 	}
 	m.Kind = s.strs.one(str)
-	s.ints.room(eventFastInts)
-	ints := s.ints.buf[: len(s.ints.buf) : len(s.ints.buf)+eventFastInts]
+	b := s.intRoom()
 	if i = memberAt(d, i, evSeats); i < 0 {
 		return false
 	}
-	if m.Seats, ints, i = listAt(d, i, ints); i < 0 {
+	if m.Seats, i = listAt(d, i, &b); i < 0 {
 		return false
 	}
 	if i = memberAt(d, i, evOpener); i < 0 {
@@ -372,34 +378,32 @@ func (s *scanner) engineMatchFast(m *engineMatchWire) bool {
 	} else if v, i = uintAt(d, i); i < 0 {
 		return false
 	}
-	if len(ints) == cap(ints) {
+	if m.Opener = b.put(v); m.Opener == nil {
 		return false
 	}
-	ints = append(ints, v)
-	m.Opener = &ints[len(ints)-1]
 	if i = memberAt(d, i, evPool); i < 0 {
 		return false
 	}
-	if m.Pool, ints, i = listAt(d, i, ints); i < 0 {
+	if m.Pool, i = listAt(d, i, &b); i < 0 {
 		return false
 	}
 	if i = memberAt(d, i, evValues); i < 0 {
 		return false
 	}
-	if m.Values, ints, i = s.matrixAt(d, i, ints); i < 0 || i >= len(d) || d[i] != '}' {
+	if m.Values, i = s.matrixAt(d, i, &b); i < 0 || i >= len(d) || d[i] != '}' {
 		return false
 	}
 	s.i = i + 1
-	s.ints.buf = s.ints.buf[:len(ints)]
+	s.keep(b)
 	return true
 }
 
 // matrixAt reads at d[i] an array of at most 4 arrays of integers, each as
-// listAt reads it, with no whitespace, and returns it, ints with the
-// integers appended, and the index after it, or -1 for the index.
-func (s *scanner) matrixAt(d []byte, i int, ints []int) ([][]int, []int, int) {
+// listAt reads it into b, with no whitespace, and returns it and the index
+// after it, or -1 for the index.
+func (s *scanner) matrixAt(d []byte, i int, b *intBuf) ([][]int, int) {
 	if i >= len(d) || d[i] != '[' {
-		return nil, ints, -1
+		return nil, -1
 	}
 	i++
 	var tmp [4][]int
@@ -407,23 +411,23 @@ func (s *scanner) matrixAt(d []byte, i int, ints []int) ([][]int, []int, int) {
 	for i < len(d) && d[i] != ']' {
 		if len(rows) > 0 {
 			if d[i] != ',' {
-				return nil, ints, -1
+				return nil, -1
 			}
 			i++
 		}
 		if len(rows) == len(tmp) {
-			return nil, ints, -1
+			return nil, -1
 		}
 		var row []int
-		if row, ints, i = listAt(d, i, ints); i < 0 {
-			return nil, ints, -1
+		if row, i = listAt(d, i, b); i < 0 {
+			return nil, -1
 		}
 		rows = append(rows, row)
 	}
 	if i >= len(d) {
-		return nil, ints, -1
+		return nil, -1
 	}
-	return s.lists.many(rows), ints, i + 1
+	return s.lists.many(rows), i + 1
 }
 
 // memberAt returns the index after member k's pattern `,"name":` at d[i]
@@ -458,9 +462,8 @@ func (s *scanner) textAt(i int) (string, int, int) {
 	return str, runes, s.i
 }
 
-// listAt reads at d[i] an array of integers as uintListAt does, and
-// returns it, ints with its entries appended (within its capacity), and
-// the index after it, or -1 for the index.
+// listAt reads at d[i] an array of integers into b as uintListAt does,
+// and returns it and the index after it, or -1 for the index.
 //
 // An array of 1 to 3 one-digit integers, "[d]", "[d,d]" or "[d,d,d]", is
 // read from the 8 bytes x at d[i] (little-endian): it ends at the first
@@ -468,36 +471,29 @@ func (s *scanner) textAt(i int) (string, int, int) {
 // byte p = 2, 4 or 6; below it y = x ^ "[0,0,0" must be zero but in the
 // digits' low nibbles (bytes 1, 3 and 5), and those must be at most 9
 // (adding 6 does not reach 0x10).
-func listAt(d []byte, i int, ints []int) ([]int, []int, int) {
-	if i+8 <= len(d) && cap(ints)-len(ints) >= 3 {
+func listAt(d []byte, i int, b *intBuf) ([]int, int) {
+	if i+8 <= len(d) && len(b.a)-b.n >= 3 {
 		// digitList, inline.
 		const (
 			tmpl   = '[' | '0'<<8 | ','<<16 | '0'<<24 | ','<<32 | '0'<<40
 			digits = 0x0000_0100_0100_0100 // 0x01 in bytes 1, 3 and 5
 		)
 		x := binary.LittleEndian.Uint64(d[i : i+8])
-		b := x ^ (']' * ones)
-		p := uint(bits.TrailingZeros64((b-ones)&^b&highs)) >> 3
+		z := x ^ (']' * ones)
+		p := uint(bits.TrailingZeros64((z-ones)&^z&highs)) >> 3
 		if m := uint64(1)<<(8*p) - 1; p&1 == 0 && p-2 <= 4 {
 			y := (x ^ tmpl) & m
 			if dm := digits & m; y&^(dm*0x0f) == 0 && (y+dm*6)&(dm*0x10) == 0 {
-				n0 := len(ints)
-				ints = append(ints, int(y>>8&0xf))
-				if p > 2 {
-					ints = append(ints, int(y>>24&0xf))
-					if p > 4 {
-						ints = append(ints, int(y>>40&0xf))
-					}
-				}
-				return ints[n0:len(ints):len(ints)], ints, i + int(p) + 1
+				n0 := b.n
+				b.a[n0] = int(y >> 8 & 0xf)
+				b.a[n0+1] = int(y >> 24 & 0xf)
+				b.a[n0+2] = int(y >> 40 & 0xf)
+				b.n = n0 + int(p)/2
+				return b.a[n0:b.n:b.n], i + int(p) + 1
 			}
 		}
 	}
-	list, ints, j, ok := uintListAt(d, i, ints)
-	if !ok {
-		return nil, ints, -1
-	}
-	return list, ints, j
+	return uintListAt(d, i, b)
 }
 
 // uintAt reads at d[i] a non-negative integer of 1 to 18 digits without a
@@ -518,19 +514,18 @@ func uintAt(d []byte, i int) (v, j int) {
 }
 
 // uintListAt reads at d[i] an array of integers as uintAt reads them,
-// with no whitespace, appending them to ints (within its capacity), and
-// returns them, ints, and the index after the ']'; ok is false for
-// anything else.
-func uintListAt(d []byte, i int, ints []int) (list, _ []int, j int, ok bool) {
+// with no whitespace, into b (within its room), and returns it and the
+// index after the ']', or -1 for the index.
+func uintListAt(d []byte, i int, b *intBuf) ([]int, int) {
 	if i >= len(d) || d[i] != '[' {
-		return nil, ints, 0, false
+		return nil, -1
 	}
-	n0 := len(ints)
-	j = i + 1
+	n0 := b.n
+	j := i + 1
 	for j < len(d) && d[j] != ']' {
-		if len(ints) > n0 {
+		if b.n > n0 {
 			if d[j] != ',' {
-				return nil, ints, 0, false
+				return nil, -1
 			}
 			j++
 		}
@@ -543,13 +538,14 @@ func uintListAt(d []byte, i int, ints []int) (list, _ []int, j int, ok bool) {
 			}
 			v = v*10 + int(c)
 		}
-		if n := j - k; n == 0 || n > 18 || n > 1 && d[k] == '0' || j >= len(d) || d[j] != ',' && d[j] != ']' || len(ints) == cap(ints) {
-			return nil, ints, 0, false
+		if n := j - k; n == 0 || n > 18 || n > 1 && d[k] == '0' || j >= len(d) || d[j] != ',' && d[j] != ']' || b.n == len(b.a) {
+			return nil, -1
 		}
-		ints = append(ints, v)
+		b.a[b.n] = v
+		b.n++
 	}
 	if j >= len(d) {
-		return nil, ints, 0, false
+		return nil, -1
 	}
-	return ints[n0:len(ints):len(ints)], ints, j + 1, true
+	return b.a[n0:b.n:b.n], j + 1
 }
