@@ -79,8 +79,11 @@ func (b *intBuf) put(v int) *int {
 
 // at reports whether the input at i holds p's pattern (and 16 bytes).
 func (p *keyPat) at(d []byte, i int) bool {
-	return i+16 <= len(d) && binary.LittleEndian.Uint64(d[i:i+8])&p.m0 == p.w0 &&
-		binary.LittleEndian.Uint64(d[i+8:i+16])&p.m1 == p.w1
+	if i+16 > len(d) {
+		return false
+	}
+	w := (*[16]byte)(d[i : i+16])
+	return binary.LittleEndian.Uint64(w[:8])&p.m0 == p.w0 && binary.LittleEndian.Uint64(w[8:])&p.m1 == p.w1
 }
 
 // bargainEventFast reads the event at s.i into ev and t if it is written
@@ -93,17 +96,12 @@ func (p *keyPat) at(d []byte, i int) bool {
 // and turn; an end's match and text; nothing for start.
 func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 	d, i := s.data, s.i
-	if i+16 > len(d) || string(d[i:i+9]) != `{"kind":"` {
+	if i+18 > len(d) || string(d[i:i+9]) != `{"kind":"` {
 		return false
 	}
 	i += 9
-	a := i
-	for i < len(d) && (d[i]-'a' < 26 || d[i] == 'E') {
-		i++
-	}
-	if i >= len(d) || d[i] != '"' {
-		return false
-	}
+	// The kind and its closing quote, compared as one 8-byte word (and
+	// one byte more for "matchEnd").
 	const (
 		offer = iota
 		accept
@@ -112,23 +110,25 @@ func (s *scanner) bargainEventFast(ev *bargainEvent, t *textInfo) bool {
 		end
 		start
 	)
-	var kind int
-	switch string(d[a:i]) {
-	case "offer":
-		kind = offer
-	case "accept":
-		kind = accept
-	case "match":
-		kind = match
-	case "matchEnd":
-		kind = matchEnd
-	case "end":
-		kind = end
-	case "start":
-		kind = start
+	var kind, n int
+	switch x := binary.LittleEndian.Uint64(d[i : i+8]); {
+	case x&(1<<48-1) == 0x22726566666f: // offer"
+		kind, n = offer, 5
+	case x&(1<<56-1) == 0x22747065636361: // accept"
+		kind, n = accept, 6
+	case x&(1<<48-1) == 0x22686374616d: // match"
+		kind, n = match, 5
+	case x == 0x646e45686374616d && d[i+8] == '"': // matchEnd
+		kind, n = matchEnd, 8
+	case x&(1<<32-1) == 0x22646e65: // end"
+		kind, n = end, 3
+	case x&(1<<48-1) == 0x227472617473: // start"
+		kind, n = start, 5
 	default:
 		return false
 	}
+	a := i
+	i += n
 	ev.Kind = s.substring(a, i)
 	i++
 	b := s.intRoom()
