@@ -471,12 +471,19 @@ func (c *bargainCheck) intsDiff(i int, field string, claimed []int, derived []in
 	}
 }
 
-func renderInts(v []int) string {
-	parts := make([]string, len(v))
+// renderInts renders v as a JSON array, "[1,2,3]".
+func renderInts(v []int) string { return string(appendInts(nil, v)) }
+
+// appendInts appends v rendered as renderInts does to b.
+func appendInts(b []byte, v []int) []byte {
+	b = append(b, '[')
 	for i, x := range v {
-		parts[i] = strconv.Itoa(x)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
 	}
-	return "[" + strings.Join(parts, ",") + "]"
+	return append(b, ']')
 }
 
 func renderMatrix(m [][]int) string {

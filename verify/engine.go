@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -133,12 +134,13 @@ func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
 	if len(s.texts) == len(w.Events) {
 		texts = s.texts
 	}
-	return checkEngineWire(w, o, texts, &s.engine.episode)
+	return checkEngineWire(w, o, texts, &s.engine.check, &s.engine.episode)
 }
 
-// checkEngineWire checks the replay read into w, re-simulating it in ep
-// (reset here). texts is the scanner's textInfo of each event, or nil.
-func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, ep *bargain.Episode) (*Report, error) {
+// checkEngineWire checks the replay read into w, re-simulating it in c
+// and ep (both reset here). texts is the scanner's textInfo of each event,
+// or nil.
+func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, c *bargainCheck, ep *bargain.Episode) (*Report, error) {
 	if w.Protocol != bargain.EngineProtocol {
 		return nil, fmt.Errorf("engine replay protocol is %q; expected %q", w.Protocol, bargain.EngineProtocol)
 	}
@@ -157,8 +159,8 @@ func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, ep *barga
 			return nil, fmt.Errorf("engine replay event %d: %v", i, err)
 		}
 	}
-	c := &bargainCheck{ep: ep, engine: true, texts: texts,
-		rep: &Report{Format: bargain.EngineProtocol, Dialect: DialectEngine, Differences: []Difference{}}}
+	*c = bargainCheck{ep: ep, engine: true, texts: texts,
+		rep: &Report{Format: bargain.EngineProtocol, Dialect: DialectEngine, Differences: []Difference{}, Notes: make([]string, 0, 2)}}
 	names, err := c.ep.ResetEngine(*w.Config.Seed, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("engine replay config.seed: %v", err)
@@ -377,11 +379,14 @@ func (c *bargainCheck) engineResults(w *engineWire) {
 	c.cmpInt(-1, "results.matchesPlayed", claimed.MatchesPlayed, d.MatchesPlayed)
 	c.cmpInt(-1, "results.maxMatches", claimed.MaxMatches, d.MaxMatches)
 	c.cmpString(-1, "results.reason", claimed.Reason, string(d.Reason))
-	fb := absent
+	note := append(make([]byte, 0, 192), "results.fallbacks ("...)
 	if claimed.Fallbacks != nil {
-		fb = renderInts(claimed.Fallbacks)
+		note = appendInts(note, claimed.Fallbacks)
+	} else {
+		note = append(note, absent...)
 	}
-	c.rep.Notes = append(c.rep.Notes, "results.fallbacks ("+fb+") counts the turns the engine filled with its scripted fallback; that is not derivable from the events, and was not checked")
+	note = append(note, ") counts the turns the engine filled with its scripted fallback; that is not derivable from the events, and was not checked"...)
+	c.rep.Notes = append(c.rep.Notes, string(note))
 }
 
 // cmpFloats compares claimed JSON numbers with the derived float64s: a
@@ -442,9 +447,9 @@ func (c *bargainCheck) cmpStrings(i int, field string, claimed, derived []string
 	if len(claimed) != len(derived) {
 		got := absent
 		if claimed != nil {
-			got = renderStrings(claimed)
+			got = renderStrings(slices.Clone(claimed))
 		}
-		c.diff(i, field, got, renderStrings(derived))
+		c.diff(i, field, got, renderStrings(slices.Clone(derived)))
 		return
 	}
 	for k := range claimed {

@@ -24,8 +24,10 @@ type scanner struct {
 	data   []byte
 	i      int // next byte to read
 	failed bool
-	// alias makes strings point into data (aliasStrings).
+	// alias makes strings point into data (aliasStrings), and escaped
+	// strings into esc.
 	alias  bool
+	esc    []byte
 	ints   slab[int]
 	strs   slab[string]
 	bools  slab[bool]
@@ -47,6 +49,8 @@ type scanner struct {
 // engineMemory is what the check of one engine replay reuses from the
 // last: the wire structs that are not events, and the episode.
 type engineMemory struct {
+	seed     int64
+	check    bargainCheck
 	wire     engineWire
 	config   engineConfigWire
 	results  engineResultsWire
@@ -114,10 +118,11 @@ func getScanner(data []byte) *scanner {
 }
 
 // release returns s to scanners. Nothing it handed out (slices, pointers,
-// event lists) may be used afterwards; strings may (they are never taken
-// from its memory, and point into its input only after aliasStrings). What it handed out is overwritten when it is reused,
-// not zeroed here: sync.Pool lets the collector have an idle scanner, so
-// it holds at most one replay's strings.
+// event lists) may be used afterwards; strings may, unless aliasStrings
+// was called (they are never taken from its memory otherwise). What it
+// handed out is overwritten when it is reused, not zeroed here: sync.Pool
+// lets the collector have an idle scanner, so it holds at most one
+// replay's strings.
 func (s *scanner) release() {
 	s.ints.reset()
 	s.strs.reset()
@@ -128,6 +133,7 @@ func (s *scanner) release() {
 	s.players.reset()
 	s.bargainEvents, s.texts = s.bargainEvents[:0], s.texts[:0]
 	s.engine.schedule = s.engine.schedule[:0]
+	s.esc = s.esc[:0]
 	s.auctionEvents = s.auctionEvents[:0]
 	s.data = nil
 	scanners.Put(s)

@@ -66,8 +66,8 @@ func (s *scanner) engineConfig() *engineConfigWire {
 		s.once(&seen, 1<<k)
 		switch k {
 		case 0: // "seed"
-			v := s.int64()
-			c.Seed = &v
+			s.engine.seed = s.int64()
+			c.Seed = &s.engine.seed
 		case 1: // "matches"
 			c.Matches = s.intPtr()
 		case 2: // "maxTurns"

@@ -232,13 +232,27 @@ func plainEnd(d []byte, j int) (int, bool) {
 // escaped finishes a string from start whose first escape is at j; the
 // bytes before j are already checked.
 func (s *scanner) escaped(start, j int) string {
-	buf := append(make([]byte, 0, j-start+16), s.data[start:j]...)
+	var buf []byte
+	if s.alias {
+		// Built in s.esc, which lives as long as the input's strings do
+		// (until release); a string made earlier keeps its old array
+		// should this append move s.esc.
+		buf = s.esc[len(s.esc):]
+	} else {
+		buf = make([]byte, 0, j-start+16)
+	}
+	buf = append(buf, s.data[start:j]...)
 	for j < len(s.data) {
 		b := s.data[j]
 		switch {
 		case b == '"':
 			s.i = j + 1
-			return string(buf)
+			if !s.alias {
+				return string(buf)
+			}
+			s.esc = append(s.esc, buf...) // buf is s.esc's spare room unless it grew
+			str := s.esc[len(s.esc)-len(buf):]
+			return unsafe.String(unsafe.SliceData(str), len(str))
 		case b == '\\':
 			if j+1 >= len(s.data) {
 				s.fail()
