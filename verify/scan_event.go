@@ -472,7 +472,8 @@ func (s *scanner) textAt(i int) (string, int, int) {
 // digits' low nibbles (bytes 1, 3 and 5), and those must be at most 9
 // (adding 6 does not reach 0x10).
 func listAt(d []byte, i int, b *intBuf) ([]int, int) {
-	if i+8 <= len(d) && len(b.a)-b.n >= 3 {
+	a, n0 := b.a, b.n
+	if i+8 <= len(d) && n0 <= len(a)-3 {
 		// digitList, inline.
 		const (
 			tmpl   = '[' | '0'<<8 | ','<<16 | '0'<<24 | ','<<32 | '0'<<40
@@ -480,16 +481,15 @@ func listAt(d []byte, i int, b *intBuf) ([]int, int) {
 		)
 		x := binary.LittleEndian.Uint64(d[i : i+8])
 		z := x ^ (']' * ones)
-		p := uint(bits.TrailingZeros64((z-ones)&^z&highs)) >> 3
-		if m := uint64(1)<<(8*p) - 1; p&1 == 0 && p-2 <= 4 {
+		if p := uint(bits.TrailingZeros64((z-ones)&^z&highs)) >> 3; p&1 == 0 && p-2 <= 4 {
+			m := uint64(1)<<(8*(p&7)) - 1
 			y := (x ^ tmpl) & m
 			if dm := digits & m; y&^(dm*0x0f) == 0 && (y+dm*6)&(dm*0x10) == 0 {
-				n0 := b.n
-				b.a[n0] = int(y >> 8 & 0xf)
-				b.a[n0+1] = int(y >> 24 & 0xf)
-				b.a[n0+2] = int(y >> 40 & 0xf)
-				b.n = n0 + int(p)/2
-				return b.a[n0:b.n:b.n], i + int(p) + 1
+				w := a[n0 : n0+3 : n0+3]
+				w[0], w[1], w[2] = int(y>>8&0xf), int(y>>24&0xf), int(y>>40&0xf)
+				n := int(p) / 2
+				b.n = n0 + n
+				return w[:n:n], i + int(p) + 1
 			}
 		}
 	}
