@@ -333,7 +333,7 @@ func cleanText(s string, limit int) bool {
 	if len(s) > 4*limit || s != "" && (s[0] == ' ' || s[len(s)-1] == ' ') {
 		return false
 	}
-	// 8 bytes at a time (SWAR, as plainEnd): a byte below 0x20 sets the
+	// 8 bytes at a time (SWAR, as stops): a byte below 0x20 sets the
 	// top bit of (x - 0x20..) &^ x, a byte 0x7f is a zero byte of
 	// x ^ 0x7f.., and a continuation byte (10xxxxxx) has its top bit set
 	// and the next one clear.

@@ -7,13 +7,14 @@ import (
 
 // The bargaining events as the engine writes them (src/negotiation/
 // server.nim): no whitespace, "kind" first, then a fixed member order for
-// each kind (eventLayouts), then for an offer or an accept an optional
-// "text" and an optional "notes". bargainEventFast reads an event written
-// exactly so in one function, with each member's name compared as a
-// pattern and its value read in place; any other event (another order,
-// whitespace, a negative or long integer, an escape in a name, the end of
-// the input within 16 bytes) is read again from its '{' by the general
-// member loop, which accepts a superset, so both give the same value.
+// each kind (bargainEventFast lists them), then for an offer or an accept
+// an optional "text" and an optional "notes". bargainEventFast reads an
+// event written exactly so in one function, with each member's name
+// compared as a pattern and its value read in place; any other event
+// (another order, whitespace, a negative or long integer, an escape in a
+// name, within 18 bytes of the input's end) is read again from its '{' by
+// the general member loop, which accepts a superset, so both give the
+// same value. engineMatchFast does the same for config.schedule's entries.
 
 // Indices of bargainEventKeys.
 const (
@@ -474,7 +475,6 @@ func (s *scanner) textAt(i int) (string, int, int) {
 func listAt(d []byte, i int, b *intBuf) ([]int, int) {
 	a, n0 := b.a, b.n
 	if i+8 <= len(d) && n0 <= len(a)-3 {
-		// digitList, inline.
 		const (
 			tmpl   = '[' | '0'<<8 | ','<<16 | '0'<<24 | ','<<32 | '0'<<40
 			digits = 0x0000_0100_0100_0100 // 0x01 in bytes 1, 3 and 5
