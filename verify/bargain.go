@@ -199,10 +199,15 @@ type bargainCheck struct {
 	// notes carry over from a seat's earlier actions.
 	engine bool
 	notes  [bargain.Seats]string // engine: each seat's latest notes
+	// texts is the scanner's textInfo of each event (engine), or nil.
+	texts []textInfo
 }
 
+// diff reports a difference. It copies claimed and derived, which may
+// point into the replay's bytes (scanner.aliasStrings).
 func (c *bargainCheck) diff(i int, field, claimed, derived string) {
-	c.rep.Differences = append(c.rep.Differences, Difference{Event: i, Field: field, Claimed: claimed, Derived: derived})
+	c.rep.Differences = append(c.rep.Differences, Difference{Event: i, Field: field,
+		Claimed: strings.Clone(claimed), Derived: strings.Clone(derived)})
 }
 
 // event re-simulates event i.
@@ -250,7 +255,7 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			return
 		}
 		c.engineTexts(i, ev, mv.Seat)
-		c.cmpMove(i, ev, mv)
+		c.cmpMove(i, ev, &mv)
 		c.cmpInts(i, "worth", ev.Worth, mv.Worth[:])
 	case bargain.EventAccept:
 		text, notes := ev.Text, ev.Notes
@@ -263,7 +268,7 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			return
 		}
 		c.engineTexts(i, ev, mv.Seat)
-		c.cmpMove(i, ev, mv)
+		c.cmpMove(i, ev, &mv)
 		c.cmpInts(i, "take", ev.Take, mv.Take[:])
 		c.cmpInts(i, "payoff", ev.Payoff, mv.Payoff[:])
 	case bargain.EventMatchEnd:
@@ -283,13 +288,13 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 }
 
 // cmpMove compares the claims every offer and accept carries.
-func (c *bargainCheck) cmpMove(i int, ev *bargainEvent, mv bargain.Move) {
+func (c *bargainCheck) cmpMove(i int, ev *bargainEvent, mv *bargain.Move) {
 	c.cmpInt(i, "match", ev.Match, mv.Match)
 	c.cmpInt(i, "turn", ev.Turn, mv.Turn)
 	c.cmpInt(i, "seat", ev.Seat, mv.Seat)
 	c.cmpInt(i, "other", ev.Other, mv.Other)
 	if mv.Ended {
-		c.settled = mv
+		c.settled = *mv
 		c.pending = &c.settled
 	}
 }
@@ -410,12 +415,20 @@ func rawSlices(r []jsontext.Value) [][]byte {
 	return out
 }
 
+// cmpInt reports a claimed integer that is absent or not the derived one.
 func (c *bargainCheck) cmpInt(i int, field string, claimed *int, derived int) {
-	if claimed == nil {
-		c.diff(i, field, absent, strconv.Itoa(derived))
-	} else if *claimed != derived {
-		c.diff(i, field, strconv.Itoa(*claimed), strconv.Itoa(derived))
+	if claimed == nil || *claimed != derived {
+		c.intDiff(i, field, claimed, derived)
 	}
+}
+
+// intDiff reports the difference cmpInt found.
+func (c *bargainCheck) intDiff(i int, field string, claimed *int, derived int) {
+	got := absent
+	if claimed != nil {
+		got = strconv.Itoa(*claimed)
+	}
+	c.diff(i, field, got, strconv.Itoa(derived))
 }
 
 func (c *bargainCheck) cmpString(i int, field string, claimed *string, derived string) {
@@ -429,6 +442,20 @@ func (c *bargainCheck) cmpString(i int, field string, claimed *string, derived s
 // cmpInts compares element by element ("pool[1]") when the lengths agree,
 // and the whole list ("pool") otherwise.
 func (c *bargainCheck) cmpInts(i int, field string, claimed []int, derived []int) {
+	if len(claimed) != len(derived) {
+		c.intsDiff(i, field, claimed, derived)
+		return
+	}
+	for k := range claimed {
+		if claimed[k] != derived[k] {
+			c.intsDiff(i, field, claimed, derived)
+			return
+		}
+	}
+}
+
+// intsDiff reports the differences cmpInts found.
+func (c *bargainCheck) intsDiff(i int, field string, claimed []int, derived []int) {
 	if len(claimed) != len(derived) {
 		got := absent
 		if claimed != nil {
@@ -444,12 +471,19 @@ func (c *bargainCheck) cmpInts(i int, field string, claimed []int, derived []int
 	}
 }
 
-func renderInts(v []int) string {
-	parts := make([]string, len(v))
+// renderInts renders v as a JSON array, "[1,2,3]".
+func renderInts(v []int) string { return string(appendInts(nil, v)) }
+
+// appendInts appends v rendered as renderInts does to b.
+func appendInts(b []byte, v []int) []byte {
+	b = append(b, '[')
 	for i, x := range v {
-		parts[i] = strconv.Itoa(x)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
 	}
-	return "[" + strings.Join(parts, ",") + "]"
+	return append(b, ']')
 }
 
 func renderMatrix(m [][]int) string {

@@ -32,7 +32,7 @@ func checkReplayReference(data []byte) (*Report, error) {
 		if err := decodeStrict(data, &w, "engine replay"); err != nil {
 			return nil, err
 		}
-		return checkEngineWire(&w, ReplayOptions{})
+		return checkEngineWire(&w, ReplayOptions{}, nil, new(bargainCheck), new(bargain.Episode))
 	case key == "format" && name == FormatAuction:
 		var r auction.Replay
 		if err := decodeStrict(data, &r, "auction replay"); err != nil {
@@ -247,6 +247,14 @@ func FuzzDecodeEngine(f *testing.F) {
 		{`"scores":[`, `"scores":[-,`}, {`"scores":[`, `"scores":[1.,`}, {`"scores":[`, `"scores":[.5,`},
 		{`"fallbacks":[`, `"fallbacks":[-1,`}, {`"values":[[`, `"values":[[],[`}, {`"values":[[`, `"values":[null,[`},
 		{`"schedule":[`, `"schedule":[{},`}, {`"names":[`, `"names":["\u0000",`}, {`"protocol"`, `"protocol":"x","protocol"`},
+		// The engine's layout as the fast paths read it, edited.
+		{`"take":[`, `"take":[10,`}, {`"take":[`, `"take":[-1,`}, {`"take":[`, `"take":[999999999999999999,`},
+		{`"take":[`, `"take":[9223372036854775807,`}, {`"worth":[`, `"worth":[1,2,`}, {`"worth":[`, `"worth":[],"w":[`},
+		{`"kind":"offer"`, `"kind":"offer","kind":"offer"`}, {`"kind":"offer"`, `"kind":"offeR"`}, {`"kind":"match"`, `"kind":"matchEnd"`},
+		{`"scripted":true`, `"scripted":truex`}, {`"scripted":false`, `"scripted":false,"scripted":false`},
+		{`"turn":1,`, `"turn":10,`}, {`"turn":1,`, `"turn":01,`}, {`"turn":1,`, `"turn":1 ,`}, {`"values":[[`, `"values":[[0],[1],[2],[3],[4],[`},
+		{`"notes":"`, `"notes":"\u007f`}, {`"notes":"`, `"notes":"` + "\x7f"}, {`"text":"`, `"text":"\"`},
+		{`{"kind":"start"}`, `{"kind":"start","match":0}`}, {`"opener":0`, `"opener":0.0`},
 	}, commonEdits...)
 	for _, d := range strictSeeds(string(data), edits) {
 		f.Add(d)

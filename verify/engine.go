@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -121,16 +122,25 @@ const (
 // or outside 0..bargain.MaxEngineSeed, an unreadable event, or
 // o.SeedCommitment without o.Seed.
 func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
-	var w engineWire
 	s := getScanner(data)
 	defer s.release()
-	if err := s.decodeEngine(&w); err != nil {
+	s.aliasStrings() // nothing read is kept: bargainCheck.diff copies its claims
+	w := &s.engine.wire
+	*w = engineWire{}
+	if err := s.decodeEngine(w); err != nil {
 		return nil, err
 	}
-	return checkEngineWire(&w, o)
+	var texts []textInfo
+	if len(s.texts) == len(w.Events) {
+		texts = s.texts
+	}
+	return checkEngineWire(w, o, texts, &s.engine.check, &s.engine.episode)
 }
 
-func checkEngineWire(w *engineWire, o ReplayOptions) (*Report, error) {
+// checkEngineWire checks the replay read into w, re-simulating it in c
+// and ep (both reset here). texts is the scanner's textInfo of each event,
+// or nil.
+func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, c *bargainCheck, ep *bargain.Episode) (*Report, error) {
 	if w.Protocol != bargain.EngineProtocol {
 		return nil, fmt.Errorf("engine replay protocol is %q; expected %q", w.Protocol, bargain.EngineProtocol)
 	}
@@ -149,8 +159,8 @@ func checkEngineWire(w *engineWire, o ReplayOptions) (*Report, error) {
 			return nil, fmt.Errorf("engine replay event %d: %v", i, err)
 		}
 	}
-	c := &bargainCheck{ep: new(bargain.Episode), engine: true,
-		rep: &Report{Format: bargain.EngineProtocol, Dialect: DialectEngine, Differences: []Difference{}}}
+	*c = bargainCheck{ep: ep, engine: true, texts: texts,
+		rep: &Report{Format: bargain.EngineProtocol, Dialect: DialectEngine, Differences: []Difference{}, Notes: make([]string, 0, 2)}}
 	names, err := c.ep.ResetEngine(*w.Config.Seed, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("engine replay config.seed: %v", err)
@@ -276,7 +286,11 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 	if !c.engine {
 		return
 	}
-	if !cleanText(ev.Text, bargain.MaxMessageRunes) {
+	var t textInfo
+	if c.texts != nil {
+		t = c.texts[i]
+	}
+	if !isClean(ev.Text, t.text, bargain.MaxMessageRunes) {
 		if err := bargain.CheckEngineMessage(ev.Text); err != nil {
 			c.diff(i, "text", strconv.Quote(ev.Text), "a message the engine writes: this one "+err.Error())
 		}
@@ -287,7 +301,7 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 	case ev.Notes == "":
 		c.diff(i, "notes", absent, strconv.Quote(prev)+" (the engine writes the seat's latest notes on each of its actions)")
 	default:
-		if cleanText(ev.Notes, bargain.MaxNotesRunes) {
+		if isClean(ev.Notes, t.notes, bargain.MaxNotesRunes) {
 			c.notes[seat] = ev.Notes
 			break
 		}
@@ -296,6 +310,15 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 		}
 		c.notes[seat] = ev.Notes
 	}
+}
+
+// isClean is cleanText(s, limit), given the scanner's textInfo of s
+// (runes, 1 + its rune count when s has no control character, or 0).
+func isClean(s string, runes, limit int) bool {
+	if runes == 0 {
+		return cleanText(s, limit)
+	}
+	return runes-1 <= limit && (s == "" || s[0] != ' ' && s[len(s)-1] != ' ')
 }
 
 // cleanText is a one-pass sufficient test for a text the engine writes,
@@ -310,7 +333,7 @@ func cleanText(s string, limit int) bool {
 	if len(s) > 4*limit || s != "" && (s[0] == ' ' || s[len(s)-1] == ' ') {
 		return false
 	}
-	// 8 bytes at a time (SWAR, as plainEnd): a byte below 0x20 sets the
+	// 8 bytes at a time (SWAR, as stops): a byte below 0x20 sets the
 	// top bit of (x - 0x20..) &^ x, a byte 0x7f is a zero byte of
 	// x ^ 0x7f.., and a continuation byte (10xxxxxx) has its top bit set
 	// and the next one clear.
@@ -356,11 +379,14 @@ func (c *bargainCheck) engineResults(w *engineWire) {
 	c.cmpInt(-1, "results.matchesPlayed", claimed.MatchesPlayed, d.MatchesPlayed)
 	c.cmpInt(-1, "results.maxMatches", claimed.MaxMatches, d.MaxMatches)
 	c.cmpString(-1, "results.reason", claimed.Reason, string(d.Reason))
-	fb := absent
+	note := append(make([]byte, 0, 192), "results.fallbacks ("...)
 	if claimed.Fallbacks != nil {
-		fb = renderInts(claimed.Fallbacks)
+		note = appendInts(note, claimed.Fallbacks)
+	} else {
+		note = append(note, absent...)
 	}
-	c.rep.Notes = append(c.rep.Notes, "results.fallbacks ("+fb+") counts the turns the engine filled with its scripted fallback; that is not derivable from the events, and was not checked")
+	note = append(note, ") counts the turns the engine filled with its scripted fallback; that is not derivable from the events, and was not checked"...)
+	c.rep.Notes = append(c.rep.Notes, string(note))
 }
 
 // cmpFloats compares claimed JSON numbers with the derived float64s: a
@@ -421,9 +447,9 @@ func (c *bargainCheck) cmpStrings(i int, field string, claimed, derived []string
 	if len(claimed) != len(derived) {
 		got := absent
 		if claimed != nil {
-			got = renderStrings(claimed)
+			got = renderStrings(slices.Clone(claimed))
 		}
-		c.diff(i, field, got, renderStrings(derived))
+		c.diff(i, field, got, renderStrings(slices.Clone(derived)))
 		return
 	}
 	for k := range claimed {

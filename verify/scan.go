@@ -1,11 +1,8 @@
 package verify
 
 import (
-	"encoding/binary"
 	"math"
-	"math/bits"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/sealedhq/sealed/rules/auction"
@@ -27,6 +24,10 @@ type scanner struct {
 	data   []byte
 	i      int // next byte to read
 	failed bool
+	// alias makes strings point into data (aliasStrings), and escaped
+	// strings into esc.
+	alias  bool
+	esc    []byte
 	ints   slab[int]
 	strs   slab[string]
 	bools  slab[bool]
@@ -39,6 +40,22 @@ type scanner struct {
 	// replays.
 	bargainEvents []bargainEvent
 	auctionEvents []auction.Event
+	// texts is the textInfo of each of bargainEvents.
+	texts []textInfo
+	// engine is the memory of an engine replay's check (CheckEngineReplay).
+	engine engineMemory
+}
+
+// engineMemory is what the check of one engine replay reuses from the
+// last: the wire structs that are not events, and the episode.
+type engineMemory struct {
+	seed     int64
+	check    bargainCheck
+	wire     engineWire
+	config   engineConfigWire
+	results  engineResultsWire
+	schedule []engineMatchWire
+	episode  bargain.Episode
 }
 
 // slab hands out elements and short slices of chunks of memory, so that
@@ -96,15 +113,16 @@ var scanners = sync.Pool{New: func() any { return new(scanner) }}
 // getScanner returns a scanner over data; release returns it.
 func getScanner(data []byte) *scanner {
 	s := scanners.Get().(*scanner)
-	s.data, s.i, s.failed = data, 0, false
+	s.data, s.i, s.failed, s.alias = data, 0, false, false
 	return s
 }
 
 // release returns s to scanners. Nothing it handed out (slices, pointers,
-// event lists) may be used afterwards; strings may (they are never taken
-// from its memory). What it handed out is overwritten when it is reused,
-// not zeroed here: sync.Pool lets the collector have an idle scanner, so
-// it holds at most one replay's strings.
+// event lists) may be used afterwards; strings may, unless aliasStrings
+// was called (they are never taken from its memory otherwise). What it
+// handed out is overwritten when it is reused, not zeroed here: sync.Pool
+// lets the collector have an idle scanner, so it holds at most one
+// replay's strings.
 func (s *scanner) release() {
 	s.ints.reset()
 	s.strs.reset()
@@ -113,7 +131,9 @@ func (s *scanner) release() {
 	s.values.reset()
 	s.bids.reset()
 	s.players.reset()
-	s.bargainEvents = s.bargainEvents[:0]
+	s.bargainEvents, s.texts = s.bargainEvents[:0], s.texts[:0]
+	s.engine.schedule = s.engine.schedule[:0]
+	s.esc = s.esc[:0]
 	s.auctionEvents = s.auctionEvents[:0]
 	s.data = nil
 	scanners.Put(s)
@@ -274,176 +294,6 @@ func (s *scanner) elem(n *int) bool {
 	return true
 }
 
-// string reads a JSON string: its escapes decoded, its UTF-8 checked.
-func (s *scanner) string() string {
-	if s.peek() != '"' {
-		s.fail()
-		return ""
-	}
-	start := s.i + 1
-	j, nonASCII := plainEnd(s.data, start)
-	if j == len(s.data) || s.data[j] < 0x20 {
-		s.fail()
-		return ""
-	}
-	// s.data[j] is the closing quote or the first escape. Non-ASCII text
-	// is checked as UTF-8 once, here.
-	if nonASCII && !utf8.Valid(s.data[start:j]) {
-		s.fail()
-		return ""
-	}
-	if s.data[j] == '\\' {
-		return s.escaped(start, j)
-	}
-	s.i = j + 1
-	return intern(s.data[start:j])
-}
-
-// SWAR constants: a byte repeated in each of a uint64's 8 bytes.
-const (
-	ones   = 0x0101010101010101
-	highs  = 0x8080808080808080
-	quotes = '"' * ones
-	slashs = '\\' * ones
-	spaces = 0x20 * ones
-	dels   = 0x7f * ones
-)
-
-// plainEnd returns the index of the first byte at or after j that a JSON
-// string cannot hold as it is ('"', '\\' or a control character below
-// 0x20), or len(d) when there is none, and whether a byte of 0x80 or above
-// (non-ASCII) came before it. It reads 8 bytes at a time: for each, a
-// byte below 0x20 sets the top bit of (x - 0x20..) &^ x, and a byte equal
-// to c is a zero byte of x ^ c..; the lowest byte flagged is exact (a
-// borrow only runs upwards, past the first flagged byte).
-func plainEnd(d []byte, j int) (int, bool) {
-	var hi uint64
-	for ; j+8 <= len(d); j += 8 {
-		x := binary.LittleEndian.Uint64(d[j:])
-		q, b := x^quotes, x^slashs
-		m := ((x - spaces) &^ x) | ((q - ones) &^ q) | ((b - ones) &^ b)
-		if m &= highs &^ x; m != 0 {
-			k := bits.TrailingZeros64(m) >> 3
-			hi |= x & (1<<(8*k) - 1)
-			return j + k, hi&highs != 0
-		}
-		hi |= x
-	}
-	nonASCII := hi&highs != 0
-	for ; j < len(d); j++ {
-		c := d[j]
-		if c < 0x20 || c == '"' || c == '\\' {
-			break
-		}
-		if c >= utf8.RuneSelf {
-			nonASCII = true
-		}
-	}
-	return j, nonASCII
-}
-
-// escaped finishes a string from start whose first escape is at j.
-func (s *scanner) escaped(start, j int) string {
-	buf := append(make([]byte, 0, j-start+16), s.data[start:j]...)
-	for j < len(s.data) {
-		b := s.data[j]
-		switch {
-		case b == '"':
-			s.i = j + 1
-			return string(buf)
-		case b == '\\':
-			if j+1 >= len(s.data) {
-				s.fail()
-				return ""
-			}
-			j += 2
-			switch s.data[j-1] {
-			case '"':
-				buf = append(buf, '"')
-			case '\\':
-				buf = append(buf, '\\')
-			case '/':
-				buf = append(buf, '/')
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := s.hex4(j)
-				if !ok {
-					return ""
-				}
-				j += 4
-				if r >= 0xd800 && r < 0xe000 {
-					// A surrogate: only a high one followed by an
-					// escaped low one makes a character.
-					if r >= 0xdc00 || j+1 >= len(s.data) || s.data[j] != '\\' || s.data[j+1] != 'u' {
-						s.fail()
-						return ""
-					}
-					lo, ok := s.hex4(j + 2)
-					if !ok || lo < 0xdc00 || lo >= 0xe000 {
-						s.fail()
-						return ""
-					}
-					j += 6
-					r = 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00)
-				}
-				buf = utf8.AppendRune(buf, r)
-			default:
-				s.fail()
-				return ""
-			}
-		case b < 0x20:
-			s.fail()
-			return ""
-		case b < utf8.RuneSelf:
-			buf = append(buf, b)
-			j++
-		default:
-			r, size := utf8.DecodeRune(s.data[j:])
-			if r == utf8.RuneError && size == 1 {
-				s.fail()
-				return ""
-			}
-			buf = append(buf, s.data[j:j+size]...)
-			j += size
-		}
-	}
-	s.fail()
-	return ""
-}
-
-// hex4 reads the 4 hex digits of a \u escape at j.
-func (s *scanner) hex4(j int) (rune, bool) {
-	if j+4 > len(s.data) {
-		s.fail()
-		return 0, false
-	}
-	var r rune
-	for _, c := range s.data[j : j+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			s.fail()
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
-
 // int64 reads a JSON number that is an integer in int64's range, written
 // without fraction or exponent (decodeStrict refuses those for integers).
 func (s *scanner) int64() int64 {
@@ -488,8 +338,23 @@ func (s *scanner) int64() int64 {
 	return int64(n)
 }
 
-// int reads an integer in int's range (see int64).
+// int reads an integer in int's range (see int64). A one-digit integer
+// followed by a delimiter (most integers in a replay) is read here.
 func (s *scanner) int() int {
+	d, j := s.data, s.i
+	if j+1 < len(d) {
+		if c := d[j] - '0'; c <= 9 {
+			if next := d[j+1]; next == ',' || next == '}' || next == ']' {
+				s.i = j + 1
+				return int(c)
+			}
+		}
+	}
+	return s.intSlow()
+}
+
+// intSlow is int for any other input.
+func (s *scanner) intSlow() int {
 	n := s.int64()
 	if n < math.MinInt || n > math.MaxInt {
 		s.fail()
@@ -556,8 +421,64 @@ func (s *scanner) number() []byte {
 	return v
 }
 
-// intList reads an array of integers.
+// intList reads an array of integers. An array of at most intListFast
+// non-negative integers of at most 18 digits, with no whitespace, is read
+// by the loop here straight into the slab (the replays' pools, values,
+// takes and payoffs); anything else by intListSlow from the '['.
 func (s *scanner) intList() []int {
+	d, j := s.data, s.i
+	if j+1 >= len(d) || d[j] != '[' {
+		return s.intListSlow()
+	}
+	j++
+	if d[j] == ']' {
+		s.i = j + 1
+		return []int{}
+	}
+	sl := &s.ints
+	sl.room(intListFast)
+	buf := sl.buf
+	n0 := len(buf)
+	for len(buf)-n0 < intListFast && j < len(d) {
+		c := d[j] - '0'
+		if c > 9 {
+			break
+		}
+		v := int(c)
+		j++
+		for k := j; j < len(d); j++ {
+			c := d[j] - '0'
+			if c > 9 {
+				break
+			}
+			if v == 0 || j-k == 17 { // a leading zero, or 19 digits
+				return s.intListSlow()
+			}
+			v = v*10 + int(c)
+		}
+		buf = append(buf, v)
+		if j >= len(d) {
+			break
+		}
+		if d[j] == ',' {
+			j++
+			continue
+		}
+		if d[j] == ']' {
+			sl.buf = buf
+			s.i = j + 1
+			return buf[n0:len(buf):len(buf)]
+		}
+		break
+	}
+	return s.intListSlow()
+}
+
+// intListFast is the most integers intList's fast loop reads.
+const intListFast = 16
+
+// intListSlow is intList for any array.
+func (s *scanner) intListSlow() []int {
 	if !s.begin('[') {
 		return nil
 	}

@@ -11,7 +11,7 @@ func (s *scanner) decodeEngine(w *engineWire) error {
 	if s.engineReplay(w) {
 		return nil
 	}
-	*w = engineWire{}
+	*w, s.texts = engineWire{}, s.texts[:0]
 	return decodeStrict(s.data, w, "engine replay")
 }
 
@@ -21,7 +21,7 @@ func (s *scanner) decodeBargain(w *bargainWire) error {
 	if s.bargainReplay(w) {
 		return nil
 	}
-	*w = bargainWire{}
+	*w, s.texts = bargainWire{}, s.texts[:0]
 	return decodeStrict(s.data, w, "bargaining replay")
 }
 
@@ -54,8 +54,10 @@ func (s *scanner) engineReplay(w *engineWire) bool {
 	return s.end()
 }
 
+// engineConfig reads an engine replay's "config" into s.engine's memory.
 func (s *scanner) engineConfig() *engineConfigWire {
-	c := new(engineConfigWire)
+	c := &s.engine.config
+	*c = engineConfigWire{}
 	if !s.begin('{') {
 		return c
 	}
@@ -64,8 +66,8 @@ func (s *scanner) engineConfig() *engineConfigWire {
 		s.once(&seen, 1<<k)
 		switch k {
 		case 0: // "seed"
-			v := s.int64()
-			c.Seed = &v
+			s.engine.seed = s.int64()
+			c.Seed = &s.engine.seed
 		case 1: // "matches"
 			c.Matches = s.intPtr()
 		case 2: // "maxTurns"
@@ -78,9 +80,14 @@ func (s *scanner) engineConfig() *engineConfigWire {
 			if !s.begin('[') {
 				break
 			}
-			c.Schedule = []engineMatchWire{}
+			sched := s.engine.schedule[:0]
 			for n := 0; s.elem(&n); {
-				c.Schedule = append(c.Schedule, s.engineMatch())
+				sched = append(sched, s.engineMatch())
+			}
+			s.engine.schedule = sched
+			c.Schedule = sched[:len(sched):len(sched)]
+			if c.Schedule == nil {
+				c.Schedule = []engineMatchWire{}
 			}
 		default:
 			s.fail()
@@ -89,8 +96,15 @@ func (s *scanner) engineConfig() *engineConfigWire {
 	return c
 }
 
+// engineMatch reads one entry of config.schedule: as the engine writes it
+// by engineMatchFast, else by the general member loop from its '{'.
 func (s *scanner) engineMatch() engineMatchWire {
 	var m engineMatchWire
+	start := s.i
+	if s.engineMatchFast(&m) {
+		return m
+	}
+	m, s.i, s.failed = engineMatchWire{}, start, false
 	if !s.begin('{') {
 		return m
 	}
@@ -115,8 +129,10 @@ func (s *scanner) engineMatch() engineMatchWire {
 	return m
 }
 
+// engineResults reads an engine replay's "results" into s.engine's memory.
 func (s *scanner) engineResults() *engineResultsWire {
-	r := new(engineResultsWire)
+	r := &s.engine.results
+	*r = engineResultsWire{}
 	if !s.begin('{') {
 		return r
 	}
@@ -253,24 +269,39 @@ func (s *scanner) bargainResults() *bargainResultsWire {
 	return r
 }
 
-// bargainEvents reads the "events" array of either dialect.
+// textInfo is what scanner.text returned for an event's text and notes:
+// 1 + the rune count of one written without escapes and with no DEL, or
+// 0 (unknown; absent, or read by decodeStrict).
+type textInfo struct{ text, notes int }
+
+// bargainEventList reads the "events" array of either dialect; s.texts
+// holds each event's textInfo until s.release.
 func (s *scanner) bargainEventList() []bargainEvent {
 	if !s.begin('[') {
 		return nil
 	}
-	evs := s.bargainEvents[:0]
+	evs, texts := s.bargainEvents[:0], s.texts[:0]
 	for n := 0; s.elem(&n); {
 		evs = append(evs, bargainEvent{})
-		s.bargainEvent(&evs[len(evs)-1])
+		texts = append(texts, textInfo{})
+		s.bargainEvent(&evs[len(evs)-1], &texts[len(texts)-1])
 	}
-	s.bargainEvents = evs
+	s.bargainEvents, s.texts = evs, texts
 	if len(evs) == 0 {
 		return []bargainEvent{}
 	}
 	return evs[:len(evs):len(evs)]
 }
 
-func (s *scanner) bargainEvent(ev *bargainEvent) {
+// bargainEvent reads one event into ev, and what the engine's text rules
+// need of its text and notes into t.
+func (s *scanner) bargainEvent(ev *bargainEvent, t *textInfo) {
+	start := s.i
+	if s.bargainEventFast(ev, t) {
+		return
+	}
+	*ev, *t = bargainEvent{}, textInfo{}
+	s.i, s.failed = start, false
 	if !s.begin('{') {
 		return
 	}
@@ -311,9 +342,9 @@ func (s *scanner) bargainEvent(ev *bargainEvent) {
 		case 15: // "scripted"
 			ev.Scripted = s.boolPtr()
 		case 16: // "text"
-			ev.Text = s.string()
+			ev.Text, t.text = s.text()
 		case 17: // "notes"
-			ev.Notes = s.string()
+			ev.Notes, t.notes = s.text()
 		default:
 			s.fail()
 		}

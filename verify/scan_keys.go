@@ -4,79 +4,88 @@ import "encoding/binary"
 
 // keySet is the member names one kind of object may have, each known by
 // its index (the order of names), with what the scanner needs to read
-// them fast: each name's pattern as a writer puts it, `"name":`, and for
-// each name the names that writers put next. The formats' writers (the
-// engine's src/negotiation/server.nim, auction.Replay.Encode) write their
-// members in a fixed order, so the next name is nearly always one of a
-// few, checked with a mask and a comparison of two 8-byte words each.
+// them fast: for each name, the names that writers put next, as the
+// patterns they write, `,"name":` (or `"name":` for the first member).
+// The formats' writers (the engine's src/negotiation/server.nim,
+// auction.Replay.Encode) write their members in a fixed order, so the
+// next name is nearly always one of a few, checked with a mask and a
+// comparison of two 8-byte words each.
 type keySet struct {
 	names []string
-	pats  []keyPat
 	// after[k+1] lists the names tried first after name k (after[0]:
 	// before the first member), most frequent first.
-	after [][]keyPat
+	after []keyCands
 }
 
-// keyPat is name k's pattern `"name":` as two little-endian 8-byte words
-// and their masks (bytes past the pattern masked out); n is its length.
-// A pattern longer than 16 bytes never matches (its w0 has a bit its m0
-// lacks), so such a name is always read the general way.
+// keyCands are up to 4 names tried, in order, at one place.
+type keyCands struct {
+	pats [4]keyPat
+	n    int
+}
+
+// keyPat is name k's pattern, `,"name":` or `"name":`, as two
+// little-endian 8-byte words and their masks (bytes past the pattern
+// masked out); n is its length. A pattern longer than 16 bytes is never
+// a candidate, so such a name is always read the general way.
 type keyPat struct {
 	w0, w1, m0, m1 uint64
 	n, k           int
 }
 
-// newKeySet makes the keySet of names (at most 32, each at most 127 by
-// index) from the member orders that writers use, most frequent first:
-// each name in an order is tried after the one before it (or first, for
-// the first), in the order the orders give, up to 4 candidates.
+// newKeySet makes the keySet of names (at most 32) from the member orders
+// that writers use, most frequent first: each name in an order is tried
+// after the one before it (or first, for the first), in the order the
+// orders give, up to 4 candidates.
 func newKeySet(names []string, orders ...[]string) *keySet {
-	ks := &keySet{names: names, pats: make([]keyPat, len(names)), after: make([][]keyPat, len(names)+1)}
-	index := func(name string) int8 {
+	ks := &keySet{names: names, after: make([]keyCands, len(names)+1)}
+	index := func(name string) int {
 		for k, n := range names {
 			if n == name {
-				return int8(k)
+				return k
 			}
 		}
 		panic("verify: key " + name + " not in its set")
 	}
-	for k, name := range names {
-		pat := `"` + name + `":`
-		p := &ks.pats[k]
-		p.k = k
-		if len(pat) > 16 {
-			p.w0 = 1
-			continue
+	add := func(prev, k int) {
+		pat := `"` + names[k] + `":`
+		if prev >= 0 {
+			pat = "," + pat
 		}
-		var b [16]byte
-		copy(b[:], pat)
-		var m [16]byte
-		for i := range pat {
-			m[i] = 0xff
-		}
-		p.w0, p.w1 = binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])
-		p.m0, p.m1 = binary.LittleEndian.Uint64(m[:8]), binary.LittleEndian.Uint64(m[8:])
-		p.n = len(pat)
-	}
-	add := func(prev int, k int8) {
-		for _, c := range ks.after[prev+1] {
-			if c.k == int(k) {
+		cs := &ks.after[prev+1]
+		for _, c := range cs.pats[:cs.n] {
+			if c.k == k {
 				return
 			}
 		}
-		if len(ks.after[prev+1]) < 4 {
-			ks.after[prev+1] = append(ks.after[prev+1], ks.pats[k])
+		if cs.n == len(cs.pats) || len(pat) > 16 {
+			return
 		}
+		cs.pats[cs.n] = newKeyPat(pat, k)
+		cs.n++
 	}
 	for _, order := range orders {
 		prev := -1
 		for _, name := range order {
 			k := index(name)
 			add(prev, k)
-			prev = int(k)
+			prev = k
 		}
 	}
 	return ks
+}
+
+// newKeyPat is the keyPat of pat (at most 16 bytes) for name k.
+func newKeyPat(pat string, k int) keyPat {
+	var b, m [16]byte
+	copy(b[:], pat)
+	for i := range pat {
+		m[i] = 0xff
+	}
+	return keyPat{
+		w0: binary.LittleEndian.Uint64(b[:8]), w1: binary.LittleEndian.Uint64(b[8:]),
+		m0: binary.LittleEndian.Uint64(m[:8]), m1: binary.LittleEndian.Uint64(m[8:]),
+		n: len(pat), k: k,
+	}
 }
 
 // key reads what comes before the next member of an object begun with
@@ -84,8 +93,30 @@ func newKeySet(names []string, orders ...[]string) *keySet {
 // name and its colon, and returns the name's index in ks. It returns -1
 // at the closing brace (consumed) and on failure (s.failed set; a name
 // not in ks, or written with an escape, is a failure). prev is what key
-// returned for the previous member, -1 before the first.
+// returned for the previous member, -1 before the first. The predicted
+// names are tried here; anything else (whitespace, the closing brace, an
+// unexpected name) is keySlow's.
 func (s *scanner) key(ks *keySet, prev int) int {
+	d, i := s.data, s.i
+	if i+16 <= len(d) {
+		x0, x1 := binary.LittleEndian.Uint64(d[i:i+8]), binary.LittleEndian.Uint64(d[i+8:i+16])
+		cs := &ks.after[prev+1]
+		for j := 0; j < cs.n; j++ {
+			if p := &cs.pats[j]; x0&p.m0 == p.w0 && x1&p.m1 == p.w1 {
+				s.i = i + p.n
+				return p.k
+			}
+		}
+		if byte(x0) == '}' {
+			s.i = i + 1
+			return -1
+		}
+	}
+	return s.keyAny(ks, prev)
+}
+
+// keyAny is key for any input.
+func (s *scanner) keyAny(ks *keySet, prev int) int {
 	d, i := s.data, s.i
 	if i >= len(d) || d[i] <= ' ' {
 		s.ws()
@@ -113,17 +144,6 @@ func (s *scanner) key(ks *keySet, prev int) int {
 		if prev >= 0 {
 			s.fail()
 			return -1
-		}
-	}
-	if i+16 <= len(d) {
-		b := d[i : i+16]
-		x0, x1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
-		cs := ks.after[prev+1]
-		for j := range cs {
-			if p := &cs[j]; x0&p.m0 == p.w0 && x1&p.m1 == p.w1 {
-				s.i = i + p.n
-				return p.k
-			}
 		}
 	}
 	return s.keySlow(ks, i)

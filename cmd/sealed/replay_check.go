@@ -105,7 +105,7 @@ Exit status: 0 every replay is clean, 1 some replay has differences,
 	f := c.Flags()
 	f.StringVar(&o.Seed, "seed", "", "hold every replay to this revealed `SEED` (64 hex digits)")
 	f.StringVar(&o.SeedCommitment, "seed-commitment", "", "and to this seed `COMMITMENT`, posted before play (needs --seed)")
-	f.IntVar(&o.Jobs, "jobs", 0, "check this many replays at once (0: one per CPU)")
+	f.IntVar(&o.Jobs, "jobs", 0, "check this many replays at once (0: one per CPU the process may use)")
 	o.Inputs.register(f)
 	o.app = a
 	return c
@@ -179,13 +179,14 @@ type checkResult struct {
 	err error
 }
 
-// checkAll checks every file on o.Jobs workers (one per CPU by default) and
-// returns the outcomes in file order; on a terminal it shows a progress bar
-// on a.errOut.
-func checkAll(a *app, files []string, jobs int, ro verify.ReplayOptions) []checkResult {
-	out := make([]checkResult, len(files))
+// checkAll checks every file on jobs workers (0: one per CPU the process
+// may use, runtime.GOMAXPROCS) and returns the outcomes in file order and
+// how many files each worker checked; on a terminal it shows a progress
+// bar on a.errOut.
+func checkAll(a *app, files []string, jobs int, ro verify.ReplayOptions) (out []checkResult, perWorker []int) {
+	out = make([]checkResult, len(files))
 	if jobs <= 0 {
-		jobs = runtime.NumCPU()
+		jobs = runtime.GOMAXPROCS(0)
 	}
 	jobs = min(jobs, len(files))
 	var bar *progressbar.ProgressBar
@@ -195,9 +196,10 @@ func checkAll(a *app, files []string, jobs int, ro verify.ReplayOptions) []check
 			progressbar.OptionShowIts(), progressbar.OptionSetItsString("replays"),
 			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
 	}
+	perWorker = make([]int, jobs)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range jobs {
+	for w := range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -207,6 +209,7 @@ func checkAll(a *app, files []string, jobs int, ro verify.ReplayOptions) []check
 					return
 				}
 				out[i].rep, out[i].err = checkReplayFile(a, files[i], ro)
+				perWorker[w]++
 				if bar != nil {
 					bar.Add(1)
 				}
@@ -217,7 +220,7 @@ func checkAll(a *app, files []string, jobs int, ro verify.ReplayOptions) []check
 	if bar != nil {
 		bar.Finish()
 	}
-	return out
+	return out, perWorker
 }
 
 func runReplayCheck(a *app, o *replayCheckOptions) error {
@@ -232,7 +235,7 @@ func runReplayCheck(a *app, o *replayCheckOptions) error {
 	if len(files) == 0 {
 		return usageErrorf("no *.json replay files in %s", strings.Join(o.Files, ", "))
 	}
-	results := checkAll(a, files, o.Jobs, ro)
+	results, _ := checkAll(a, files, o.Jobs, ro)
 	var out []replayCheckJSON
 	unreadable, failed := 0, 0
 	for i, f := range files {
@@ -359,7 +362,7 @@ func checkReplayFile(a *app, name string, ro verify.ReplayOptions) (*verify.Repo
 		defer f.Close()
 		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxReplaySize+1))
+	data, err := readAtMost(r, maxReplaySize+1)
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
@@ -367,6 +370,33 @@ func checkReplayFile(a *app, name string, ro verify.ReplayOptions) (*verify.Repo
 		return nil, fmt.Errorf("replay is larger than %d MiB", maxReplaySize>>20)
 	}
 	return verify.CheckReplayWith(data, ro)
+}
+
+// readAtMost reads r to its end or to n bytes, whichever comes first, in
+// one buffer of the file's size when r is a regular file (as os.ReadFile
+// does).
+func readAtMost(r io.Reader, n int64) ([]byte, error) {
+	size := int64(512)
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = min(st.Size()+1, n) // +1: room for the read that sees the end
+		}
+	}
+	r = io.LimitReader(r, n)
+	data := make([]byte, 0, size)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		k, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+k]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+	}
 }
 
 // terminalSafe returns s as it is when every rune of it prints as itself

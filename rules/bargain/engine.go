@@ -131,8 +131,7 @@ func (e *Episode) ResetEngine(seed int64, cfg Config) ([Seats]string, error) {
 		return names, err
 	}
 	*e = Episode{cfg: cfg}
-	var r nimrand.Rand
-	if err := drawEngineInto(&r, seed, &names, e.plans[:cfg.Matches]); err != nil {
+	if err := drawEngineInto(&e.rng, seed, &names, e.plans[:cfg.Matches]); err != nil {
 		e.done = true
 		return names, err
 	}

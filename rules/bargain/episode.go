@@ -2,6 +2,7 @@ package bargain
 
 import (
 	"fmt"
+	"github.com/sealedhq/sealed/rules/nimrand"
 
 	"github.com/sealedhq/sealed/rules/rng"
 )
@@ -59,8 +60,9 @@ type Episode struct {
 	points  [Seats]int
 	played  [Seats]int
 	deals   [Seats]int
-	given   [Seats]int // sum of the opponents' u over settled matches
-	taken   [Seats]int // sum of own u over settled matches
+	given   [Seats]int   // sum of the opponents' u over settled matches
+	taken   [Seats]int   // sum of own u over settled matches
+	rng     nimrand.Rand // ResetEngine's draws, held here so that they cost no allocation
 }
 
 // NewEpisode derives an episode's schedule from a 32-byte seed (DrawMatch

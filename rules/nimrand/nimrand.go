@@ -1,6 +1,9 @@
 package nimrand
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // DefaultSeed replaces a seed of 0 in [New], as Nim's initRand does (an
 // all-zero xoroshiro state would only ever give zeros).
@@ -27,14 +30,33 @@ func New(seed int64) *Rand {
 }
 
 // Seed resets r to the stream of initRand(seed), as [New] does, without
-// allocating.
+// allocating. The jump is linear over GF(2) in the state's 128 bits, so it
+// is applied as the XOR of the jumped basis states of the seed's set bits
+// (jumpedBits), which equals running it (jumpState).
 func (r *Rand) Seed(seed int64) {
 	if seed == 0 {
 		seed = DefaultSeed
 	}
-	r.a0 = uint64(seed >> 16)
-	r.a1 = uint64(seed & 0xffff)
+	a0, a1 := uint64(seed>>16), uint64(seed&0xffff)
+	t := jumpedBits()
 	var s0, s1 uint64
+	for ; a0 != 0; a0 &= a0 - 1 {
+		j := &t[bits.TrailingZeros64(a0)]
+		s0, s1 = s0^j[0], s1^j[1]
+	}
+	for ; a1 != 0; a1 &= a1 - 1 {
+		j := &t[64+bits.TrailingZeros64(a1)]
+		s0, s1 = s0^j[0], s1^j[1]
+	}
+	r.a0, r.a1 = s0, s1
+	r.Next()
+}
+
+// jumpState returns the state Nim's skipRandomNumbers makes of (a0, a1):
+// for each bit of the jump constants, low bit first, the running XOR
+// takes the state when the bit is set, and the state advances by Next.
+func jumpState(a0, a1 uint64) (s0, s1 uint64) {
+	r := Rand{a0, a1}
 	for _, c := range jump {
 		for b := 0; b < 64; b++ {
 			if c&(1<<uint(b)) != 0 {
@@ -44,9 +66,19 @@ func (r *Rand) Seed(seed int64) {
 			r.Next()
 		}
 	}
-	r.a0, r.a1 = s0, s1
-	r.Next()
+	return s0, s1
 }
+
+// jumpedBits returns jumpState of each basis state: entry k < 64 of the
+// state with only bit k of a0 set, entry 64+k of only bit k of a1.
+var jumpedBits = sync.OnceValue(func() *[128][2]uint64 {
+	var t [128][2]uint64
+	for k := range 64 {
+		t[k][0], t[k][1] = jumpState(1<<k, 0)
+		t[64+k][0], t[64+k][1] = jumpState(0, 1<<k)
+	}
+	return &t
+})
 
 // Next returns the next 64-bit output of xoroshiro128+ and advances the
 // state.

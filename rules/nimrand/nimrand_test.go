@@ -2,6 +2,7 @@ package nimrand_test
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -69,6 +70,29 @@ func TestRandZero(t *testing.T) {
 	}
 	if a.Next() != b.Next() {
 		t.Fatal("rand(0) consumed a draw")
+	}
+}
+
+// TestSeedIsTheJump holds Seed's table of jumped basis states to running
+// the jump itself (jumpState, as Nim's skipRandomNumbers does it) over
+// seeds of every size and sign.
+func TestSeedIsTheJump(t *testing.T) {
+	seeds := []int64{0, 1, -1, 17, 1 << 16, 1<<16 - 1, 7919*2147483647 + 17, math.MaxInt64, math.MinInt64}
+	x := uint64(0x9e3779b97f4a7c15)
+	for range 2000 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		seeds = append(seeds, int64(x), int64(x>>33), int64(x>>17))
+	}
+	for _, seed := range seeds {
+		got := nimrand.New(seed)
+		want := nimrand.SeedByJumping(seed)
+		for i := 0; i < 3; i++ {
+			if g, w := got.Next(), want.Next(); g != w {
+				t.Fatalf("seed %d: output %d is %d; jumping gives %d", seed, i, g, w)
+			}
+		}
 	}
 }
 
