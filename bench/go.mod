@@ -10,6 +10,7 @@ require (
 	github.com/sealedhq/sealed v0.0.0-00010101000000-000000000000
 	github.com/transparency-dev/tessera v1.0.4
 	golang.org/x/mod v0.43.0
+	k8s.io/klog/v2 v2.130.1
 )
 
 require (
@@ -34,5 +35,4 @@ require (
 	golang.org/x/exp v0.0.0-20240325151524-a685a6edb6d8 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
-	k8s.io/klog/v2 v2.130.1 // indirect
 )

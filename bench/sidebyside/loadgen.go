@@ -61,7 +61,7 @@ type wrkLoad struct {
 
 func (w wrkLoad) Name() string {
 	out, _ := exec.Command(w.bin, "-v").CombinedOutput() // wrk -v prints its version and exits 1
-	v := strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	v, _, _ := strings.Cut(strings.SplitN(string(out), "\n", 2)[0], " Copyright")
 	return fmt.Sprintf("%s (-t%d --latency, a Lua script cycling through the paths)", v, w.threads)
 }
 

@@ -40,6 +40,8 @@ func newSealedLedger(ctx context.Context, dir string, opts ledger.Options) (*led
 
 type sealedLog struct{ l *ledger.Ledger }
 
-func (s sealedLog) Append(ctx context.Context, e *Entry) (int64, error) { return s.l.Append(ctx, e.Body) }
-func (s sealedLog) Size(context.Context) (int64, error)                 { return s.l.Size() }
-func (s sealedLog) Close() error                                        { return s.l.Close() }
+func (s sealedLog) Append(ctx context.Context, e *Entry) (int64, error) {
+	return s.l.Append(ctx, e.Body)
+}
+func (s sealedLog) Size(context.Context) (int64, error) { return s.l.Size() }
+func (s sealedLog) Close() error                        { return s.l.Close() }

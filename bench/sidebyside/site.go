@@ -31,7 +31,7 @@ type SiteResult struct {
 	// RSS of `sealed serve` (kB, /proc/PID/status) after the first answer
 	// (RSSFirst), after the load (RSSAfter), and its peak (HWM).
 	RSSFirst, RSSAfter, HWM int64
-	API, Page, Trivial loadResult
+	API, Page, Trivial      loadResult
 }
 
 // siteTarget is one thing the load generator is pointed at.

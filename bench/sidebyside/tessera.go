@@ -3,14 +3,30 @@ package sidebyside
 import (
 	"context"
 	"crypto/rand"
+	"flag"
 	"fmt"
+	"io"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/transparency-dev/tessera"
 	"github.com/transparency-dev/tessera/storage/posix"
 	"golang.org/x/mod/sumdb/note"
+	"k8s.io/klog/v2"
 )
+
+// quietKlog drops Tessera's informational klog lines ("Initializing
+// directory for POSIX log", once per cell) and keeps its warnings and
+// errors on stderr.
+var quietKlog = sync.OnceFunc(func() {
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	fs.Set("logtostderr", "false")
+	fs.Set("alsologtostderr", "false")
+	fs.Set("stderrthreshold", "WARNING")
+	klog.SetOutput(io.Discard) // the log files klog would write otherwise
+})
 
 // TesseraVersion is the version of github.com/transparency-dev/tessera this
 // module requires (go.mod), printed with the results.
@@ -48,6 +64,7 @@ type tesseraLog struct {
 }
 
 func openTessera(ctx context.Context, dir string, age time.Duration) (*tesseraLog, error) {
+	quietKlog()
 	skey, _, err := note.GenerateKey(rand.Reader, "bench.tessera.invalid/log")
 	if err != nil {
 		return nil, err
