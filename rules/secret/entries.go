@@ -128,12 +128,14 @@ func derivedTime(what string, t time.Time) TimeUsed {
 }
 
 // FormatGap writes a gap between a post's posted_at and its integration
-// time rounded to the second, with whole days split off: "30m0s",
-// "20d 8h55m21s". Decisions and the CLI quote gaps in this one form.
+// time rounded to the second, with whole days split off and, after days,
+// every unit written: "30m0s", "20d 8h55m21s", "253d 0h18m41s".
+// Decisions and the CLI quote gaps in this one form.
 func FormatGap(d time.Duration) string {
 	d = d.Round(time.Second)
 	if d >= 24*time.Hour {
-		return fmt.Sprintf("%dd %s", d/(24*time.Hour), d%(24*time.Hour))
+		rem := d % (24 * time.Hour)
+		return fmt.Sprintf("%dd %dh%dm%ds", d/(24*time.Hour), rem/time.Hour, rem%time.Hour/time.Minute, rem%time.Minute/time.Second)
 	}
 	return d.String()
 }
