@@ -109,7 +109,16 @@ func (s *scanner) auctionEventList() []auction.Event {
 	evs := s.auctionEvents[:0]
 	for n := 0; s.elem(&n); {
 		evs = append(evs, auction.Event{})
-		s.auctionEvent(&evs[len(evs)-1])
+		ev := &evs[len(evs)-1]
+		if s.peek() == '{' {
+			if start := s.i; !s.auctionEventFast(ev) {
+				*ev = auction.Event{}
+				s.i, s.failed = start, false
+				s.auctionEvent(ev)
+			}
+		} else {
+			s.auctionEvent(ev)
+		}
 	}
 	s.auctionEvents = evs
 	if len(evs) == 0 {
