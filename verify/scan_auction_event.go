@@ -67,9 +67,10 @@ var (
 )
 
 // auctionEventFast reads the event at s.i into ev if it is written as
-// Encode writes it, and reports whether it was; when it was not, s.i is as
-// it was and ev may hold part of the event (s.failed may be set by an
-// invalid string, which the general loop then meets again).
+// Encode writes it, and reports whether it was; when it was not, ev may
+// hold part of the event and s.i and s.failed may have changed (a string
+// was read, or was invalid): the caller restores them and reads the event
+// again from its '{'.
 func (s *scanner) auctionEventFast(ev *auction.Event) bool {
 	d, i := s.data, s.i
 	if i+26 > len(d) || string(d[i:i+9]) != `{"type":"` {
