@@ -77,29 +77,44 @@ func (s *scanner) auctionEventFast(ev *auction.Event) bool {
 		return false
 	}
 	i += 9
+	// The type and its closing quote, compared as constants (loads, not
+	// a call); i+17 <= len(d) here.
 	var order []uint8
-	switch {
-	case hasWord(d, i, auction.EventValuePrivate):
-		ev.Type, order = auction.EventValuePrivate, orderValue
-	case hasWord(d, i, auction.EventAction):
-		ev.Type, order = auction.EventAction, orderAction
-	case hasWord(d, i, auction.EventBidPlaced):
-		ev.Type, order = auction.EventBidPlaced, orderBid
-	case hasWord(d, i, auction.EventItemUp):
-		ev.Type, order = auction.EventItemUp, orderItem
-	case hasWord(d, i, auction.EventBiddingOpen):
-		ev.Type, order = auction.EventBiddingOpen, orderItem
-	case hasWord(d, i, auction.EventBidsRevealed):
-		ev.Type, order = auction.EventBidsRevealed, orderBidsRevealed
-	case hasWord(d, i, auction.EventItemResult):
-		ev.Type, order = auction.EventItemResult, orderItemResult
-	case hasWord(d, i, auction.EventProfitUpdate):
-		ev.Type, order = auction.EventProfitUpdate, orderProfitUpdate
-	case hasWord(d, i, auction.EventTimeout):
-		ev.Type, order = auction.EventTimeout, orderTimeout
-	case hasWord(d, i, auction.EventAuctionEnd):
-		ev.Type, order = auction.EventAuctionEnd, orderAuctionEnd
-	default:
+	switch d[i] {
+	case 'v':
+		if string(d[i:i+14]) == `value_private"` {
+			ev.Type, order = auction.EventValuePrivate, orderValue
+		}
+	case 'a':
+		if string(d[i:i+7]) == `action"` {
+			ev.Type, order = auction.EventAction, orderAction
+		} else if string(d[i:i+12]) == `auction_end"` {
+			ev.Type, order = auction.EventAuctionEnd, orderAuctionEnd
+		}
+	case 'b':
+		if string(d[i:i+11]) == `bid_placed"` {
+			ev.Type, order = auction.EventBidPlaced, orderBid
+		} else if string(d[i:i+13]) == `bidding_open"` {
+			ev.Type, order = auction.EventBiddingOpen, orderItem
+		} else if string(d[i:i+14]) == `bids_revealed"` {
+			ev.Type, order = auction.EventBidsRevealed, orderBidsRevealed
+		}
+	case 'i':
+		if string(d[i:i+8]) == `item_up"` {
+			ev.Type, order = auction.EventItemUp, orderItem
+		} else if string(d[i:i+12]) == `item_result"` {
+			ev.Type, order = auction.EventItemResult, orderItemResult
+		}
+	case 'p':
+		if string(d[i:i+14]) == `profit_update"` {
+			ev.Type, order = auction.EventProfitUpdate, orderProfitUpdate
+		}
+	case 't':
+		if string(d[i:i+8]) == `timeout"` {
+			ev.Type, order = auction.EventTimeout, orderTimeout
+		}
+	}
+	if order == nil {
 		return false
 	}
 	i += len(ev.Type) + 1
@@ -171,11 +186,6 @@ func (s *scanner) auctionEventFast(ev *auction.Event) bool {
 	s.i = i + 1
 	s.keep(b)
 	return true
-}
-
-// hasWord reports whether d[i:] begins with w and a closing quote.
-func hasWord(d []byte, i int, w string) bool {
-	return i+len(w) < len(d) && string(d[i:i+len(w)]) == w && d[i+len(w)] == '"'
 }
 
 // intAt reads at d[i] an integer as uintAt does, or '-' and such an
