@@ -73,19 +73,21 @@ func NewMatch(seed []byte, cfg Config) (*Match, error) {
 
 // Reset starts a new match in m, exactly as NewMatch(seed, cfg) would, but
 // reuses m's storage for the values table and the results, so that a
-// caller re-simulating many matches (verify.CheckAuction) allocates only
-// the seed's HMAC state per match. Slices returned earlier by m.Results are
+// caller re-simulating many matches (verify.CheckAuction) reuses the
+// seed's HMAC state (rng.Source.Reset) too. Slices returned earlier by m.Results are
 // overwritten. It returns the errors of NewMatch, and then leaves m
 // unchanged.
 func (m *Match) Reset(seed []byte, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	src, err := rng.NewSource(seed)
-	if err != nil {
+	if len(seed) != rng.SeedSize {
 		return seedSizeError(seed)
 	}
-	*m = Match{cfg: cfg, src: *src, values: m.values, results: m.results[:0]}
+	*m = Match{cfg: cfg, src: m.src, values: m.values, results: m.results[:0]}
+	if err := m.src.Reset(seed); err != nil {
+		return seedSizeError(seed) // never: the size was checked above
+	}
 	m.values = deriveValues(m.values, &m.src, &m.cfg)
 	if cap(m.results) < cfg.Items {
 		m.results = make([]ItemResult, 0, cfg.Items)

@@ -1,8 +1,8 @@
 package rng
 
 import (
-	"crypto/hmac"
 	"crypto/sha256"
+	"encoding"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -32,22 +32,86 @@ var ErrSeedSize = errors.New("rng: seed must be 32 bytes")
 // streams from one Source costs one HMAC key setup for all of them, where
 // New pays it for each. Streams from one Source share its HMAC state, so a
 // Source and its streams are not safe for concurrent use.
+//
+// The HMAC (RFC 2104, with SHA-256) is computed from the SHA-256 states
+// after the key's inner and outer padded blocks, kept marshaled (as
+// crypto/hmac keeps them after its first Reset): each block of a stream
+// costs two SHA-256 compressions and no allocation, and Reset re-keys the
+// Source in place (two compressions), so a caller checking many seeds
+// reuses one Source's memory.
 type Source struct {
-	mac hash.Hash
+	h  hash.Hash // a SHA-256 state, reused for every computation
+	un encoding.BinaryUnmarshaler
+	// inner and outer are h's marshaled states after (seed ^ ipad) and
+	// (seed ^ opad), n bytes each.
+	inner, outer [128]byte
+	n            int
+	sum          [32]byte // the inner hash of the block being computed
 }
 
 // NewSource returns the source for seed (exactly 32 bytes). It returns
 // ErrSeedSize for a seed of any other length.
 func NewSource(seed []byte) (*Source, error) {
-	if len(seed) != SeedSize {
-		return nil, ErrSeedSize
+	src := new(Source)
+	if err := src.Reset(seed); err != nil {
+		return nil, err
 	}
-	return &Source{mac: hmac.New(sha256.New, seed)}, nil
+	return src, nil
+}
+
+// Reset makes src the source of seed (exactly 32 bytes), as NewSource(seed)
+// would, reusing its memory. Streams made from src before draw from the new
+// key afterwards. It returns ErrSeedSize for a seed of any other length,
+// and then leaves src unchanged.
+func (src *Source) Reset(seed []byte) error {
+	if len(seed) != SeedSize {
+		return ErrSeedSize
+	}
+	if src.h == nil {
+		src.h = sha256.New()
+		src.un = src.h.(encoding.BinaryUnmarshaler)
+	}
+	ap := src.h.(encoding.BinaryAppender)
+	var pad [sha256.BlockSize]byte
+	for _, p := range [2]struct {
+		b     byte
+		state *[128]byte
+	}{{0x36, &src.inner}, {0x5c, &src.outer}} {
+		for i := range pad {
+			pad[i] = p.b
+		}
+		for i, c := range seed {
+			pad[i] ^= c
+		}
+		src.h.Reset()
+		src.h.Write(pad[:])
+		st, err := ap.AppendBinary(p.state[:0])
+		if err != nil || len(st) > len(p.state) || &st[0] != &p.state[0] {
+			panic("rng: SHA-256 state does not fit") // never: a sha256 state is 108 bytes
+		}
+		src.n = len(st)
+	}
+	return nil
+}
+
+// mac writes HMAC-SHA256(seed, msg) to out.
+func (src *Source) mac(msg []byte, out *[32]byte) {
+	h := src.h
+	if err := src.un.UnmarshalBinary(src.inner[:src.n]); err != nil {
+		panic("rng: SHA-256 state: " + err.Error()) // never: the state is h's own
+	}
+	h.Write(msg)
+	h.Sum(src.sum[:0])
+	if err := src.un.UnmarshalBinary(src.outer[:src.n]); err != nil {
+		panic("rng: SHA-256 state: " + err.Error())
+	}
+	h.Write(src.sum[:])
+	h.Sum(out[:0])
 }
 
 // Stream returns the stream of label, positioned at its first byte.
 func (src *Source) Stream(label string) *Stream {
-	s := &Stream{mac: src.mac, pos: 32}
+	s := &Stream{src: src, pos: 32}
 	s.msg = append(s.buf[:0], label...)
 	s.msg = append(s.msg, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 	return s
@@ -57,7 +121,7 @@ func (src *Source) Stream(label string) *Stream {
 // It is not safe for concurrent use. The zero value is not usable: call New
 // or Source.Stream.
 type Stream struct {
-	mac   hash.Hash
+	src   *Source
 	msg   []byte   // label || 0x00 || uint64_be(k)
 	buf   [64]byte // backing array of msg for labels up to 55 bytes
 	block [32]byte // the current block
@@ -84,9 +148,7 @@ func (s *Stream) Block(k uint64) [32]byte {
 // fill computes block(k) into s.block without allocating.
 func (s *Stream) fill(k uint64) {
 	binary.BigEndian.PutUint64(s.msg[len(s.msg)-8:], k)
-	s.mac.Reset()
-	s.mac.Write(s.msg)
-	s.mac.Sum(s.block[:0])
+	s.src.mac(s.msg, &s.block)
 }
 
 // Uint32 returns the next 4 bytes of the stream as a big-endian uint32.

@@ -1,6 +1,9 @@
 package rng
 
 import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/hex"
 	"testing"
 )
@@ -171,5 +174,36 @@ func BenchmarkSourceStream(b *testing.B) {
 	for b.Loop() {
 		s := src.Stream(LabelAuctionValues)
 		s.Uint32()
+	}
+}
+
+// A Source re-keyed with Reset gives, for every seed, the blocks of
+// crypto/hmac (a separate HMAC-SHA256) over label || 0x00 || uint64_be(k);
+// a Reset with a bad seed changes nothing.
+func TestSourceResetMatchesCryptoHMAC(t *testing.T) {
+	src, err := NewSource(vectorSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := src.Stream(LabelAuctionValues)
+	seed := make([]byte, SeedSize)
+	for n := range 50 {
+		for i := range seed {
+			seed[i] = byte(n*31 + i*7)
+		}
+		if err := src.Reset(seed); err != nil {
+			t.Fatal(err)
+		}
+		if err := src.Reset(seed[:31]); err != ErrSeedSize {
+			t.Fatalf("Reset(31 bytes) error = %v", err)
+		}
+		for k := range uint64(3) {
+			mac := hmac.New(sha256.New, seed)
+			mac.Write([]byte(LabelAuctionValues))
+			mac.Write([]byte{0, 0, 0, 0, 0, 0, 0, 0, byte(k)})
+			if got, want := s.Block(k), mac.Sum(nil); !bytes.Equal(got[:], want) {
+				t.Fatalf("seed %d block %d = %x, crypto/hmac %x", n, k, got, want)
+			}
+		}
 	}
 }
