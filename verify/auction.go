@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -162,8 +163,11 @@ type auctionChecker struct {
 	bidEvent [auction.MaxPlayers]int
 }
 
+// diff records a difference. claimed is copied: it may be (part of) a
+// string of the replay, which CheckAuctionReplay reads pointing into its
+// input (decodeAuction), and the report outlives the input.
 func (c *auctionChecker) diff(ev int, field, claimed, derived string) {
-	c.rep.Differences = append(c.rep.Differences, Difference{Event: ev, Field: field, Claimed: claimed, Derived: derived})
+	c.rep.Differences = append(c.rep.Differences, Difference{Event: ev, Field: field, Claimed: strings.Clone(claimed), Derived: derived})
 }
 
 // peek returns the next event, or nil when the events ran out. Callers

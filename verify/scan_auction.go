@@ -7,7 +7,9 @@ import (
 
 // decodeAuction reads the auction replay s scans strictly into r: the
 // scanner's fast path, or decodeStrict (and its error) when the fast path
-// gives up. r may hold memory of s until s.release.
+// gives up. r may hold memory of s until s.release, and its events'
+// strings point into s's input and memory: r must not be kept past
+// s.release nor the input changed while it is used.
 func (s *scanner) decodeAuction(r *auction.Replay) error {
 	if s.auctionReplay(r) {
 		return nil
@@ -106,6 +108,12 @@ func (s *scanner) auctionEventList() []auction.Event {
 	if !s.begin('[') {
 		return nil
 	}
+	// The events' strings (types, phases, actions, messages) point into
+	// the input and the scanner's arena: CheckAuctionReplay keeps none of
+	// them past the check (auctionChecker.diff copies its claims).
+	alias := s.alias
+	s.alias = true
+	defer func() { s.alias = alias }()
 	evs := s.auctionEvents[:0]
 	for n := 0; s.elem(&n); {
 		evs = append(evs, auction.Event{})

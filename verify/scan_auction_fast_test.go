@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 
 	json "github.com/go-json-experiment/json"
@@ -180,5 +181,48 @@ func TestAuctionFastPathAgrees(t *testing.T) {
 				sameCheck(t, name+" changed", e)
 			}
 		}
+	}
+}
+
+// TestAuctionReportOutlivesReplayBytes: an auction replay's event strings
+// point into its bytes (and the scanner's arena, for escaped ones) while
+// it is checked; the report's claims are copies, so overwriting the bytes
+// afterwards, and checking another replay with the same pooled scanner,
+// changes nothing in it.
+func TestAuctionReportOutlivesReplayBytes(t *testing.T) {
+	d := []byte(readTestdata(t, "auction_example.json"))
+	for _, e := range [][2]string{
+		{`"seat":1,"action":"pass"`, `"seat":1,"action":"sh\u006fut"`}, // escaped: from the scanner's arena
+		{`"seat":2,"action":"pass"`, `"seat":2,"action":"whisper"`},
+	} {
+		if !bytes.Contains(d, []byte(e[0])) {
+			t.Fatalf("auction_example.json has no %s", e[0])
+		}
+		d = bytes.Replace(d, []byte(e[0]), []byte(e[1]), 1)
+	}
+	rep, err := CheckReplay(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := checkReplayReference(bytes.Clone(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var claims []string
+	for _, df := range rep.Differences {
+		claims = append(claims, df.Claimed)
+	}
+	if !strings.Contains(strings.Join(claims, "|"), "shout") || !strings.Contains(strings.Join(claims, "|"), "whisper") {
+		t.Fatalf("claims %q", claims)
+	}
+	for k := range d {
+		d[k] = 'x'
+	}
+	other := []byte(strings.Replace(readTestdata(t, "auction_example.json"), `"action":"pass"`, `"action":"p\u0061ss"`, 1))
+	if rep, err := CheckReplay(other); err != nil || !rep.Clean() {
+		t.Fatal(err, rep)
+	}
+	if !reflect.DeepEqual(rep, want) {
+		t.Fatalf("report after the bytes changed\n%+v\nexpected\n%+v", rep, want)
 	}
 }

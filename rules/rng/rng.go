@@ -47,6 +47,7 @@ type Source struct {
 	inner, outer [128]byte
 	n            int
 	sum          [32]byte // the inner hash of the block being computed
+	pad          [sha256.BlockSize]byte
 }
 
 // NewSource returns the source for seed (exactly 32 bytes). It returns
@@ -72,7 +73,7 @@ func (src *Source) Reset(seed []byte) error {
 		src.un = src.h.(encoding.BinaryUnmarshaler)
 	}
 	ap := src.h.(encoding.BinaryAppender)
-	var pad [sha256.BlockSize]byte
+	pad := &src.pad
 	for _, p := range [2]struct {
 		b     byte
 		state *[128]byte
