@@ -115,7 +115,15 @@ func (s *scanner) auctionEventList() []auction.Event {
 	s.alias = true
 	defer func() { s.alias = alias }()
 	evs := s.auctionEvents[:0]
-	for n := 0; s.elem(&n); {
+	for n := 0; ; {
+		// Encode's separator, ",\n    " before an event, is skipped here
+		// at once; elem reads any other.
+		if d, i := s.data, s.i; n > 0 && i+7 <= len(d) && string(d[i:i+7]) == ",\n    {" {
+			s.i = i + 6
+			n++
+		} else if !s.elem(&n) {
+			break
+		}
 		evs = append(evs, auction.Event{})
 		ev := &evs[len(evs)-1]
 		if s.peek() == '{' {
