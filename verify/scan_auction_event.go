@@ -190,11 +190,34 @@ func (s *scanner) auctionEventFast(ev *auction.Event) bool {
 
 // intAt reads at d[i] an integer as uintAt does, or '-' and such an
 // integer other than 0, and returns it and the index after it, or -1 for
-// the index.
+// the index. Integers of 1 to 3 digits followed by ',' or '}' (nearly all
+// of a replay's) are read here, others by intAtSlow.
 func intAt(d []byte, i int) (int, int) {
-	if v := digitAt(d, i); v >= 0 {
-		return v, i + 1
+	if i+4 <= len(d) {
+		c0 := d[i] - '0'
+		if c0 <= 9 {
+			c1 := d[i+1]
+			if c1 == ',' || c1 == '}' {
+				return int(c0), i + 1
+			}
+			if c1 -= '0'; c1 <= 9 && c0 != 0 {
+				c2 := d[i+2]
+				if c2 == ',' || c2 == '}' {
+					return int(c0)*10 + int(c1), i + 2
+				}
+				if c2 -= '0'; c2 <= 9 {
+					if c3 := d[i+3]; c3 == ',' || c3 == '}' {
+						return int(c0)*100 + int(c1)*10 + int(c2), i + 3
+					}
+				}
+			}
+		}
 	}
+	return intAtSlow(d, i)
+}
+
+// intAtSlow is intAt for any input.
+func intAtSlow(d []byte, i int) (int, int) {
 	if i < len(d) && d[i] == '-' {
 		v, j := uintAt(d, i+1)
 		if j < 0 || v == 0 {
