@@ -104,6 +104,22 @@ func (s *slab[T]) many(vs []T) []T {
 	return s.buf[n : n+len(vs) : n+len(vs)]
 }
 
+// free returns room for n elements (n <= slabChunk) at the end of the
+// current chunk, as an empty slice of capacity n: what is appended to it
+// (within its capacity) is handed out by take.
+func (s *slab[T]) free(n int) []T {
+	s.room(n)
+	k := len(s.buf)
+	return s.buf[k:k:k+n]
+}
+
+// take hands out vs, a slice of free's that nothing was handed out after,
+// with its capacity cut to its length (never nil).
+func (s *slab[T]) take(vs []T) []T {
+	s.buf = s.buf[:len(s.buf)+len(vs)]
+	return vs[:len(vs):len(vs)]
+}
+
 // reset makes the chunks free for reuse.
 func (s *slab[T]) reset() { s.buf, s.next = nil, 0 }
 

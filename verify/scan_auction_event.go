@@ -248,8 +248,7 @@ func (s *scanner) seatBidsAt(d []byte, i int) ([]auction.SeatBid, int) {
 		return nil, -1
 	}
 	i++
-	var tmp [16]auction.SeatBid
-	vs := tmp[:0]
+	vs := s.bids.free(16)
 	for i < len(d) && d[i] != ']' {
 		if len(vs) > 0 {
 			if d[i] != ',' {
@@ -257,7 +256,7 @@ func (s *scanner) seatBidsAt(d []byte, i int) ([]auction.SeatBid, int) {
 			}
 			i++
 		}
-		if len(vs) == len(tmp) || i+8 > len(d) || string(d[i:i+8]) != `{"seat":` {
+		if len(vs) == cap(vs) || i+8 > len(d) || string(d[i:i+8]) != `{"seat":` {
 			return nil, -1
 		}
 		var b auction.SeatBid
@@ -273,7 +272,7 @@ func (s *scanner) seatBidsAt(d []byte, i int) ([]auction.SeatBid, int) {
 	if i >= len(d) {
 		return nil, -1
 	}
-	return s.bids.many(vs), i + 1
+	return s.bids.take(vs), i + 1
 }
 
 // playerStatesAt reads at d[i] a list of players' states written as
@@ -285,8 +284,7 @@ func (s *scanner) playerStatesAt(d []byte, i int) ([]auction.PlayerState, int) {
 		return nil, -1
 	}
 	i++
-	var tmp [16]auction.PlayerState
-	vs := tmp[:0]
+	vs := s.players.free(16)
 	for i < len(d) && d[i] != ']' {
 		if len(vs) > 0 {
 			if d[i] != ',' {
@@ -294,7 +292,7 @@ func (s *scanner) playerStatesAt(d []byte, i int) ([]auction.PlayerState, int) {
 			}
 			i++
 		}
-		if len(vs) == len(tmp) || i+8 > len(d) || string(d[i:i+8]) != `{"seat":` {
+		if len(vs) == cap(vs) || i+8 > len(d) || string(d[i:i+8]) != `{"seat":` {
 			return nil, -1
 		}
 		var p auction.PlayerState
@@ -316,5 +314,5 @@ func (s *scanner) playerStatesAt(d []byte, i int) ([]auction.PlayerState, int) {
 	if i >= len(d) {
 		return nil, -1
 	}
-	return s.players.many(vs), i + 1
+	return s.players.take(vs), i + 1
 }
