@@ -153,7 +153,19 @@ func (s *scanner) auctionEventFast(ev *auction.Event) bool {
 			case aeProfit:
 				ev.Profit = p
 			}
-		case aePhase, aeAction, aeMessage:
+		case aeAction:
+			// The two talk actions as constants; anything else (another
+			// word, an escape) is read as a string.
+			if i+7 <= len(d) && string(d[i:i+6]) == `"pass"` && (d[i+6] == ',' || d[i+6] == '}') {
+				ev.Action, i = "pass", i+6
+				continue
+			}
+			if i+6 <= len(d) && string(d[i:i+6]) == `"say",` {
+				ev.Action, i = "say", i+5
+				continue
+			}
+			fallthrough
+		case aePhase, aeMessage:
 			var str string
 			if str, _, i = s.textAt(i); i < 0 {
 				return false
