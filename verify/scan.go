@@ -110,7 +110,7 @@ func (s *slab[T]) many(vs []T) []T {
 func (s *slab[T]) free(n int) []T {
 	s.room(n)
 	k := len(s.buf)
-	return s.buf[k:k:k+n]
+	return s.buf[k : k : k+n]
 }
 
 // take hands out vs, a slice of free's that nothing was handed out after,
