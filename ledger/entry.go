@@ -171,6 +171,17 @@ func (l *Ledger) CheckpointAt(size int64) (*Checkpoint, error) {
 	return l.checkpointOf(l.store.CheckpointAt(context.Background(), size))
 }
 
+// VerifyCheckpoint checks a checkpoint row read from the ledger's store
+// (for instance by a [Store] reader such as the tlog-tiles handler) as
+// [Ledger.LatestCheckpoint] does: its note must verify under the log's
+// key, sign the row's origin, size and root, and carry the row's
+// creation time. It returns the checkpoint, or an error wrapping
+// [ErrTampered] naming what does not match. Notes that verified once are
+// remembered by their bytes, so a repeated call costs a hash.
+func (l *Ledger) VerifyCheckpoint(c *StoredCheckpoint) (*Checkpoint, error) {
+	return l.checkpointOf(c, nil)
+}
+
 func (l *Ledger) checkpointOf(c *StoredCheckpoint, err error) (*Checkpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)

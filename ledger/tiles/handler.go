@@ -41,6 +41,14 @@ type Handler struct {
 	// before the store is read again (a new checkpoint or cosignature
 	// shows within it); 0 reads the store for every request.
 	CheckpointMemo time.Duration
+	// Check, if set, is called on the latest stored checkpoint each time
+	// the handler reads it from the store (at most once per
+	// CheckpointMemo), before it is served: an error wrapping
+	// ledger.ErrTampered is answered 409 with its message, any other
+	// error 503, and nothing is served. The web site passes
+	// [ledger.Ledger.VerifyCheckpoint], so only a note that verifies under
+	// the log's key and matches its row is served.
+	Check func(*ledger.StoredCheckpoint) error
 
 	cache cache
 	size  atomic.Int64 // a signed tree size known to the handler (grows only)
@@ -93,10 +101,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.write(w, CheckpointType, CheckpointCache, m.b)
 			return
 		}
-		b, _, err := Checkpoint(r.Context(), h.Store)
+		b, cp, err := Checkpoint(r.Context(), h.Store)
 		if err != nil {
 			h.fail(w, "reading the checkpoint", err)
 			return
+		}
+		if h.Check != nil {
+			if err := h.Check(cp); errors.Is(err, ledger.ErrTampered) {
+				h.logger().Error("tlog-tiles: checkpoint refused", "err", err)
+				http.Error(w, "this ledger's database was altered; nothing is served from the altered data: "+err.Error(), http.StatusConflict)
+				return
+			} else if err != nil {
+				h.fail(w, "checking the checkpoint", err)
+				return
+			}
 		}
 		h.cp.Store(&memo{b: b, at: time.Now()})
 		h.write(w, CheckpointType, CheckpointCache, b)
