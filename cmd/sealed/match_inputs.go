@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sealedhq/sealed/beacon"
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/pflag"
@@ -56,6 +57,16 @@ func (m *matchInputFlags) parse(a *app) ([]commit.ReplayContribution, *commit.Re
 		var r beaconRoundJSON
 		if err := json.Unmarshal(data, &r); err != nil {
 			return nil, nil, usageErrorf("--beacon-file %s: not a drand round: %v", m.BeaconFile, err).withHint("make one with 'sealed beacon get --round R'")
+		}
+		switch {
+		case r.Chain == "":
+			// A relay's /<chain hash>/public/<round> answer names its
+			// chain only in its URL.
+			return nil, nil, usageErrorf("--beacon-file %s: the round names no drand chain (\"chain\": its chain hash); a relay's /public/<round> answer carries none", m.BeaconFile).
+				withHint(`make one with 'sealed beacon get --round R', or add "chain":"%s" for quicknet`, beacon.Quicknet.Hash)
+		case r.Round == 0 || r.Signature == "":
+			return nil, nil, usageErrorf("--beacon-file %s: expected a drand round with \"round\" (>= 1) and \"signature\" (96 hex digits)", m.BeaconFile).
+				withHint("make one with 'sealed beacon get --round R'")
 		}
 		b = &commit.ReplayBeacon{Chain: r.Chain, Round: r.Round, Signature: r.Signature}
 	}
