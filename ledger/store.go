@@ -72,7 +72,10 @@ type Store interface {
 	// nothing fn wrote is kept.
 	Write(ctx context.Context, fn func(WriteTx) error) error
 	// PutCheckpoint stores a signed checkpoint (its ID is assigned by the
-	// store, in storing order).
+	// store, in storing order). Storing a note already stored at that size
+	// is a no-op: two writers (processes) that sign the same tree in the
+	// same second sign the same note (Ed25519 is deterministic), and the
+	// audit refuses a note stored twice.
 	PutCheckpoint(ctx context.Context, cp *StoredCheckpoint) error
 	// PutReplay stores replay bytes under their digest (64 lowercase hex
 	// SHA-256, computed by the caller); storing an existing digest again

@@ -53,6 +53,7 @@ func auditCopy(t *testing.T, stmts ...string) *ledger.AuditProblem {
 		DROP TRIGGER IF EXISTS checkpoints_no_update; DROP TRIGGER IF EXISTS checkpoints_no_delete;
 		DROP TRIGGER IF EXISTS replays_no_update; DROP TRIGGER IF EXISTS replays_no_delete;
 		DROP TRIGGER IF EXISTS players_no_update; DROP TRIGGER IF EXISTS players_no_delete;
+		DROP TRIGGER IF EXISTS players_tail_no_update;
 		DROP TRIGGER IF EXISTS cosignatures_no_update; DROP TRIGGER IF EXISTS cosignatures_no_delete`}, stmts...)
 	if err := attack(t, c, all...); err != nil {
 		t.Fatalf("attack: %v", err)
@@ -107,6 +108,9 @@ func TestTamperEveryTable(t *testing.T) {
 		t.Fatal("the demo ledger has no result or commit entry")
 	}
 	other := fmt.Sprintf("%x", sha256.Sum256([]byte("another ledger's replay")))
+	// fold moves the players_tail rows into players, as the SQLite store does
+	// when the tail is full.
+	const fold = `INSERT INTO players(skeleton, player, idx) SELECT skeleton, player, idx FROM players_tail; DELETE FROM players_tail`
 	cases := []struct {
 		name, table, what string
 		stmts             []string
@@ -135,16 +139,30 @@ func TestTamperEveryTable(t *testing.T) {
 		{"schema_version row deleted", "schema_version", "versions", []string{`DELETE FROM schema_version WHERE version = 1`}},
 		{"schema_version bumped", "schema_version", "versions", []string{`INSERT INTO schema_version(version, applied_at) VALUES(99, 'now')`}},
 		{"dedup column changed", "entries", "dedup", []string{fmt.Sprintf(`UPDATE entries SET dedup = zeroblob(32) WHERE idx = %d`, commit)}},
-		{"players row deleted", "players", "no row for the skeleton", []string{`DELETE FROM players WHERE idx = (SELECT min(idx) FROM players)`}},
+		// A small ledger's players rows are in players_tail (the SQLite
+		// store's rows not yet moved into players, migration 6); fold
+		// moves them as the store does, so both tables are tampered.
+		{"players row deleted", "players", "no row for the skeleton", []string{`DELETE FROM players_tail WHERE idx = (SELECT min(idx) FROM players_tail)`}},
+		{"players row deleted after a fold", "players", "no row for the skeleton", []string{fold, `DELETE FROM players WHERE idx = (SELECT min(idx) FROM players)`}},
 		{"players row added for a later commit", "players", "is not the first commit entry",
 			[]string{`INSERT INTO players(skeleton, player, idx) VALUES('zz-nobody', 'zz-nobody', 0)`}},
+		{"players_tail row added for a later commit", "players", "is not the first commit entry",
+			[]string{`INSERT INTO players_tail(idx, skeleton, player) SELECT min(idx), 'zz-nobody', 'zz-nobody' FROM entries WHERE idx NOT IN (SELECT idx FROM players_tail)`}},
 		{"players row past the end", "players", "outside the log",
 			[]string{`INSERT INTO players(skeleton, player, idx) VALUES('zz-nobody', 'zz-nobody', 100000)`}},
+		{"players_tail row past the end", "players", "outside the log",
+			[]string{`INSERT INTO players_tail(idx, skeleton, player) VALUES(100000, 'zz-nobody', 'zz-nobody')`}},
+		{"players row in both tables", "players", "two rows",
+			[]string{`INSERT INTO players(skeleton, player, idx) SELECT skeleton, player, idx FROM players_tail WHERE skeleton = 'alice'`}},
 		{"players player changed to a lookalike", "players", "names the player",
 			// U+0430 for the first a: the skeleton stays "alice".
-			[]string{`UPDATE players SET player = char(1072) || substr(player, 2) WHERE skeleton = 'alice'`}},
+			[]string{`UPDATE players_tail SET player = char(1072) || substr(player, 2) WHERE skeleton = 'alice'`}},
+		{"players player changed to a lookalike after a fold", "players", "names the player",
+			[]string{fold, `UPDATE players SET player = char(1072) || substr(player, 2) WHERE skeleton = 'alice'`}},
 		{"players skeleton stored as a blob", "players", "not text",
-			[]string{`UPDATE players SET skeleton = CAST(skeleton AS BLOB) WHERE idx = (SELECT min(idx) FROM players)`}},
+			[]string{`UPDATE players_tail SET skeleton = CAST(skeleton AS BLOB) WHERE idx = (SELECT min(idx) FROM players_tail)`}},
+		{"players skeleton stored as a blob after a fold", "players", "not text",
+			[]string{fold, `UPDATE players SET skeleton = CAST(skeleton AS BLOB) WHERE idx = (SELECT min(idx) FROM players)`}},
 		{"players table dropped", "players", "table is missing", []string{`DROP TABLE players`}},
 		{"integrated_at set to text", "entries", "integrated_at",
 			[]string{fmt.Sprintf(`UPDATE entries SET integrated_at = 'yesterday' WHERE idx = %d`, commit)}},

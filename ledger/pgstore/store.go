@@ -445,6 +445,14 @@ func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) 
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, checkpointLockKey); err != nil {
 		return fmt.Errorf("taking the checkpoint lock: %w", err)
 	}
+	// Under the lock: a note another writer stored is not stored again.
+	var dup bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM checkpoints WHERE size = $1 AND note = $2)`, cp.Size, nonNil(cp.Note)).Scan(&dup); err != nil {
+		return fmt.Errorf("storing a checkpoint: %w", err)
+	}
+	if dup {
+		return nil
+	}
 	if err := insertCheckpoint(ctx, tx, cp); err != nil {
 		return err
 	}

@@ -46,6 +46,16 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 		if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM players`).Scan(&c.Players); err != nil {
 			return nil, fmt.Errorf("census: %w", err)
 		}
+		// The rows of players_tail (migration 6) are players rows too.
+		if ok, err := s.hasPlayersTail(ctx); err != nil {
+			return nil, fmt.Errorf("census: %w", err)
+		} else if ok {
+			var n int64
+			if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM players_tail`).Scan(&n); err != nil {
+				return nil, fmt.Errorf("census: %w", err)
+			}
+			c.Players += n
+		}
 	} else {
 		var v int
 		if err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v); err != nil {

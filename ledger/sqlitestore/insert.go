@@ -12,9 +12,9 @@ type insertTable struct {
 }
 
 var (
-	insertEntries = insertTable{`INSERT INTO entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref) VALUES`, 9}
-	insertHashes  = insertTable{`INSERT INTO hashes(id, hash) VALUES`, 2}
-	insertPlayers = insertTable{`INSERT INTO players(skeleton, player, idx) VALUES`, 3}
+	insertEntries     = insertTable{`INSERT INTO entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref) VALUES`, 9}
+	insertHashes      = insertTable{`INSERT INTO hashes(id, hash) VALUES`, 2}
+	insertPlayersTail = insertTable{`INSERT INTO players_tail(idx, skeleton, player) VALUES`, 3}
 )
 
 // insertChunk is the most rows one INSERT statement writes.
@@ -46,7 +46,7 @@ func (c *insertCache) prepare(db *sql.DB) error {
 	if c.player, err = db.Prepare(playerQuery); err != nil {
 		return err
 	}
-	for _, t := range []insertTable{insertEntries, insertHashes, insertPlayers} {
+	for _, t := range []insertTable{insertEntries, insertHashes, insertPlayersTail} {
 		c.stmts[t] = map[int]*sql.Stmt{}
 		row := "(" + strings.TrimSuffix(strings.Repeat("?,", t.cols), ",") + ")"
 		for rows := 1; rows <= insertChunk; rows++ {

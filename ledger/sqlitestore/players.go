@@ -58,10 +58,17 @@ func fillPlayers(tx *sql.Tx) error {
 	}
 }
 
-// PlayerBySkeleton implements ledger.Store (the table's primary key).
+// PlayerBySkeleton implements ledger.Store: players' key, then the
+// players_tail rows (migration 6), in one statement.
 func (s *Store) PlayerBySkeleton(ctx context.Context, skeleton string) (*ledger.StoredPlayer, error) {
+	q := `SELECT skeleton, player, idx FROM players WHERE skeleton = ?1`
+	if ok, err := s.hasPlayersTail(ctx); err != nil {
+		return nil, fmt.Errorf("reading players: %w", err)
+	} else if ok {
+		q = playerLookup
+	}
 	var v [3]any
-	err := s.r.QueryRowContext(ctx, `SELECT skeleton, player, idx FROM players WHERE skeleton = ?`, skeleton).Scan(&v[0], &v[1], &v[2])
+	err := s.r.QueryRowContext(ctx, q, skeleton).Scan(&v[0], &v[1], &v[2])
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("player of skeleton %q: %w", skeleton, ledger.ErrNotFound)
 	}
@@ -75,16 +82,25 @@ func (s *Store) PlayerBySkeleton(ctx context.Context, skeleton string) (*ledger.
 	return &p, nil
 }
 
-// EachPlayer implements ledger.Store.
+// EachPlayer implements ledger.Store: the rows of players and
+// players_tail (migration 6) together, in skeleton order.
 func (s *Store) EachPlayer(ctx context.Context, fn func(ledger.StoredPlayer) error) error {
 	if ok, err := s.hasTable(ctx, "players"); err != nil || !ok {
 		return err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT skeleton, player, idx FROM players ORDER BY skeleton`)
+	q := `SELECT skeleton, player, idx FROM players ORDER BY skeleton`
+	if ok, err := s.hasPlayersTail(ctx); err != nil {
+		return fmt.Errorf("reading players: %w", err)
+	} else if ok {
+		q = eachPlayerQuery
+	}
+	rows, err := s.r.QueryContext(ctx, q)
 	if err != nil {
 		return fmt.Errorf("reading players: %w", err)
 	}
 	defer rows.Close()
+	var prev ledger.StoredPlayer
+	first := true
 	for rows.Next() {
 		var v [3]any
 		if err := rows.Scan(&v[0], &v[1], &v[2]); err != nil {
@@ -94,6 +110,12 @@ func (s *Store) EachPlayer(ctx context.Context, fn func(ledger.StoredPlayer) err
 		if err != nil {
 			return err
 		}
+		// players' key keeps a skeleton to one row there; one in both
+		// tables, or twice in the tail, is not a table a log writes.
+		if !first && p.Skeleton == prev.Skeleton {
+			return fmt.Errorf("players: skeleton %q has two rows (entries %d and %d), in players and players_tail or twice in players_tail: %w", p.Skeleton, prev.Index, p.Index, ledger.ErrTampered)
+		}
+		prev, first = p, false
 		if err := fn(p); err != nil {
 			return err
 		}
@@ -130,16 +152,64 @@ func (s *Store) hasTable(ctx context.Context, name string) (bool, error) {
 	return n == 1, nil
 }
 
-// Players implements ledger.WriteTx: one prepared primary-key seek per
-// skeleton.
+// hasPlayersTail reports whether the file has players_tail (a file
+// opened read-only may predate migration 6); the answer is read once.
+func (s *Store) hasPlayersTail(ctx context.Context) (bool, error) {
+	if s.w != nil { // migrated when opened
+		return true, nil
+	}
+	s.tailOnce.Do(func() { s.tailHas, s.tailErr = s.hasTable(ctx, "players_tail") })
+	return s.tailHas, s.tailErr
+}
+
+// syncTail brings the writer's copy of players_tail up to date, once per
+// transaction.
+func (t *writeTx) syncTail(ctx context.Context) error {
+	if t.tailSynced {
+		return nil
+	}
+	if err := t.s.tail.sync(ctx, t.tx); err != nil {
+		return err
+	}
+	t.tailSynced = true
+	return nil
+}
+
+// Players implements ledger.WriteTx: the rows this transaction added,
+// the writer's copy of players_tail, then one prepared primary-key seek
+// of players per skeleton; with a skeleton in two places (a tampered
+// table), the row of the earlier index.
 func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]ledger.StoredPlayer, error) {
 	out := make(map[string]ledger.StoredPlayer, len(skeletons))
+	if len(skeletons) == 0 {
+		return out, nil
+	}
+	if err := t.syncTail(ctx); err != nil {
+		return nil, err
+	}
 	st := t.tx.Stmt(t.s.inserts.player)
 	defer st.Close()
+	keep := func(p ledger.StoredPlayer) {
+		if q, ok := out[p.Skeleton]; !ok || p.Index < q.Index {
+			out[p.Skeleton] = p
+		}
+	}
 	for _, sk := range skeletons {
+		if p, ok := t.staged[sk]; ok {
+			keep(p)
+		}
+		if p, ok := t.s.tail.rows[sk]; ok {
+			keep(p)
+		}
 		var v [3]any
 		err := st.QueryRowContext(ctx, sk).Scan(&v[0], &v[1], &v[2])
 		if errors.Is(err, sql.ErrNoRows) {
+			if _, ok := out[sk]; !ok {
+				if t.absent == nil {
+					t.absent = map[string]bool{}
+				}
+				t.absent[sk] = true
+			}
 			continue
 		}
 		if err != nil {
@@ -149,17 +219,50 @@ func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]l
 		if err != nil {
 			return nil, err
 		}
-		out[p.Skeleton] = p
+		keep(p)
 	}
 	return out, nil
 }
 
-// InsertPlayers implements ledger.WriteTx (multi-row INSERTs prepared
-// once, as for entries).
+// InsertPlayers implements ledger.WriteTx: the rows go to players_tail
+// (migration 6), at their entries' indexes, in multi-row INSERTs prepared
+// once. A skeleton already stored, in players or the tail, is an error
+// wrapping ledger.ErrConflict (checked against the lookups Players made
+// in this transaction, else with a seek).
 func (t *writeTx) InsertPlayers(ctx context.Context, rows []ledger.StoredPlayer) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	if err := t.syncTail(ctx); err != nil {
+		return err
+	}
 	args := make([]any, 0, 3*len(rows))
 	for _, p := range rows {
-		args = append(args, p.Skeleton, p.Player, p.Index)
+		_, inTail := t.s.tail.rows[p.Skeleton]
+		_, inTx := t.staged[p.Skeleton]
+		if inTail || inTx {
+			return fmt.Errorf("players: skeleton %q is already stored: %w", p.Skeleton, ledger.ErrConflict)
+		}
+		if !t.absent[p.Skeleton] {
+			var n int
+			if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM players WHERE skeleton = ?`, p.Skeleton).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return fmt.Errorf("players: skeleton %q is already stored: %w", p.Skeleton, ledger.ErrConflict)
+			}
+		}
+		args = append(args, p.Index, p.Skeleton, p.Player)
 	}
-	return conflict(t.s.inserts.exec(t.tx, insertPlayers, args))
+	if err := t.s.inserts.exec(t.tx, insertPlayersTail, args); err != nil {
+		return conflict(err)
+	}
+	if t.staged == nil {
+		t.staged = make(map[string]ledger.StoredPlayer, len(rows))
+	}
+	for _, p := range rows {
+		t.staged[p.Skeleton] = p
+		t.stagedRows = append(t.stagedRows, p)
+	}
+	return nil
 }

@@ -137,3 +137,20 @@ BEGIN SELECT RAISE(ABORT, 'ledger players are append-only'); END;
 DROP INDEX entries_dedup;
 DROP INDEX entries_commitment;
 CREATE INDEX entries_lookup ON entries(coalesce(substr(commitment, 1, 16), substr(dedup, 1, 8)), substr(dedup, 1, 8));
+
+-- migration 6
+-- The players rows of the log's tail (docs/ledger.md "Player names",
+-- "SQLite"): an append of a new player's commit writes its row here, keyed
+-- by the entry's index, so the write lands at the table's right edge with
+-- the entry, instead of at a random place of players' key order (a random
+-- page written per new player). Once the tail holds playersFoldAt rows, the
+-- append that reaches it moves them into players in key order, in its own
+-- transaction. players and players_tail together are the players table a
+-- Store returns (no skeleton in both); the audit re-derives them together.
+CREATE TABLE players_tail (
+	idx      INTEGER NOT NULL PRIMARY KEY,
+	skeleton TEXT    NOT NULL,
+	player   TEXT    NOT NULL
+);
+CREATE TRIGGER players_tail_no_update BEFORE UPDATE ON players_tail
+BEGIN SELECT RAISE(ABORT, 'ledger players are append-only'); END;

@@ -40,6 +40,13 @@ type Store struct {
 	encUTF8 bool
 	encErr  error
 
+	// tail is the writer's copy of players_tail; tailOnce, tailHas and
+	// tailErr say whether a read-only file has that table.
+	tail     playersTail
+	tailOnce sync.Once
+	tailHas  bool
+	tailErr  error
+
 	walRestart atomic.Bool   // set by the WAL checkpointer: Write restarts the WAL first
 	walStop    chan struct{} // closed by Close to stop the WAL checkpointer
 	walDone    chan struct{}
@@ -522,7 +529,10 @@ func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) 
 	if err := s.readOnly("storing a checkpoint"); err != nil {
 		return err
 	}
-	_, err := s.w.ExecContext(ctx, `INSERT INTO checkpoints(size, root, note, created_at) VALUES(?, ?, ?, ?)`,
+	// One statement, so the check and the insert hold the write lock
+	// together.
+	_, err := s.w.ExecContext(ctx, `INSERT INTO checkpoints(size, root, note, created_at) SELECT ?1, ?2, ?3, ?4
+		WHERE NOT EXISTS (SELECT 1 FROM checkpoints WHERE size = ?1 AND note = ?3)`,
 		cp.Size, cp.Root, cp.Note, cp.CreatedAt)
 	return err
 }
@@ -553,16 +563,37 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) error 
 		return err
 	}
 	defer tx.Rollback()
-	if err := fn(&writeTx{s: s, tx: tx}); err != nil {
+	t := &writeTx{s: s, tx: tx}
+	if err := fn(t); err != nil {
+		s.tail.valid = false
 		return err
 	}
-	return tx.Commit()
+	folded, err := s.tail.fold(ctx, tx, len(t.stagedRows))
+	if err == nil {
+		err = tx.Commit()
+	}
+	switch {
+	case err != nil || folded:
+		s.tail.valid = false // read again by the next transaction
+	case s.tail.valid && t.tailSynced:
+		s.tail.added(t.stagedRows)
+	default:
+		s.tail.valid = false
+	}
+	return err
 }
 
 // writeTx is a ledger.WriteTx on a SQLite transaction.
 type writeTx struct {
 	s  *Store
 	tx *sql.Tx
+	// tailSynced: s.tail was checked against players_tail in this
+	// transaction; staged and stagedRows are the rows InsertPlayers
+	// added; absent, the skeletons Players found nowhere.
+	tailSynced bool
+	staged     map[string]ledger.StoredPlayer
+	stagedRows []ledger.StoredPlayer
+	absent     map[string]bool
 }
 
 func (t *writeTx) Tail(ctx context.Context) (size, last int64, err error) {

@@ -291,6 +291,9 @@ func testCheckpoints(ctx context.Context, t *testing.T, s ledger.Store) {
 		{Size: 5, Root: hashOf(5), Note: []byte("five a"), CreatedAt: 10},
 		{Size: 3, Root: hashOf(3), Note: []byte("three"), CreatedAt: 11},
 		{Size: 5, Root: hashOf(5), Note: []byte("five b"), CreatedAt: 12},
+		// The same note again (two writers signed one tree in one
+		// second): not stored twice.
+		{Size: 5, Root: hashOf(5), Note: []byte("five a"), CreatedAt: 10},
 	} {
 		if err := s.PutCheckpoint(ctx, &c); err != nil {
 			t.Fatal(err)

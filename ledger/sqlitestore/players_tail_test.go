@@ -1,0 +1,146 @@
+package sqlitestore
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// tailCommit is a commit entry by player.
+func tailCommit(player string) []byte {
+	c := sha256.Sum256([]byte("tail " + player))
+	return fmt.Appendf(nil, `{"kind":"commit","player":%q,"action_type":"bid","channel":"#auctions","commitment":"%x"}`, player, c)
+}
+
+// openTailLedger opens the ledger at path (made with key) on a store of
+// its own, as another process would.
+func openTailLedger(t *testing.T, path, key string) *ledger.Ledger {
+	t.Helper()
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ledger.Open(context.Background(), s, ledger.Options{KeyFile: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// tableRows counts the rows of players and players_tail in the file.
+func tableRows(t *testing.T, path string) (players, tail int) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.QueryRow(`SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM players_tail)`).Scan(&players, &tail); err != nil {
+		t.Fatal(err)
+	}
+	return players, tail
+}
+
+// TestPlayersTailFold appends new players past playersFoldAt from two
+// stores on one file (two writers, as two processes): the rows move from
+// players_tail into players, each writer sees the other's rows in either
+// table (a lookalike of a player the other wrote is refused, naming the
+// first commit), and the audit re-derives the two tables clean.
+func TestPlayersTailFold(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
+	s, err := Open(path, Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ledger.Create(ctx, s, "tail.example/log", key); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	a, b := openTailLedger(t, path, key), openTailLedger(t, path, key)
+
+	// alice by a, then her lookalike by b (U+0430 for the a): b's copy of
+	// the tail must be read again, since a appended to it.
+	ia, err := a.Append(ctx, tailCommit("alice"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ce *ledger.ConfusableNameError
+	if _, err := b.Append(ctx, tailCommit("\u0430lice")); !errors.As(err, &ce) || ce.Existing != "alice" || ce.Index != ia {
+		t.Fatalf("lookalike of alice (in players_tail) by the other writer: %v; want a ConfusableNameError naming entry %d", err, ia)
+	}
+	if p, tl := tableRows(t, path); p != 0 || tl != 1 {
+		t.Fatalf("after one new player: players %d, players_tail %d rows; want 0 and 1", p, tl)
+	}
+
+	// b appends new players until the tail folds (64 at a time).
+	n := playersFoldAt + 100
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for w := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += 64 {
+				if _, err := b.Append(ctx, tailCommit(fmt.Sprintf("player-%d", i))); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	p, tl := tableRows(t, path)
+	if p+tl != n+1 || p < playersFoldAt || tl >= playersFoldAt {
+		t.Fatalf("after %d new players: players %d, players_tail %d rows; want %d in all, at least %d moved into players", n+1, p, tl, n+1, playersFoldAt)
+	}
+
+	// a's copy of the tail is stale (b folded it): lookalikes of a folded
+	// player and of one still in the tail are refused, and a repeat of a
+	// folded player is not a new player.
+	for _, who := range []string{"player-1", fmt.Sprintf("player-%d", n-1)} {
+		sp, err := a.Store().PlayerBySkeleton(ctx, ledger.Skeleton(who))
+		if err != nil {
+			t.Fatalf("PlayerBySkeleton(%s): %v", who, err)
+		}
+		look := "\u0440" + who[1:] // Cyrillic er for the p: the same skeleton
+		if _, err := a.Append(ctx, tailCommit(look)); !errors.As(err, &ce) || ce.Existing != who || ce.Index != sp.Index {
+			t.Errorf("lookalike of %s (entry %d): %v; want a ConfusableNameError naming it", who, sp.Index, err)
+		}
+	}
+	if _, err := a.Append(ctx, []byte(`{"kind":"commit","player":"player-1","action_type":"bid","channel":"#auctions","commitment":"`+fmt.Sprintf("%x", sha256.Sum256([]byte("again")))+`"}`)); err != nil {
+		t.Errorf("a second commit by player-1: %v", err)
+	}
+	if p2, tl2 := tableRows(t, path); p2+tl2 != n+1 {
+		t.Errorf("after a repeat player: %d players rows; want %d", p2+tl2, n+1)
+	}
+	if _, err := a.WaitCheckpoint(ctx, mustSize(t, a)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := a.Audit(ctx, nil)
+	if err != nil || !rep.OK {
+		t.Fatalf("audit: %v, %+v", err, rep)
+	}
+}
+
+func mustSize(t *testing.T, l *ledger.Ledger) int64 {
+	t.Helper()
+	n, err := l.Size()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
