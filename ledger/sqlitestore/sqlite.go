@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -158,7 +159,7 @@ func openWriterPlain(path string) (*sql.DB, error) {
 // the WAL's start (truncating the file to walFloor). The WAL therefore
 // stays under about walShare of the database plus what the writer adds
 // in one interval.
-func walCheckpointer(path string, db *sql.DB, restart *atomic.Bool, stop <-chan struct{}, done chan<- struct{}) {
+func walCheckpointer(path string, db *sql.DB, restart *atomic.Bool, busy *sync.Mutex, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	defer db.Close()
 	t := time.NewTicker(walInterval)
@@ -168,7 +169,9 @@ func walCheckpointer(path string, db *sql.DB, restart *atomic.Bool, stop <-chan 
 		case <-stop:
 			return
 		case <-t.C:
+			busy.Lock()
 			db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`) // best effort: the next tick retries
+			busy.Unlock()
 			if walTooLarge(path) {
 				restart.Store(true)
 			}
@@ -177,10 +180,16 @@ func walCheckpointer(path string, db *sql.DB, restart *atomic.Bool, stop <-chan 
 }
 
 // restartWAL runs a RESTART checkpoint on the writer connection w, between
-// two transactions. It waits at most walRestartWait for readers on older
+// two transactions, holding busy, which the checkpointer holds through
+// each PASSIVE checkpoint: a RESTART that met one under way would wait in
+// SQLite's busy handler, which sleeps in steps of milliseconds (the
+// batch's appenders with it), where busy wakes it the moment the PASSIVE
+// one ends. It waits at most walRestartWait for readers on older
 // snapshots (then gives up until the next request: a long audit must not
 // stall appends).
-func restartWAL(w *sql.DB) {
+func restartWAL(w *sql.DB, busy *sync.Mutex) {
+	busy.Lock()
+	defer busy.Unlock()
 	w.Exec(fmt.Sprintf(`PRAGMA busy_timeout = %d`, walRestartWait.Milliseconds()))
 	w.Exec(`PRAGMA wal_checkpoint(RESTART)`)
 	w.Exec(fmt.Sprintf(`PRAGMA busy_timeout = %d`, busyTimeoutMS))

@@ -48,6 +48,7 @@ type Store struct {
 	tailErr  error
 
 	walRestart atomic.Bool   // set by the WAL checkpointer: Write restarts the WAL first
+	walBusy    sync.Mutex    // held through each WAL checkpoint (restartWAL)
 	walStop    chan struct{} // closed by Close to stop the WAL checkpointer
 	walDone    chan struct{}
 }
@@ -113,7 +114,7 @@ func Open(path string, opts Options) (*Store, error) {
 			return fail(err)
 		}
 		s.walStop, s.walDone = make(chan struct{}), make(chan struct{})
-		go walCheckpointer(path, plain, &s.walRestart, s.walStop, s.walDone)
+		go walCheckpointer(path, plain, &s.walRestart, &s.walBusy, s.walStop, s.walDone)
 	}
 	return s, nil
 }
@@ -556,7 +557,7 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) error 
 		return err
 	}
 	if s.walRestart.CompareAndSwap(true, false) {
-		restartWAL(s.w)
+		restartWAL(s.w, &s.walBusy)
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
