@@ -31,9 +31,9 @@ type judgement struct {
 	byCommitment map[commit.Commitment][]int
 	reveals      map[int64][]secret.Reveal // by the commit entry they name
 	edits        map[int64][]secret.Edit
-	// views caches the commitment views built from this judgement
-	// (commit.Commitment -> *commitmentView); a new judgement starts empty.
-	views *sync.Map
+	// views caches the commitment views built from this judgement, within
+	// a byte budget (viewCache); a new judgement starts empty.
+	views *viewCache
 }
 
 // judgeCache keeps the latest judgement. A judgement depends only on the
@@ -43,17 +43,19 @@ type judgement struct {
 // when a lookup misses a commitment the ledger has. One request checks or
 // recomputes; the others meanwhile use the previous judgement.
 type judgeCache struct {
-	l     *ledger.Ledger
-	game  secret.Game
-	now   func() time.Time
-	ttl   time.Duration
-	mu    sync.Mutex // held while checking or recomputing
-	cur   atomic.Pointer[judgement]
-	stale atomic.Bool
+	l    *ledger.Ledger
+	game secret.Game
+	now  func() time.Time
+	ttl  time.Duration
+	// viewBytes is the budget of each judgement's view cache.
+	viewBytes int64
+	mu        sync.Mutex // held while checking or recomputing
+	cur       atomic.Pointer[judgement]
+	stale     atomic.Bool
 }
 
-func newJudgeCache(l *ledger.Ledger, g secret.Game, now func() time.Time, ttl time.Duration) *judgeCache {
-	return &judgeCache{l: l, game: g, now: now, ttl: ttl}
+func newJudgeCache(l *ledger.Ledger, g secret.Game, now func() time.Time, ttl time.Duration, viewBytes int64) *judgeCache {
+	return &judgeCache{l: l, game: g, now: now, ttl: ttl, viewBytes: viewBytes}
 }
 
 // invalidate makes the next get check the ledger.
@@ -123,7 +125,7 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 	}
 	jd := &judgement{checked: time.Now(), at: at, size: size, until: farFuture, j: j,
 		byCommitment: map[commit.Commitment][]int{},
-		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: &sync.Map{}}
+		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: newViewCache(jc.viewBytes)}
 	later := func(t time.Time) {
 		if t.After(at) && t.Before(jd.until) {
 			jd.until = t
