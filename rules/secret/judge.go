@@ -416,13 +416,18 @@ func flagCopies(actions []Action) {
 			players = map[string]int{}
 			first[a.Post.Commitment] = players
 		}
+		// The flag names the earliest other player's post (actions are in
+		// time order), whatever the order of the map.
+		earliest := -1
 		for _, j := range players {
-			if actions[j].Post.Player != a.Post.Player {
-				e := &actions[j]
-				a.Flags = append(a.Flags, Flag{Kind: CopiedCommitment, Earlier: e.Post.Index, EarlierPlayer: e.Post.Player, Text: fmt.Sprintf(
-					"%s posted the same commitment %s at ledger index %d", e.Post.Player, a.Post.Commitment, e.Post.Index)})
-				break
+			if actions[j].Post.Player != a.Post.Player && (earliest < 0 || j < earliest) {
+				earliest = j
 			}
+		}
+		if earliest >= 0 {
+			e := &actions[earliest]
+			a.Flags = append(a.Flags, Flag{Kind: CopiedCommitment, Earlier: e.Post.Index, EarlierPlayer: e.Post.Player, Text: fmt.Sprintf(
+				"%s posted the same commitment %s at ledger index %d", e.Post.Player, a.Post.Commitment, e.Post.Index)})
 		}
 		if _, ok := players[a.Post.Player]; !ok {
 			players[a.Post.Player] = i

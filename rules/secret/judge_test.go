@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -368,6 +369,25 @@ func TestCopiedCommitmentFlagged(t *testing.T) {
 	}
 	if f := action(t, j, 2).Flags; len(f) != 1 || f[0].Kind != CopiedCommitment || f[0].EarlierPlayer != "alice" {
 		t.Fatalf("copy flags = %+v, want copied commitment naming alice", f)
+	}
+}
+
+// TestCopiedCommitmentNamesEarliest: a commitment two other players posted
+// before is flagged as a copy of the earliest of them, every time (the
+// flag once depended on a map's order).
+func TestCopiedCommitmentNamesEarliest(t *testing.T) {
+	v := reveal(t, "alice")
+	var posts []Post
+	for i, p := range []string{"alice", "jack", "kim", "lee", "max", "ned", "oz", "pat"} {
+		posts = append(posts, post(t, int64(i+1), fmt.Sprintf("2026-03-02T09:%02d:00Z", i), p, ActionBid, "#auctions", v.commitment))
+	}
+	for range 20 {
+		j := judge(t, Game{}, History{Posts: posts}, "2026-03-02T10:00:00Z")
+		for i := int64(2); i <= int64(len(posts)); i++ {
+			if f := action(t, j, i).Flags; len(f) != 1 || f[0].Earlier != 1 || f[0].EarlierPlayer != "alice" {
+				t.Fatalf("post %d flags = %+v, want one copied commitment naming alice's post 1", i, f)
+			}
+		}
 	}
 }
 
