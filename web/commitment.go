@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -233,10 +232,10 @@ func (s *Server) apiCommitment(c echo.Context) error {
 	return c.JSONBlob(http.StatusOK, b)
 }
 
-// encoded is the view's JSON, encoded once.
+// encoded is the view's JSON (json.Marshal's bytes, marshalView), encoded once.
 func (v *commitmentView) encoded() ([]byte, error) {
 	v.once.Do(func() {
-		v.json, v.jsonErr = json.Marshal(v)
+		v.json, v.jsonErr = marshalView(v)
 		v.charge(len(v.json))
 	})
 	return v.json, v.jsonErr
