@@ -244,7 +244,7 @@ func TestViewJSONMatchesMarshal(t *testing.T) {
 	}
 	// Odd strings and times: escaping as encoding/json does, and a year it
 	// refuses.
-	text := "a<b>&\"\\\x01\u2028\xff é"
+	text := "a<b>&\"\\\x01\b\f\n\r\t\x1f\x7f\u2028\u2029\xff\xe2\x80 é\U0001F600"
 	v := &commitmentView{Commitment: text, JudgedAt: time.Date(2026, 3, 9, 12, 0, 0, 5, time.FixedZone("x", 3600)),
 		Actions: []actionView{{Player: text, PlayerNotes: []string{text}, Declaration: &secret.Declaration{Hand: []secret.Card{{}}},
 			Reveals: []revealView{{Text: &text, Hints: nil}}, Decisions: []secret.Explanation{{Times: []secret.TimeUsed{{Gap: time.Second}}}}}}}

@@ -12,10 +12,9 @@ import (
 // viewJSON appends the JSON of commitment views without reflection: the
 // same bytes json.Marshal gives (field order, omitempty and omitzero,
 // string escaping, RFC 3339 times), which TestViewJSONMatchesMarshal
-// checks over the test ledgers. A string that is not plain ASCII is
-// escaped by encoding/json itself; a time json.Marshal would refuse (a
-// year outside 0-9999) makes ok false, and the caller falls back to
-// json.Marshal.
+// checks over the test ledgers. A time json.Marshal would refuse (a year
+// outside 0-9999) makes ok false, and the caller falls back to
+// json.Marshal for its error.
 type viewJSON struct {
 	b  []byte
 	ok bool
@@ -33,22 +32,60 @@ func marshalView(v *commitmentView) ([]byte, error) {
 
 func (w *viewJSON) raw(s string) { w.b = append(w.b, s...) }
 
-// str appends s as a JSON string, as encoding/json does.
+// str appends s as a JSON string, escaped as encoding/json does: quote,
+// backslash and control characters, <, > and & as \u escapes, U+2028 and
+// U+2029 escaped, invalid UTF-8 as U+FFFD.
 func (w *viewJSON) str(s string) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, err := json.Marshal(s)
-			if err != nil {
-				w.ok = false
-				return
+	const hex = "0123456789abcdef"
+	b := append(w.b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
 			}
-			w.b = append(w.b, q...)
-			return
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
 	}
-	w.b = append(w.b, '"')
-	w.b = append(w.b, s...)
-	w.b = append(w.b, '"')
+	b = append(b, s[start:]...)
+	w.b = append(b, '"')
 }
 
 // strs appends a []string (null when nil).
