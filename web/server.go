@@ -31,9 +31,9 @@ const (
 	// revelation date passed).
 	DefaultJudgeTTL = time.Second
 	// DefaultViewCacheBytes is the budget of the commitment views kept
-	// with their JSON and HTML (32 MiB): the least recently used are
+	// with their JSON and HTML (16 MiB): the least recently used are
 	// dropped past it and built again when asked for.
-	DefaultViewCacheBytes = 32 << 20
+	DefaultViewCacheBytes = 16 << 20
 )
 
 // Options configure New.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -83,7 +84,16 @@ Stop with Ctrl-C.`,
 	return c
 }
 
+// serveGCPercent is the garbage collector's target of sealed serve (as
+// GOGC=50) unless GOGC is set: the heap may grow half its live size
+// between collections, not all of it, so the resident memory stays near
+// the site's caches and judgement (docs/web.md, "State and caching").
+const serveGCPercent = 50
+
 func runServe(ctx context.Context, a *app, o *serveOptions) error {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(serveGCPercent)
+	}
 	if o.DB == "" {
 		return usageErrorf("--db is empty; expected the ledger database to serve")
 	}
