@@ -206,9 +206,15 @@ func (s *Server) commitmentPage(c echo.Context) error {
 	return c.HTMLBlob(http.StatusOK, b)
 }
 
-// page is the view's HTML page, rendered once.
+// page is the view's HTML page, rendered once: written by pageWriter (the
+// template's bytes, faster), or by the template when pageWriter declines.
 func (v *commitmentView) page(r *renderer) ([]byte, error) {
 	v.htmlOnce.Do(func() {
+		if b, ok := r.frame.commitmentPage(v); ok {
+			v.html = b
+			v.charge(len(b))
+			return
+		}
 		var buf bytes.Buffer
 		v.htmlErr = r.Render(&buf, "commitment", v, nil)
 		v.html = buf.Bytes()
