@@ -128,7 +128,7 @@ func (w *pageWriter) when(t time.Time) {
 		w.raw("—")
 		return
 	}
-	w.b = t.UTC().AppendFormat(w.b, "2006-01-02 15:04:05 MST")
+	w.b = appendWhen(w.b, t)
 }
 
 // parts is the layout's "marked" template over parts.

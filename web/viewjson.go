@@ -30,6 +30,15 @@ func marshalView(v *commitmentView) ([]byte, error) {
 	return w.b, nil
 }
 
+// jsonPlain marks the bytes encoding/json writes as they are: printable
+// ASCII but for the quote, the backslash, <, > and &.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 func (w *viewJSON) raw(s string) { w.b = append(w.b, s...) }
 
 // str appends s as a JSON string, escaped as encoding/json does: quote,
@@ -41,11 +50,11 @@ func (w *viewJSON) str(s string) {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -111,7 +120,7 @@ func (w *viewJSON) time(t time.Time) {
 		return
 	}
 	w.b = append(w.b, '"')
-	w.b = t.AppendFormat(w.b, time.RFC3339Nano)
+	w.b = appendRFC3339Nano(w.b, t)
 	w.b = append(w.b, '"')
 }
 
