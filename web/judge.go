@@ -50,8 +50,13 @@ type judgeCache struct {
 	// viewBytes is the budget of each judgement's view cache.
 	viewBytes int64
 	mu        sync.Mutex // held while checking or recomputing
-	cur       atomic.Pointer[judgement]
-	stale     atomic.Bool
+	// hist is the secret-action entries below histSize, all verified
+	// against a signed checkpoint; it grows with the ledger (extend), so
+	// each entry is read and decoded once. Guarded by mu.
+	hist     secret.History
+	histSize int64
+	cur      atomic.Pointer[judgement]
+	stale    atomic.Bool
 }
 
 func newJudgeCache(l *ledger.Ledger, g secret.Game, now func() time.Time, ttl time.Duration, viewBytes int64) *judgeCache {
@@ -99,7 +104,7 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 	jc.stale.Store(false)
 	// Verdicts rest only on entries checked against a signed checkpoint
 	// (incrementally: only what a new checkpoint added is read).
-	size, err := jc.l.VerifiedSize(context.Background())
+	size, err := jc.extend()
 	if err != nil {
 		jc.stale.Store(true)
 		return nil, err
@@ -113,12 +118,52 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 	return jc.recompute(size)
 }
 
-// recompute judges the whole ledger; jc.mu is held. size is the ledger
-// size read before, so entries appended meanwhile make the next check
-// recompute again.
+// extend checks the entries up to the latest checkpoint against it
+// (ledger.VerifiedSizeEach) and adds those it checks anew to jc.hist, in
+// the same pass; entries another caller of VerifiedSize checked first are
+// read back (as checked). It returns the verified size, which jc.hist then
+// covers; jc.mu is held.
+func (jc *judgeCache) extend() (int64, error) {
+	var add secret.History
+	first := int64(-1)
+	size, err := jc.l.VerifiedSizeEach(context.Background(), func(e *ledger.Entry) error {
+		if first < 0 {
+			first = e.Index
+		}
+		if e.Index < jc.histSize {
+			return nil // in jc.hist already
+		}
+		return verify.AddEntry(&add, e)
+	})
+	if err != nil {
+		return 0, err // add is dropped: its entries are not backed by a checkpoint
+	}
+	if first < 0 {
+		first = size
+	}
+	if jc.histSize < first {
+		if err := verify.LoadHistoryRange(jc.l, &jc.hist, jc.histSize, first); err != nil {
+			return 0, err
+		}
+	}
+	jc.hist.Posts = append(jc.hist.Posts, add.Posts...)
+	jc.hist.Reveals = append(jc.hist.Reveals, add.Reveals...)
+	jc.hist.Edits = append(jc.hist.Edits, add.Edits...)
+	jc.histSize = max(jc.histSize, size)
+	return size, nil
+}
+
+// recompute judges the whole ledger below size (jc.hist, extended to
+// size); jc.mu is held. size is the ledger size read before, so entries
+// appended meanwhile make the next check recompute again.
 func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 	at := jc.now()
-	h, j, err := verify.JudgeActionsTo(jc.l, jc.game, at, size)
+	if jc.histSize != size {
+		jc.stale.Store(true)
+		return nil, fmt.Errorf("judging the secret actions: the history covers %d entries, not %d", jc.histSize, size)
+	}
+	h := jc.hist
+	j, err := jc.game.Judge(h, at)
 	if err != nil {
 		jc.stale.Store(true)
 		return nil, fmt.Errorf("judging the secret actions: %w", err)

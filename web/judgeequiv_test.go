@@ -140,78 +140,111 @@ func TestLookupMatchesWholeLedgerJudge(t *testing.T) {
 	for name, f := range ledgers {
 		for _, when := range []string{"2026-03-04T12:00:00Z", "2026-03-06T12:00:00Z", "2026-03-09T12:00:00Z"} {
 			now := at(t, when)
-			_, ref, err := verify.JudgeActions(f.r, secret.Game{}, now)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h, err := verify.LoadHistory(f.r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			byIndex := map[int64]secret.Action{}
-			byCommitment := map[commit.Commitment][]int64{}
-			for _, a := range ref.Actions {
-				byIndex[a.Post.Index] = a
-				byCommitment[a.Post.Commitment] = append(byCommitment[a.Post.Commitment], a.Post.Index)
-			}
 			s := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
-			states := map[secret.State]int{}
-			for _, p := range h.Posts {
-				v, err := s.lookupCommitment(p.Commitment)
-				if len(byCommitment[p.Commitment]) == 0 { // posted after now
-					if err == nil {
-						t.Errorf("%s at %s: %s posted after the instant is shown", name, when, p.Commitment)
-					}
-					continue
-				}
-				if err != nil {
-					t.Fatalf("%s at %s: %s: %v", name, when, p.Commitment, err)
-				}
-				var got []int64
-				for _, av := range v.Actions {
-					got = append(got, av.Index)
-					a := byIndex[av.Index]
-					states[a.State]++
-					want := actionView{Index: a.Post.Index, Player: a.Post.Player, ActionType: a.Post.ActionType, Channel: a.Post.Channel,
-						IntegratedAt: a.Post.IntegratedAt, PostedAt: a.Post.PostedAt, State: a.State, Maturation: a.Maturation, Revelation: a.Revelation,
-						Failure: a.Failure, Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags}
-					gotCore := av
-					gotCore.PlayerNotes, gotCore.PhaseHelp, gotCore.Reveals, gotCore.Edits = nil, "", nil, nil
-					if !reflect.DeepEqual(gotCore, want) {
-						t.Errorf("%s at %s: entry %d differs from the whole-ledger judgement:\n got %+v\nwant %+v", name, when, av.Index, gotCore, want)
-					}
-					var revs, edits []int64
-					for _, r := range h.Reveals {
-						if r.Commit == av.Index {
-							revs = append(revs, r.Index)
-						}
-					}
-					for _, e := range h.Edits {
-						if e.Commit == av.Index {
-							edits = append(edits, e.Index)
-						}
-					}
-					var gotRevs, gotEdits []int64
-					for _, r := range av.Reveals {
-						gotRevs = append(gotRevs, r.Index)
-						if r.Counted != (a.Reveal != nil && a.Reveal.Index == r.Index) {
-							t.Errorf("%s at %s: entry %d: reveal %d counted %v", name, when, av.Index, r.Index, r.Counted)
-						}
-					}
-					for _, e := range av.Edits {
-						gotEdits = append(gotEdits, e.Index)
-					}
-					if !reflect.DeepEqual(gotRevs, revs) || !reflect.DeepEqual(gotEdits, edits) {
-						t.Errorf("%s at %s: entry %d: reveals %v edits %v, the ledger has %v and %v", name, when, av.Index, gotRevs, gotEdits, revs, edits)
-					}
-				}
-				if !reflect.DeepEqual(got, byCommitment[p.Commitment]) {
-					t.Errorf("%s at %s: %s shows entries %v, the judgement has %v", name, when, p.Commitment, got, byCommitment[p.Commitment])
-				}
-			}
-			t.Logf("%s at %s: states %v", name, when, states)
+			matchReference(t, name+" at "+when, f, s, now)
 		}
 	}
+}
+
+// TestLookupMatchesAfterGrowth: a server whose ledger grows after its
+// first judgement, partly checked by another caller of VerifiedSize
+// first, still shows what the whole-ledger judge gives.
+func TestLookupMatchesAfterGrowth(t *testing.T) {
+	f := newFixture(t)
+	now := at(t, "2026-03-09T12:00:00Z")
+	s := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
+	matchReference(t, "before", f, s, now)
+	text := "bid 3 on lot 2\nsalt: growth"
+	c := commit.Sum([]byte(text))
+	f.add(t, "late", "2026-03-08T10:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "alice", ActionType: "bid", Channel: "#auctions", Commitment: hex.EncodeToString(c[:])})
+	if _, err := f.r.VerifiedSize(context.Background()); err != nil { // another reader of the ledger checks it first
+		t.Fatal(err)
+	}
+	late := f.idx["late"]
+	f.add(t, "late-reveal", "2026-03-08T11:00:00Z", &ledger.Body{Kind: ledger.KindReveal, Player: "alice", Commit: &late, Text: &text})
+	f.add(t, "late-copy", "2026-03-08T12:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "bob", ActionType: "bid", Channel: "#auctions", Commitment: hex.EncodeToString(c[:])})
+	matchReference(t, "after", f, s, now)
+}
+
+// matchReference checks every commitment s shows against
+// verify.JudgeActions over f's whole ledger at now.
+func matchReference(t *testing.T, name string, f *fixture, s *Server, now time.Time) {
+	t.Helper()
+	_, ref, err := verify.JudgeActions(f.r, secret.Game{}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := verify.LoadHistory(f.r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byIndex := map[int64]secret.Action{}
+	byCommitment := map[commit.Commitment][]int64{}
+	for _, a := range ref.Actions {
+		byIndex[a.Post.Index] = a
+		byCommitment[a.Post.Commitment] = append(byCommitment[a.Post.Commitment], a.Post.Index)
+	}
+	states := map[secret.State]int{}
+	for _, p := range h.Posts {
+		v, err := s.lookupCommitment(p.Commitment)
+		if len(byCommitment[p.Commitment]) == 0 { // posted after now
+			if err == nil {
+				t.Errorf("%s: %s posted after the instant is shown", name, p.Commitment)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %s: %v", name, p.Commitment, err)
+		}
+		var got []int64
+		for _, av := range v.Actions {
+			got = append(got, av.Index)
+			a := byIndex[av.Index]
+			states[a.State]++
+			if a.Failure != nil {
+				states[secret.State(a.Failure.Reason)]++
+			}
+			for _, fl := range a.Flags {
+				states[secret.State(fl.Kind)]++
+			}
+			want := actionView{Index: a.Post.Index, Player: a.Post.Player, ActionType: a.Post.ActionType, Channel: a.Post.Channel,
+				IntegratedAt: a.Post.IntegratedAt, PostedAt: a.Post.PostedAt, State: a.State, Maturation: a.Maturation, Revelation: a.Revelation,
+				Failure: a.Failure, Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags}
+			gotCore := av
+			gotCore.PlayerNotes, gotCore.PhaseHelp, gotCore.Reveals, gotCore.Edits = nil, "", nil, nil
+			if !reflect.DeepEqual(gotCore, want) {
+				t.Errorf("%s: entry %d differs from the whole-ledger judgement:\n got %+v\nwant %+v", name, av.Index, gotCore, want)
+			}
+			var revs, edits []int64
+			for _, r := range h.Reveals {
+				if r.Commit == av.Index {
+					revs = append(revs, r.Index)
+				}
+			}
+			for _, e := range h.Edits {
+				if e.Commit == av.Index {
+					edits = append(edits, e.Index)
+				}
+			}
+			var gotRevs, gotEdits []int64
+			for _, r := range av.Reveals {
+				gotRevs = append(gotRevs, r.Index)
+				if r.Counted != (a.Reveal != nil && a.Reveal.Index == r.Index) {
+					t.Errorf("%s: entry %d: reveal %d counted %v", name, av.Index, r.Index, r.Counted)
+				}
+			}
+			for _, e := range av.Edits {
+				gotEdits = append(gotEdits, e.Index)
+			}
+			if !reflect.DeepEqual(gotRevs, revs) || !reflect.DeepEqual(gotEdits, edits) {
+				t.Errorf("%s: entry %d: reveals %v edits %v, the ledger has %v and %v", name, av.Index, gotRevs, gotEdits, revs, edits)
+			}
+		}
+		if !reflect.DeepEqual(got, byCommitment[p.Commitment]) {
+			t.Errorf("%s: %s shows entries %v, the judgement has %v", name, p.Commitment, got, byCommitment[p.Commitment])
+		}
+	}
+	t.Logf("%s: states, failures and flags %v", name, states)
 }
 
 // TestViewJSONMatchesMarshal: the JSON of every commitment view (marshalView)
