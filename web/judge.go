@@ -124,7 +124,24 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 // read back (as checked). It returns the verified size, which jc.hist then
 // covers; jc.mu is held.
 func (jc *judgeCache) extend() (int64, error) {
+	// The entries are decoded by another goroutine, in batches, while the
+	// check reads and hashes the next ones.
 	var add secret.History
+	batches := make(chan []ledger.Entry, 4)
+	decoded := make(chan error, 1)
+	go func() {
+		var err error
+		for b := range batches {
+			for i := range b {
+				if err == nil {
+					err = verify.AddEntry(&add, &b[i])
+				}
+			}
+		}
+		decoded <- err
+	}()
+	const batchSize = 512
+	var batch []ledger.Entry
 	first := int64(-1)
 	size, err := jc.l.VerifiedSizeEach(context.Background(), func(e *ledger.Entry) error {
 		if first < 0 {
@@ -133,8 +150,19 @@ func (jc *judgeCache) extend() (int64, error) {
 		if e.Index < jc.histSize {
 			return nil // in jc.hist already
 		}
-		return verify.AddEntry(&add, e)
+		if batch = append(batch, *e); len(batch) == batchSize {
+			batches <- batch
+			batch = make([]ledger.Entry, 0, batchSize)
+		}
+		return nil
 	})
+	if len(batch) > 0 {
+		batches <- batch
+	}
+	close(batches)
+	if derr := <-decoded; err == nil {
+		err = derr
+	}
 	if err != nil {
 		return 0, err // add is dropped: its entries are not backed by a checkpoint
 	}

@@ -133,6 +133,15 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
+// Warm judges the ledger's secret actions now, as the first commitment
+// lookup would otherwise do, so a server warmed before it listens answers
+// its first lookup without that wait. Its error is the judgement's, which
+// the lookups then answer with too.
+func (s *Server) Warm() error {
+	_, err := s.judge.get()
+	return err
+}
+
 // ServeHTTP serves the site.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.e.ServeHTTP(w, r) }
 
