@@ -68,14 +68,20 @@ func newPageFrame(page *template.Template) (*pageFrame, error) {
 // commitmentPage renders the page of v, or reports false when it must be
 // left to the template.
 func (f *pageFrame) commitmentPage(v *commitmentView) ([]byte, bool) {
-	w := pageWriter{b: make([]byte, 0, 8<<10), ok: true}
+	buf := getScratch()
+	defer putScratch(buf)
+	w := pageWriter{b: *buf, ok: true}
 	w.raw(f.beforeTitle)
 	w.raw("Commitment ")
 	w.esc(shortText(v.Commitment))
 	w.raw(f.beforeContent)
 	w.content(v)
 	w.raw(f.after)
-	return w.b, w.ok
+	*buf = w.b
+	if !w.ok {
+		return nil, false
+	}
+	return append([]byte(nil), w.b...), true
 }
 
 // shortText is the template helper "short".
@@ -146,7 +152,17 @@ func (w *pageWriter) parts(ps []textPart) {
 	}
 }
 
-func (w *pageWriter) marked(s string) { w.parts(markHidden(s)) }
+// marked is the layout's "marked" template: text with its hidden
+// characters shown as marks (markHidden); printable ASCII has none.
+func (w *pageWriter) marked(s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			w.parts(markHidden(s))
+			return
+		}
+	}
+	w.esc(s)
+}
 
 // list is {{range $i, $n := .}}{{if $i}}; {{end}}{{$n}}{{end}}.
 func (w *pageWriter) list(ss []string) {

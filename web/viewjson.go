@@ -22,12 +22,15 @@ type viewJSON struct {
 
 // marshalView is json.Marshal(v), faster.
 func marshalView(v *commitmentView) ([]byte, error) {
-	w := viewJSON{b: make([]byte, 0, 2048), ok: true}
+	buf := getScratch()
+	defer putScratch(buf)
+	w := viewJSON{b: *buf, ok: true}
 	w.view(v)
+	*buf = w.b
 	if !w.ok {
 		return json.Marshal(v)
 	}
-	return w.b, nil
+	return append([]byte(nil), w.b...), nil
 }
 
 // jsonPlain marks the bytes encoding/json writes as they are: printable
