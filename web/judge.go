@@ -197,7 +197,7 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 		return nil, fmt.Errorf("judging the secret actions: %w", err)
 	}
 	jd := &judgement{checked: time.Now(), at: at, size: size, until: farFuture, j: j,
-		byCommitment: map[commit.Commitment][]int{},
+		byCommitment: make(map[commit.Commitment][]int, len(j.Actions)),
 		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: newViewCache(jc.viewBytes)}
 	later := func(t time.Time) {
 		if t.After(at) && t.Before(jd.until) {
