@@ -33,6 +33,18 @@ type verifiedLeaves struct {
 // from the leaves, a checkpoint smaller than one verified before (all
 // wrapping ErrTampered), and storage errors.
 func (l *Ledger) VerifiedSize(ctx context.Context) (int64, error) {
+	return l.VerifiedSizeEach(ctx, nil)
+}
+
+// VerifiedSizeEach is VerifiedSize, also handing fn each entry it checks
+// anew (those from the size verified before up to the new size, in index
+// order) as it reads them, so a reader can build on them without reading
+// them again. fn sees an entry before the checkpoint's root is compared:
+// the entries are backed by the signed checkpoint only if
+// VerifiedSizeEach returns no error, so fn should keep them aside until
+// then. An error from fn stops the check and is returned. fn must not
+// call the Ledger's VerifiedSize methods.
+func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (int64, error) {
 	v := &l.verified
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -59,6 +71,11 @@ func (l *Ledger) VerifiedSize(ctx context.Context) (int64, error) {
 			e, err := entryOf(&rows[i])
 			if err != nil {
 				return done, err
+			}
+			if fn != nil {
+				if err := fn(&e); err != nil {
+					return done, err
+				}
 			}
 			hs, err := tlog.StoredHashesForRecordHash(e.Index, e.LeafHash, &f)
 			if err != nil {

@@ -36,27 +36,41 @@ func LoadHistory(l *ledger.Ledger) (secret.History, error) {
 // on signed leaves only.
 func LoadHistoryTo(l *ledger.Ledger, size int64) (secret.History, error) {
 	var h secret.History
-	for from := int64(0); size < 0 || from < size; {
+	err := LoadHistoryRange(l, &h, 0, size)
+	return h, err
+}
+
+// LoadHistoryRange adds to h the secret-action entries with from <= index
+// < size (all from on when size < 0), in index order, as LoadHistory
+// reads them.
+func LoadHistoryRange(l *ledger.Ledger, h *secret.History, from, size int64) error {
+	for size < 0 || from < size {
 		n := int64(ledger.MaxEntries)
 		if size >= 0 {
 			n = min(n, size-from)
 		}
 		es, err := l.Entries(from, int(n))
 		if err != nil {
-			return h, fmt.Errorf("reading the ledger from index %d: %w", from, err)
+			return fmt.Errorf("reading the ledger from index %d: %w", from, err)
 		}
 		for i := range es {
-			if err := addEntry(&h, &es[i]); err != nil {
-				return h, err
+			if err := addEntry(h, &es[i]); err != nil {
+				return err
 			}
 		}
 		if int64(len(es)) < n {
-			return h, nil
+			return nil
 		}
 		from += int64(len(es))
 	}
-	return h, nil
+	return nil
 }
+
+// AddEntry adds one ledger entry to h if it is a "commit", "reveal" or
+// "edit" entry, as LoadHistory does (other kinds are skipped); an entry of
+// those kinds that does not decode is an error. Callers that read entries
+// themselves (ledger.Ledger.VerifiedSizeEach) build a history with it.
+func AddEntry(h *secret.History, e *ledger.Entry) error { return addEntry(h, e) }
 
 // addEntry adds one ledger entry to h if it is a secret-action entry.
 func addEntry(h *secret.History, e *ledger.Entry) error {

@@ -3,9 +3,9 @@ package web
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +25,8 @@ type commitmentView struct {
 	JudgedAt   time.Time    `json:"judged_at"` // the instant the states are for
 	Actions    []actionView `json:"actions"`
 
+	key      commit.Commitment
+	cache    *viewCache // the cache holding the view, charged for its encodings
 	once     sync.Once
 	json     []byte
 	jsonErr  error
@@ -147,17 +149,15 @@ func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) 
 	if len(idx) == 0 {
 		return nil, notFound("no commit entry in the ledger has the commitment %s", c)
 	}
-	if v, ok := jd.views.Load(c); ok {
-		return v.(*commitmentView), nil
+	if v, ok := jd.views.get(c); ok {
+		return v, nil
 	}
-	v := viewOf(jd, idx, c, s.o.Game)
-	jd.views.Store(c, v)
-	return v, nil
+	return jd.views.put(c, viewOf(jd, idx, c, s.o.Game)), nil
 }
 
 // viewOf builds the view of commitment c from the judgement, judged under g.
 func viewOf(jd *judgement, idx []int, c commit.Commitment, g secret.Game) *commitmentView {
-	v := &commitmentView{Commitment: c.String(), JudgedAt: jd.at}
+	v := &commitmentView{Commitment: c.String(), JudgedAt: jd.at, key: c}
 	for _, i := range idx {
 		a := &jd.j.Actions[i]
 		av := actionView{Index: a.Post.Index, Player: a.Post.Player, PlayerNotes: hiddenNotes(a.Post.Player, false), ActionType: a.Post.ActionType, Channel: a.Post.Channel,
@@ -202,15 +202,23 @@ func (s *Server) commitmentPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
 	return c.HTMLBlob(http.StatusOK, b)
 }
 
-// page is the view's HTML page, rendered once.
+// page is the view's HTML page, rendered once: written by pageWriter (the
+// template's bytes, faster), or by the template when pageWriter declines.
 func (v *commitmentView) page(r *renderer) ([]byte, error) {
 	v.htmlOnce.Do(func() {
+		if b, ok := r.frame.commitmentPage(v); ok {
+			v.html = b
+			v.charge(len(b))
+			return
+		}
 		var buf bytes.Buffer
 		v.htmlErr = r.Render(&buf, "commitment", v, nil)
 		v.html = buf.Bytes()
+		v.charge(len(v.html))
 	})
 	return v.html, v.htmlErr
 }
@@ -229,11 +237,22 @@ func (s *Server) apiCommitment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
 	return c.JSONBlob(http.StatusOK, b)
 }
 
-// encoded is the view's JSON, encoded once.
+// encoded is the view's JSON (json.Marshal's bytes, marshalView), encoded once.
 func (v *commitmentView) encoded() ([]byte, error) {
-	v.once.Do(func() { v.json, v.jsonErr = json.Marshal(v) })
+	v.once.Do(func() {
+		v.json, v.jsonErr = marshalView(v)
+		v.charge(len(v.json))
+	})
 	return v.json, v.jsonErr
+}
+
+// charge counts n bytes more held by the view against its cache's budget.
+func (v *commitmentView) charge(n int) {
+	if v.cache != nil {
+		v.cache.charge(v.key, n)
+	}
 }

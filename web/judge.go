@@ -31,9 +31,9 @@ type judgement struct {
 	byCommitment map[commit.Commitment][]int
 	reveals      map[int64][]secret.Reveal // by the commit entry they name
 	edits        map[int64][]secret.Edit
-	// views caches the commitment views built from this judgement
-	// (commit.Commitment -> *commitmentView); a new judgement starts empty.
-	views *sync.Map
+	// views caches the commitment views built from this judgement, within
+	// a byte budget (viewCache); a new judgement starts empty.
+	views *viewCache
 }
 
 // judgeCache keeps the latest judgement. A judgement depends only on the
@@ -43,17 +43,24 @@ type judgement struct {
 // when a lookup misses a commitment the ledger has. One request checks or
 // recomputes; the others meanwhile use the previous judgement.
 type judgeCache struct {
-	l     *ledger.Ledger
-	game  secret.Game
-	now   func() time.Time
-	ttl   time.Duration
-	mu    sync.Mutex // held while checking or recomputing
-	cur   atomic.Pointer[judgement]
-	stale atomic.Bool
+	l    *ledger.Ledger
+	game secret.Game
+	now  func() time.Time
+	ttl  time.Duration
+	// viewBytes is the budget of each judgement's view cache.
+	viewBytes int64
+	mu        sync.Mutex // held while checking or recomputing
+	// hist is the secret-action entries below histSize, all verified
+	// against a signed checkpoint; it grows with the ledger (extend), so
+	// each entry is read and decoded once. Guarded by mu.
+	hist     secret.History
+	histSize int64
+	cur      atomic.Pointer[judgement]
+	stale    atomic.Bool
 }
 
-func newJudgeCache(l *ledger.Ledger, g secret.Game, now func() time.Time, ttl time.Duration) *judgeCache {
-	return &judgeCache{l: l, game: g, now: now, ttl: ttl}
+func newJudgeCache(l *ledger.Ledger, g secret.Game, now func() time.Time, ttl time.Duration, viewBytes int64) *judgeCache {
+	return &judgeCache{l: l, game: g, now: now, ttl: ttl, viewBytes: viewBytes}
 }
 
 // invalidate makes the next get check the ledger.
@@ -97,7 +104,7 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 	jc.stale.Store(false)
 	// Verdicts rest only on entries checked against a signed checkpoint
 	// (incrementally: only what a new checkpoint added is read).
-	size, err := jc.l.VerifiedSize(context.Background())
+	size, err := jc.extend()
 	if err != nil {
 		jc.stale.Store(true)
 		return nil, err
@@ -111,19 +118,87 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 	return jc.recompute(size)
 }
 
-// recompute judges the whole ledger; jc.mu is held. size is the ledger
-// size read before, so entries appended meanwhile make the next check
-// recompute again.
+// extend checks the entries up to the latest checkpoint against it
+// (ledger.VerifiedSizeEach) and adds those it checks anew to jc.hist, in
+// the same pass; entries another caller of VerifiedSize checked first are
+// read back (as checked). It returns the verified size, which jc.hist then
+// covers; jc.mu is held.
+func (jc *judgeCache) extend() (int64, error) {
+	// The entries are decoded by another goroutine, in batches, while the
+	// check reads and hashes the next ones.
+	var add secret.History
+	batches := make(chan []ledger.Entry, 4)
+	decoded := make(chan error, 1)
+	go func() {
+		var err error
+		for b := range batches {
+			for i := range b {
+				if err == nil {
+					err = verify.AddEntry(&add, &b[i])
+				}
+			}
+		}
+		decoded <- err
+	}()
+	const batchSize = 512
+	var batch []ledger.Entry
+	first := int64(-1)
+	size, err := jc.l.VerifiedSizeEach(context.Background(), func(e *ledger.Entry) error {
+		if first < 0 {
+			first = e.Index
+		}
+		if e.Index < jc.histSize {
+			return nil // in jc.hist already
+		}
+		if batch = append(batch, *e); len(batch) == batchSize {
+			batches <- batch
+			batch = make([]ledger.Entry, 0, batchSize)
+		}
+		return nil
+	})
+	if len(batch) > 0 {
+		batches <- batch
+	}
+	close(batches)
+	if derr := <-decoded; err == nil {
+		err = derr
+	}
+	if err != nil {
+		return 0, err // add is dropped: its entries are not backed by a checkpoint
+	}
+	if first < 0 {
+		first = size
+	}
+	if jc.histSize < first {
+		if err := verify.LoadHistoryRange(jc.l, &jc.hist, jc.histSize, first); err != nil {
+			return 0, err
+		}
+	}
+	jc.hist.Posts = append(jc.hist.Posts, add.Posts...)
+	jc.hist.Reveals = append(jc.hist.Reveals, add.Reveals...)
+	jc.hist.Edits = append(jc.hist.Edits, add.Edits...)
+	jc.histSize = max(jc.histSize, size)
+	return size, nil
+}
+
+// recompute judges the whole ledger below size (jc.hist, extended to
+// size); jc.mu is held. size is the ledger size read before, so entries
+// appended meanwhile make the next check recompute again.
 func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 	at := jc.now()
-	h, j, err := verify.JudgeActionsTo(jc.l, jc.game, at, size)
+	if jc.histSize != size {
+		jc.stale.Store(true)
+		return nil, fmt.Errorf("judging the secret actions: the history covers %d entries, not %d", jc.histSize, size)
+	}
+	h := jc.hist
+	j, err := jc.game.Judge(h, at)
 	if err != nil {
 		jc.stale.Store(true)
 		return nil, fmt.Errorf("judging the secret actions: %w", err)
 	}
 	jd := &judgement{checked: time.Now(), at: at, size: size, until: farFuture, j: j,
-		byCommitment: map[commit.Commitment][]int{},
-		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: &sync.Map{}}
+		byCommitment: make(map[commit.Commitment][]int, len(j.Actions)),
+		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: newViewCache(jc.viewBytes)}
 	later := func(t time.Time) {
 		if t.After(at) && t.Before(jd.until) {
 			jd.until = t

@@ -3,12 +3,15 @@ package web
 import "testing"
 
 // BenchmarkJudgeRecompute: one judgement of a 2,009-entry ledger
-// (verify.JudgeActions and the lookup index), done again only when the ledger
-// grows or a maturation or revelation date passes.
+// (secret.Game.Judge over the history read and the lookup index), done
+// again only when the ledger grows or a maturation or revelation date
+// passes.
 func BenchmarkJudgeRecompute(b *testing.B) {
 	f, _ := benchLedger(b, 2000)
 	s := f.server(b, nil)
-	size, err := f.r.Size()
+	s.judge.mu.Lock()
+	size, err := s.judge.extend()
+	s.judge.mu.Unlock()
 	if err != nil {
 		b.Fatal(err)
 	}

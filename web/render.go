@@ -34,6 +34,9 @@ var staticFS embed.FS
 // template.HTML.
 type renderer struct {
 	pages map[string]*template.Template
+	// frame is the layout's text around the commitment page, which is
+	// written without executing its template (pageWriter).
+	frame *pageFrame
 }
 
 // funcs are the template helpers; all return plain strings, escaped by
@@ -99,6 +102,9 @@ func newRenderer() (*renderer, error) {
 			return nil, fmt.Errorf("web: template %s: %w", n, err)
 		}
 		r.pages[name] = t
+	}
+	if r.frame, err = newPageFrame(r.pages["commitment"]); err != nil {
+		return nil, fmt.Errorf("web: commitment page layout: %w", err)
 	}
 	return r, nil
 }

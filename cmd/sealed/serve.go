@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -83,6 +84,13 @@ Stop with Ctrl-C.`,
 	return c
 }
 
+// serveGCPercent is the garbage collector's target of sealed serve (as
+// GOGC=50) once the site has judged the ledger, unless GOGC is set: the
+// heap may grow half its live size between collections, not all of it, so
+// the resident memory stays near the site's caches and judgement
+// (docs/web.md, "State and caching").
+const serveGCPercent = 50
+
 func runServe(ctx context.Context, a *app, o *serveOptions) error {
 	if o.DB == "" {
 		return usageErrorf("--db is empty; expected the ledger database to serve")
@@ -106,6 +114,9 @@ func runServe(ctx context.Context, a *app, o *serveOptions) error {
 		return usageErrorf("--zone %q: %v; expected an IANA zone such as Europe/Paris", o.Zone, err)
 	}
 	site := siteOptions{db: o.DB, readDB: o.ReadDB, addr: o.Addr, token: token, keyFile: o.KeyFile, game: secret.Game{Calendar: secret.Calendar{Location: loc}}, ready: o.ready}
+	if os.Getenv("GOGC") == "" {
+		site.gcPercent = serveGCPercent
+	}
 	if o.Witnesses != "" {
 		b, err := readInput(a, o.Witnesses, 1<<20)
 		if err != nil {
@@ -152,6 +163,9 @@ type siteOptions struct {
 	game                             secret.Game
 	ready                            func(url string)
 	witnesses                        *witness.Policy // nil: no witnesses
+	// gcPercent, when > 0, is set as the garbage collector's target once
+	// the site has judged the ledger (serveGCPercent).
+	gcPercent int
 }
 
 // serveSite opens the ledger (read-only for the pages; with the signer key
@@ -196,6 +210,14 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	srv, err := web.New(web.Options{Reader: r, Writer: w, Token: o.token, Game: o.game, Log: a.errOut})
 	if err != nil {
 		return err
+	}
+	// Judge the ledger before listening, so the first lookup finds the
+	// judgement made; an error here is shown by the lookups too.
+	if err := srv.Warm(); err != nil {
+		fmt.Fprintf(a.errOut, "warning: judging the secret actions: %v\n", err)
+	}
+	if o.gcPercent > 0 {
+		debug.SetGCPercent(o.gcPercent)
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

@@ -408,24 +408,29 @@ func (g Game) readDeclaration(a *Action, r *Reveal, t TimeUsed,
 
 // flagCopies flags each post whose commitment another player posted earlier.
 func flagCopies(actions []Action) {
-	first := map[commit.Commitment]map[string]int{} // commitment -> player -> first action
+	// commitment -> the first action of each player who posted it, in
+	// time order (one, nearly always)
+	first := make(map[commit.Commitment][]int, len(actions))
 	for i := range actions {
 		a := &actions[i]
-		players := first[a.Post.Commitment]
-		if players == nil {
-			players = map[string]int{}
-			first[a.Post.Commitment] = players
-		}
-		for _, j := range players {
-			if actions[j].Post.Player != a.Post.Player {
+		firsts := first[a.Post.Commitment]
+		// The flag names the earliest other player's post: firsts is in
+		// time order, as actions are.
+		seen, flagged := false, false
+		for _, j := range firsts {
+			if actions[j].Post.Player == a.Post.Player {
+				seen = true
+				continue
+			}
+			if !flagged {
+				flagged = true
 				e := &actions[j]
 				a.Flags = append(a.Flags, Flag{Kind: CopiedCommitment, Earlier: e.Post.Index, EarlierPlayer: e.Post.Player, Text: fmt.Sprintf(
 					"%s posted the same commitment %s at ledger index %d", e.Post.Player, a.Post.Commitment, e.Post.Index)})
-				break
 			}
 		}
-		if _, ok := players[a.Post.Player]; !ok {
-			players[a.Post.Player] = i
+		if !seen {
+			first[a.Post.Commitment] = append(firsts, i)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -368,6 +369,39 @@ func TestCopiedCommitmentFlagged(t *testing.T) {
 	}
 	if f := action(t, j, 2).Flags; len(f) != 1 || f[0].Kind != CopiedCommitment || f[0].EarlierPlayer != "alice" {
 		t.Fatalf("copy flags = %+v, want copied commitment naming alice", f)
+	}
+}
+
+// TestCopiedCommitmentNamesEarliest: a commitment two other players posted
+// before is flagged as a copy of the earliest of them, every time (the
+// flag once depended on a map's order).
+func TestCopiedCommitmentNamesEarliest(t *testing.T) {
+	v := reveal(t, "alice")
+	var posts []Post
+	for i, p := range []string{"alice", "jack", "kim", "lee", "max", "ned", "oz", "pat"} {
+		posts = append(posts, post(t, int64(i+1), fmt.Sprintf("2026-03-02T09:%02d:00Z", i), p, ActionBid, "#auctions", v.commitment))
+	}
+	// jack, then alice, then jack again: the second jack post is a copy of
+	// alice's (jack's own earlier post is no copy); alice's of jack's.
+	again := []Post{
+		post(t, 1, "2026-03-02T09:00:00Z", "jack", ActionBid, "#auctions", v.commitment),
+		post(t, 2, "2026-03-02T09:01:00Z", "alice", ActionBid, "#auctions", v.commitment),
+		post(t, 3, "2026-03-02T09:02:00Z", "jack", "scout", "#scouting", v.commitment),
+	}
+	j := judge(t, Game{}, History{Posts: again}, "2026-03-02T10:00:00Z")
+	for i, want := range map[int64]string{1: "", 2: "jack", 3: "alice"} {
+		f := action(t, j, i).Flags
+		if want == "" && len(f) != 0 || want != "" && (len(f) != 1 || f[0].EarlierPlayer != want) {
+			t.Errorf("post %d flags = %+v, want a copy of %q's post", i, f, want)
+		}
+	}
+	for range 20 {
+		j := judge(t, Game{}, History{Posts: posts}, "2026-03-02T10:00:00Z")
+		for i := int64(2); i <= int64(len(posts)); i++ {
+			if f := action(t, j, i).Flags; len(f) != 1 || f[0].Earlier != 1 || f[0].EarlierPlayer != "alice" {
+				t.Fatalf("post %d flags = %+v, want one copied commitment naming alice's post 1", i, f)
+			}
+		}
 	}
 }
 

@@ -1,0 +1,23 @@
+package web
+
+import "sync"
+
+// scratch holds the buffers the JSON and the page of a commitment are
+// built in: the result is copied out at its exact size, so a cached
+// encoding holds no spare capacity and building one allocates once.
+var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// getScratch returns an empty buffer from the pool.
+func getScratch() *[]byte {
+	b := scratch.Get().(*[]byte)
+	*b = (*b)[:0]
+	return b
+}
+
+// putScratch returns b to the pool, keeping buffers of at most 256 KiB
+// (a page of many long reveals is not kept).
+func putScratch(b *[]byte) {
+	if cap(*b) <= 256<<10 {
+		scratch.Put(b)
+	}
+}
