@@ -29,6 +29,9 @@ type AuditReport struct {
 	results    []namedReplay // result entries seen by the tree pass, for auditRest
 	players    *playersAudit // the players rows, re-derived by the tree pass
 	playersErr error         // reading the players rows failed
+	// playersFast is the players fast path's result (PlayerReader), nil
+	// if the tree pass re-derived the table into players instead.
+	playersFast *playersFast
 }
 
 // AuditProblem names the first thing found wrong.
@@ -231,10 +234,19 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 		raw = append(raw, ch)
 		go func() { errc <- l.readEntryChunks(actx, n, fast, int64(k), auditEntryReaders, ch, efree) }()
 	}
-	// The players rows, read before the pass and re-derived by it.
-	players, err := l.readPlayers(ctx)
-	rep.players, rep.playersErr = newPlayersAudit(players, false), err
-	go func() { errc <- l.checkLeafChunks(actx, raw, !storeColumns, rep.players, leaves, efree, lfree) }()
+	// The players rows: looked up by the skeletons of the commit entries
+	// alongside the pass (audit_players_fast.go), or read before the pass
+	// and re-derived by it.
+	var pout chan []playerCommit
+	pdone := make(chan playersFast, 1)
+	if pr, ok := l.store.(PlayerReader); ok && fast != nil {
+		pout = make(chan []playerCommit, 4)
+		go checkPlayersFast(actx, pr, pout, pdone)
+	} else {
+		players, err := l.readPlayers(ctx)
+		rep.players, rep.playersErr = newPlayersAudit(players, false), err
+	}
+	go func() { errc <- l.checkLeafChunks(actx, raw, !storeColumns, rep.players, pout, leaves, efree, lfree) }()
 	go func() { errc <- l.readHashChunks(actx, hcount, fast, hashes, hfree) }()
 	f := &frontier{}
 	ci := 0
@@ -352,6 +364,10 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	}
 	if ci != len(cps) {
 		return fail(-1, cps[ci].Size, "no tree of that size was found among the entries")
+	}
+	if pout != nil {
+		pf := <-pdone
+		rep.playersFast = &pf
 	}
 	// The lookup columns (kind, posted_at, ref, commitment) are copies of
 	// leaf fields that rulings and lookups read: each must equal the leaf.

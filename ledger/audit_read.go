@@ -88,6 +88,22 @@ type leafChecker struct {
 	cache   timeNeedle
 	players *playersAudit // fed every commit leaf, in index order
 	commits []chunkLeaf   // the commit leaves of the chunk checkBlobs read
+	// playersOut, if not nil, takes the players of each chunk's commit
+	// entries instead of players (the fast path, checkPlayersFast);
+	// pending holds the current chunk's.
+	playersOut chan<- []playerCommit
+	pending    []playerCommit
+}
+
+// player hands a checked entry to the players re-derivation.
+func (c *leafChecker) player(index int64, kind Kind, leaf []byte) {
+	if c.playersOut == nil {
+		c.players.feed(index, kind, leaf)
+		return
+	}
+	if name, ok := commitPlayer(kind, leaf); ok {
+		c.pending = append(c.pending, playerCommit{index, name})
+	}
 }
 
 // chunkLeaf is an entry's index and leaf (a slice of a chunk's bodies).
@@ -100,9 +116,12 @@ type chunkLeaf struct {
 // k from ins[k % len(ins)]), in order, and sends one batch per chunk to
 // out (closed when done), stopping after a problem. Entry blobs go back
 // to efree, and leaf hash slices come from lfree.
-func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, columns bool, pa *playersAudit, out chan<- leafBatch, efree chan<- *EntryChunk, lfree <-chan []tlog.Hash) error {
+func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, columns bool, pa *playersAudit, pout chan<- []playerCommit, out chan<- leafBatch, efree chan<- *EntryChunk, lfree <-chan []tlog.Hash) error {
 	defer close(out)
-	lc := leafChecker{store: l.store, columns: columns, players: pa}
+	if pout != nil {
+		defer close(pout)
+	}
+	lc := leafChecker{store: l.store, columns: columns, players: pa, playersOut: pout}
 	for k := 0; ; k++ {
 		c, ok := <-ins[k%len(ins)]
 		if !ok {
@@ -122,7 +141,7 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 		ok = c.blobs != nil && lc.checkBlobs(c.blobs, c.first, hashes, &batch.results)
 		if ok {
 			for _, e := range lc.commits {
-				pa.feed(e.index, KindCommit, e.leaf)
+				lc.player(e.index, KindCommit, e.leaf)
 			}
 		}
 		if c.blobs != nil {
@@ -136,6 +155,17 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 			if batch, err = lc.checkRows(ctx, c.first, c.end, hashes); err != nil {
 				return err
 			}
+		}
+		if batch.problem != "" {
+			lc.pending = nil // the audit stops here: no players verdict is read
+		}
+		if len(lc.pending) > 0 {
+			select {
+			case pout <- lc.pending:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			lc.pending = nil
 		}
 		select {
 		case out <- batch:
@@ -271,7 +301,7 @@ func (c *leafChecker) checkRows(ctx context.Context, a, b int64, hashes []tlog.H
 			d, _ := topLevelString(r.Leaf, "replay_sha256")
 			batch.results = append(batch.results, namedReplay{r.Index, d})
 		}
-		c.players.feed(r.Index, r.Kind, r.Leaf)
+		c.player(r.Index, r.Kind, r.Leaf)
 		batch.hashes = append(batch.hashes, h)
 		want++
 	}

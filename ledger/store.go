@@ -290,6 +290,30 @@ type ColumnChecker interface {
 	CheckColumns(ctx context.Context, from, to int64) (int64, string, error)
 }
 
+// PlayerReader is an optional fast path for [Ledger.Audit]'s
+// re-derivation of the players table: a store that can look up the rows
+// of many skeletons at once implements it. As with ChunkReader, the audit
+// only ever accepts what it shows; anything that does not check out
+// sends the audit back to reading every row with EachPlayer, which
+// decides what is reported.
+type PlayerReader interface {
+	// PlayerRows looks up the players row of each of skeletons (by the
+	// table's key, compared byte for byte) into c, in the order given.
+	// ok is false if the store has no players table.
+	PlayerRows(ctx context.Context, skeletons []string, c *PlayerChunk) (ok bool, err error)
+}
+
+// PlayerChunk is the players rows of a list of skeletons as aggregates:
+// Count skeletons looked up, Found of them with a row, Typed of those
+// whose player is text and idx an integer; Indexes the idx of each row
+// found as comma-separated decimals, Players the players concatenated
+// (UTF-8 bytes) and Lengths their lengths in bytes, comma-separated, all
+// in the order of the skeletons.
+type PlayerChunk struct {
+	Count, Found, Typed        int64
+	Indexes, Players, Lengths []byte
+}
+
 // IntegrityChecker is an optional check a store runs before an audit: a
 // database its engine cannot read whole (a file cut short, a damaged
 // page) is an error saying so, rather than rows that vanish or a driver's

@@ -3,13 +3,15 @@ package sqlitestore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/sealedhq/sealed/ledger"
 )
 
-// The audit's fast path (ledger.ChunkReader, ledger.ColumnChecker): a
+// The audit's fast path (ledger.ChunkReader, ledger.ColumnChecker,
+// ledger.PlayerReader): a
 // range of rows read as a few aggregated blobs, one row through the
 // driver instead of thousands. The audit uses a chunk only if every count
 // and length shows every row of the range present; otherwise it reads the
@@ -106,4 +108,50 @@ func (s *Store) HashChunk(ctx context.Context, from, to int64, buf []byte) (coun
 // SQLite.
 func (s *Store) CheckColumns(ctx context.Context, from, to int64) (int64, string, error) {
 	return auditColumns(ctx, s.r, from, to)
+}
+
+// playerRowsQuery looks up the players rows of a JSON array of skeletons
+// (one primary-key seek each, inside SQLite) and returns, in the array's
+// order: the count of skeletons, of rows found, of those of the right
+// types, the rows' idx comma-separated, their players concatenated and
+// the players' lengths in bytes comma-separated. A skeleton without a row
+// drops out of every aggregate but the first count.
+const playerRowsQuery = `SELECT count(*), count(skeleton), coalesce(sum(typeof(player) = 'text' AND typeof(idx) = 'integer'), 0),
+	CAST(group_concat(idx, ',') AS BLOB), CAST(group_concat(CAST(player AS BLOB), '') AS BLOB),
+	CAST(group_concat(length(CAST(player AS BLOB)), ',') AS BLOB)
+	FROM (SELECT p.skeleton AS skeleton, p.player AS player, p.idx AS idx
+		FROM json_each(?) AS j LEFT JOIN players AS p ON p.skeleton = j.value ORDER BY j.key)`
+
+// PlayerRows implements ledger.PlayerReader.
+func (s *Store) PlayerRows(ctx context.Context, skeletons []string, c *ledger.PlayerChunk) (bool, error) {
+	s.playersOnce.Do(func() { s.playersTable, s.playersErr = s.hasTable(ctx, "players") })
+	if s.playersErr != nil || !s.playersTable {
+		return false, s.playersErr
+	}
+	if ok, err := s.utf8(ctx); err != nil || !ok {
+		return false, err
+	}
+	arr, err := json.Marshal(skeletons)
+	if err != nil {
+		return false, err
+	}
+	rows, err := s.r.QueryContext(ctx, playerRowsQuery, string(arr))
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return false, err
+		}
+		return false, fmt.Errorf("audit: no row from the players query")
+	}
+	var idx, players, lengths sql.RawBytes
+	if err := rows.Scan(&c.Count, &c.Found, &c.Typed, &idx, &players, &lengths); err != nil {
+		return false, err
+	}
+	c.Indexes = append(c.Indexes[:0], idx...)
+	c.Players = append(c.Players[:0], players...)
+	c.Lengths = append(c.Lengths[:0], lengths...)
+	return true, rows.Close()
 }

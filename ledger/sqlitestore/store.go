@@ -39,6 +39,11 @@ type Store struct {
 	encOnce sync.Once // the database encoding, read once (utf8)
 	encUTF8 bool
 	encErr  error
+	// playersOnce reads once whether the file has the players table
+	// (PlayerRows).
+	playersOnce  sync.Once
+	playersTable bool
+	playersErr   error
 
 	walRestart atomic.Bool   // set by the WAL checkpointer: Write restarts the WAL first
 	walStop    chan struct{} // closed by Close to stop the WAL checkpointer

@@ -1,0 +1,144 @@
+package ledger
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+)
+
+// The players table's fast path (PlayerReader). The tree pass hands the
+// commit entries' players, chunk by chunk in index order, to a goroutine
+// that looks up the row of each one's skeleton in the store (a bounded
+// cache spares the lookup of a skeleton seen lately) and checks it: the
+// row names this entry or an earlier one, and if this one, with this
+// player. A row so named by its own entry is claimed; when every row of
+// the table is claimed (the census's count) and nothing else was amiss,
+// the table is exactly the re-derived one and the audit accepts it
+// without holding a map of every player. Otherwise it re-derives the
+// table the slow way (every row read into a map, the commit entries read
+// again), which names the problem: the fast path can only accept.
+
+// playerCommit is a commit entry's index and player.
+type playerCommit struct {
+	index  int64
+	player string
+}
+
+// playersFast is the fast path's result: ok if every lookup checked out,
+// claims the rows claimed by their own entry, noTable if the store has
+// no players table.
+type playersFast struct {
+	ok      bool
+	noTable bool
+	claims  int64
+}
+
+// checkPlayersFast checks the commit entries' players from in (chunks in
+// index order, until in is closed) against the store's rows, and sends
+// the result to out.
+func checkPlayersFast(ctx context.Context, pr PlayerReader, in <-chan []playerCommit, out chan<- playersFast) {
+	res := playersFast{ok: true}
+	cache := map[string]int64{} // skeleton -> idx of its row, checked and below the entries to come
+	var (
+		pc    PlayerChunk
+		sks   []string       // the skeletons to look up
+		skOf  []string       // the skeleton of each commit of the batch
+		pos   []int          // where each commit's row is in the lookup, -1 if cached
+		batch map[string]int // skeleton -> position in sks
+		rows  []int64        // the idx of each looked-up row
+		names [][]byte       // the player of each looked-up row
+	)
+	batch = map[string]int{}
+	for commits := range in {
+		if !res.ok || ctx.Err() != nil {
+			continue // drained until the tree pass closes in
+		}
+		sks, skOf, pos = sks[:0], skOf[:0], pos[:0]
+		clear(batch)
+		for _, e := range commits {
+			sk := Skeleton(e.player)
+			skOf = append(skOf, sk)
+			if _, ok := cache[sk]; ok {
+				pos = append(pos, -1)
+				continue
+			}
+			if j, ok := batch[sk]; ok {
+				pos = append(pos, j)
+				continue
+			}
+			if !utf8.ValidString(sk) || strings.IndexByte(sk, 0) >= 0 {
+				res.ok = false // not a key the lookup passes through unchanged
+				break
+			}
+			batch[sk] = len(sks)
+			pos = append(pos, len(sks))
+			sks = append(sks, sk)
+		}
+		if !res.ok {
+			continue
+		}
+		if len(sks) > 0 {
+			ok, err := pr.PlayerRows(ctx, sks, &pc)
+			switch {
+			case err != nil:
+				res.ok = false // the slow path reads again and reports
+				continue
+			case !ok:
+				res.ok, res.noTable = false, true
+				continue
+			}
+			if rows, names, ok = parsePlayerChunk(&pc, len(sks), rows[:0], names[:0]); !ok {
+				res.ok = false
+				continue
+			}
+		}
+		for i, e := range commits {
+			if pos[i] < 0 {
+				continue // a row checked for an earlier entry of the skeleton
+			}
+			r := rows[pos[i]]
+			switch {
+			case r > e.index:
+				res.ok = false // the row names a later entry
+			case r == e.index && string(names[pos[i]]) != e.player:
+				res.ok = false // the row of this entry names another player
+			case r == e.index:
+				res.claims++
+			}
+			if !res.ok {
+				break
+			}
+			if len(cache) >= maxPlayerCache {
+				clear(cache)
+			}
+			cache[skOf[i]] = r
+		}
+	}
+	out <- res
+}
+
+// parsePlayerChunk splits the aggregates of n looked-up skeletons into
+// each row's idx and player, appended to rows and names; ok is false
+// unless every skeleton has a row of the right types and every count and
+// length adds up.
+func parsePlayerChunk(c *PlayerChunk, n int, rows []int64, names [][]byte) ([]int64, [][]byte, bool) {
+	if c.Count != int64(n) || c.Found != c.Count || c.Typed != c.Count {
+		return rows, names, false
+	}
+	idx, lengths, players := c.Indexes, c.Lengths, c.Players
+	for i := range n {
+		last := i == n-1
+		var r, k int64
+		var ok bool
+		if r, idx, ok = cutInt(idx, last); !ok {
+			return rows, names, false
+		}
+		if k, lengths, ok = cutInt(lengths, last); !ok || k < 0 || k > int64(len(players)) {
+			return rows, names, false
+		}
+		rows = append(rows, r)
+		names = append(names, players[:k])
+		players = players[k:]
+	}
+	return rows, names, len(players) == 0
+}
