@@ -310,7 +310,7 @@ type PlayerReader interface {
 // (UTF-8 bytes) and Lengths their lengths in bytes, comma-separated, all
 // in the order of the skeletons.
 type PlayerChunk struct {
-	Count, Found, Typed        int64
+	Count, Found, Typed       int64
 	Indexes, Players, Lengths []byte
 }
 
