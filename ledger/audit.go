@@ -87,11 +87,24 @@ func tableOf(index, checkpoint int64, what string) string {
 // failures to read. progress, if not nil, is called now and then with
 // entries done and the total.
 func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*AuditReport, error) {
+	// The store's integrity check runs alongside the audit, on its own
+	// connection, and decides first: a database the store cannot read
+	// whole is that error, whatever the rows read meanwhile showed.
+	integrity := make(chan error, 1)
 	if ic, ok := l.store.(IntegrityChecker); ok {
-		if err := ic.CheckIntegrity(ctx); err != nil {
-			return nil, err
-		}
+		go func() { integrity <- ic.CheckIntegrity(ctx) }()
+	} else {
+		integrity <- nil
 	}
+	rep, err := l.audit(ctx, progress)
+	if ierr := <-integrity; ierr != nil {
+		return nil, ierr
+	}
+	return rep, err
+}
+
+// audit is Audit but for the store's integrity check.
+func (l *Ledger) audit(ctx context.Context, progress func(done, total int64)) (*AuditReport, error) {
 	rep, err := l.auditTree(ctx, progress)
 	if err != nil && errors.Is(err, ErrTampered) {
 		// A row the store could not even read as its columns' types.
