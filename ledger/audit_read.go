@@ -106,10 +106,13 @@ func (c *leafChecker) player(index int64, kind Kind, leaf []byte) {
 	}
 }
 
-// chunkLeaf is an entry's index and leaf (a slice of a chunk's bodies).
+// chunkLeaf is a commit entry's index and leaf (a slice of a chunk's
+// bodies), and its player (ok false if it has none).
 type chunkLeaf struct {
-	index int64
-	leaf  []byte
+	index  int64
+	leaf   []byte
+	player string
+	ok     bool
 }
 
 // checkLeafChunks checks the chunks from ins (taking them in turn, chunk
@@ -141,7 +144,11 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 		ok = c.blobs != nil && lc.checkBlobs(c.blobs, c.first, hashes, &batch.results)
 		if ok {
 			for _, e := range lc.commits {
-				lc.player(e.index, KindCommit, e.leaf)
+				if lc.playersOut == nil {
+					lc.players.feed(e.index, KindCommit, e.leaf)
+				} else if e.ok {
+					lc.pending = append(lc.pending, playerCommit{e.index, e.player})
+				}
 			}
 		}
 		if c.blobs != nil {
@@ -192,6 +199,7 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 	}
 	prev := c.prev
 	found := *results
+	var m leafMembers
 	bodies, lengths, instants := e.Bodies, e.Lengths, e.Instants
 	for i := range hashes {
 		last := i == len(hashes)-1
@@ -206,20 +214,23 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 		body := bodies[:bodyLen]
 		bodies = bodies[bodyLen:]
 		h := tlog.RecordHash(body)
+		scanMembers(body, &m)
 		if !bytes.Equal(h[:], e.LeafHashes[i*tlog.HashSize:(i+1)*tlog.HashSize]) ||
-			integrated < prev || !leafHasTime(body, integrated, &c.cache) {
+			integrated < prev || !leafHasTimeAt(body, m[mIntegratedAt], integrated, &c.cache) {
 			return false
 		}
-		kind, _ := topLevelString(body, "kind")
-		if d, ok := dedupOfLeaf(Kind(kind), body); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
+		kindb, _ := m.bytes(body, mKind)
+		kind := kindOf(kindb)
+		if d, ok := dedupOfMembers(kind, body, &m); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
 			return false
 		}
-		switch Kind(kind) {
+		switch kind {
 		case KindResult:
-			d, _ := topLevelString(body, "replay_sha256")
+			d, _ := m.str(body, mReplay)
 			found = append(found, namedReplay{first + int64(i), d})
 		case KindCommit:
-			c.commits = append(c.commits, chunkLeaf{first + int64(i), body})
+			name, ok := m.str(body, mPlayer)
+			c.commits = append(c.commits, chunkLeaf{first + int64(i), body, name, ok})
 		}
 		prev = integrated
 		hashes[i] = h
@@ -440,10 +451,15 @@ type timeNeedle struct {
 // of the same name, and a forged column equal to that nested value must
 // not pass (docs/ledger.md "Audit", item 5).
 func leafHasTime(body []byte, ns int64, c *timeNeedle) bool {
+	return leafHasTimeAt(body, topLevelValue(body, "integrated_at"), ns, c)
+}
+
+// leafHasTimeAt is leafHasTime with the offset i of the member's value
+// already found (-1 if none).
+func leafHasTimeAt(body []byte, i int, ns int64, c *timeNeedle) bool {
 	if c.needle == nil || c.ns != ns {
 		c.ns = ns
 		c.needle = []byte(`"` + time.Unix(0, ns).UTC().Format(TimeLayout) + `"`)
 	}
-	i := topLevelValue(body, "integrated_at")
 	return i >= 0 && bytes.HasPrefix(body[i:], c.needle)
 }
