@@ -9,7 +9,7 @@ import (
 // The players table's fast path (PlayerReader). The tree pass hands the
 // commit entries' players, chunk by chunk in index order, to a goroutine
 // that looks up the row of each one's skeleton in the store (a bounded
-// cache spares the lookup of a skeleton seen lately) and checks it: the
+// cache spares the lookup of a player seen lately) and checks it: the
 // row names this entry or an earlier one, and if this one, with this
 // player. A row so named by its own entry is claimed; when every row of
 // the table is claimed (the census's count) and nothing else was amiss,
@@ -38,39 +38,31 @@ type playersFast struct {
 // the result to out.
 func checkPlayersFast(ctx context.Context, pr PlayerReader, in <-chan []playerCommit, out chan<- playersFast) {
 	res := playersFast{ok: true}
-	cache := map[string]int64{} // skeleton -> idx of its row, checked and below the entries to come
+	// A player's skeleton, and so its row, is always the same: a player
+	// whose row checked out for an earlier entry needs no lookup.
+	cache := make(map[string]struct{}, playersFastCache)
 	var (
 		pc    PlayerChunk
-		sks   []string       // the skeletons to look up
-		skOf  []string       // the skeleton of each commit of the batch
-		pos   []int          // where each commit's row is in the lookup, -1 if cached
-		batch map[string]int // skeleton -> position in sks
-		rows  []int64        // the idx of each looked-up row
-		names [][]byte       // the player of each looked-up row
+		sks   []string // the skeletons to look up
+		pos   []int    // where each commit's row is in the lookup, -1 if cached
+		rows  []int64  // the idx of each looked-up row
+		names [][]byte // the player of each looked-up row
 	)
-	batch = map[string]int{}
 	for commits := range in {
 		if !res.ok || ctx.Err() != nil {
 			continue // drained until the tree pass closes in
 		}
-		sks, skOf, pos = sks[:0], skOf[:0], pos[:0]
-		clear(batch)
+		sks, pos = sks[:0], pos[:0]
 		for _, e := range commits {
-			sk := Skeleton(e.player)
-			skOf = append(skOf, sk)
-			if _, ok := cache[sk]; ok {
+			if _, ok := cache[e.player]; ok {
 				pos = append(pos, -1)
 				continue
 			}
-			if j, ok := batch[sk]; ok {
-				pos = append(pos, j)
-				continue
-			}
+			sk := Skeleton(e.player)
 			if !utf8.ValidString(sk) || strings.IndexByte(sk, 0) >= 0 {
 				res.ok = false // not a key the lookup passes through unchanged
 				break
 			}
-			batch[sk] = len(sks)
 			pos = append(pos, len(sks))
 			sks = append(sks, sk)
 		}
@@ -94,7 +86,7 @@ func checkPlayersFast(ctx context.Context, pr PlayerReader, in <-chan []playerCo
 		}
 		for i, e := range commits {
 			if pos[i] < 0 {
-				continue // a row checked for an earlier entry of the skeleton
+				continue // a row checked for an earlier entry of the player
 			}
 			r := rows[pos[i]]
 			switch {
@@ -108,14 +100,17 @@ func checkPlayersFast(ctx context.Context, pr PlayerReader, in <-chan []playerCo
 			if !res.ok {
 				break
 			}
-			if len(cache) >= maxPlayerCache {
+			if len(cache) >= playersFastCache {
 				clear(cache)
 			}
-			cache[skOf[i]] = r
+			cache[e.player] = struct{}{}
 		}
 	}
 	out <- res
 }
+
+// playersFastCache bounds checkPlayersFast's cache of players checked.
+const playersFastCache = 4096
 
 // parsePlayerChunk splits the aggregates of n looked-up skeletons into
 // each row's idx and player, appended to rows and names; ok is false

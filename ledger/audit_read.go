@@ -40,7 +40,7 @@ type entryChunk struct {
 // readEntryChunks reads the entry chunks k, k+stride, k+2*stride, ... of
 // [0, n) and sends them to out (closed when done); blobs come back
 // through free for reuse.
-func (l *Ledger) readEntryChunks(ctx context.Context, n int64, fast ChunkReader, k, stride int64, out chan<- entryChunk, free <-chan *EntryChunk) error {
+func (l *Ledger) readEntryChunks(ctx context.Context, n int64, fast ChunkReader, columns bool, k, stride int64, out chan<- entryChunk, free <-chan *EntryChunk) error {
 	defer close(out)
 	for a := k * auditEntryChunk; a < n; a += stride * auditEntryChunk {
 		c := entryChunk{first: a, end: min(a+auditEntryChunk, n)}
@@ -50,6 +50,7 @@ func (l *Ledger) readEntryChunks(ctx context.Context, n int64, fast ChunkReader,
 			default:
 				c.blobs = new(EntryChunk)
 			}
+			c.blobs.Columns = columns
 			if err := fast.EntryChunk(ctx, c.first, c.end, c.blobs); err != nil {
 				return err
 			}
@@ -70,6 +71,9 @@ type leafBatch struct {
 	hashes  []tlog.Hash
 	problem string
 	results []namedReplay // the result entries among these leaves
+	// columns reports that the chunk's lookup columns were compared with
+	// its leaves and checked out (audit_columns_fast.go).
+	columns bool
 }
 
 // namedReplay is a result entry and the replay digest its leaf names
@@ -141,7 +145,7 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 		hashes = hashes[:c.end-c.first]
 		batch := leafBatch{hashes: hashes}
 		lc.commits = lc.commits[:0]
-		ok = c.blobs != nil && lc.checkBlobs(c.blobs, c.first, hashes, &batch.results)
+		ok = c.blobs != nil && lc.checkBlobs(c.blobs, c.first, hashes, &batch.results, &batch.columns)
 		if ok {
 			for _, e := range lc.commits {
 				if lc.playersOut == nil {
@@ -191,12 +195,13 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 // results with its result entries. It returns false, leaving the checker
 // and results as they were, if anything does not check out (a count, a
 // length, a leaf hash, a time): the chunk is then read again row by row.
-func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash, results *[]namedReplay) bool {
+func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash, results *[]namedReplay, columns *bool) bool {
 	n := int64(len(hashes))
 	if e.Count != n || e.Times != n || e.MinLeafHash != tlog.HashSize || int64(len(e.LeafHashes)) != n*tlog.HashSize ||
 		e.MinDedup != 32 || int64(len(e.Dedups)) != n*32 {
 		return false
 	}
+	cols, colsOK := startColumns(e, n)
 	prev := c.prev
 	found := *results
 	var m leafMembers
@@ -214,13 +219,14 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 		body := bodies[:bodyLen]
 		bodies = bodies[bodyLen:]
 		h := tlog.RecordHash(body)
-		scanMembers(body, &m)
+		plain := scanMembers(body, &m)
 		if !bytes.Equal(h[:], e.LeafHashes[i*tlog.HashSize:(i+1)*tlog.HashSize]) ||
 			integrated < prev || !leafHasTimeAt(body, m[mIntegratedAt], integrated, &c.cache) {
 			return false
 		}
 		kindb, _ := m.bytes(body, mKind)
 		kind := kindOf(kindb)
+		colsOK = colsOK && plain && cols.row(body, &m, kind, last)
 		if d, ok := dedupOfMembers(kind, body, &m); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
 			return false
 		}
@@ -240,6 +246,7 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 	}
 	c.prev = prev
 	*results = found
+	*columns = colsOK && cols.done(e)
 	return true
 }
 

@@ -279,6 +279,23 @@ type EntryChunk struct {
 	// concatenated in index order.
 	MinDedup int64
 	Dedups   []byte
+
+	// Columns is set by the caller to ask for the lookup columns too; a
+	// store that fills them sets HasColumns. KindRows and CommitmentRows
+	// count the rows whose kind and commitment are not NULL; Types is the
+	// storage classes (SQLite's typeof, or what the store's engine
+	// reports alike) of min(kind), max(kind), max(posted_at), max(ref),
+	// min(commitment) and max(commitment) over the range,
+	// space-separated (in SQLite's order NULL < numbers < text < blob, so
+	// "text text integer null text text" shows every kind and commitment
+	// text and every posted_at and ref a number or NULL); Kinds,
+	// PostedAts, Refs and Commitments are the columns comma-separated in
+	// index order, a NULL as the empty string, integers in decimal.
+	Columns, HasColumns      bool
+	KindRows, CommitmentRows int64
+	Types                    string
+	Kinds, PostedAts, Refs   []byte
+	Commitments              []byte
 }
 
 // ColumnChecker is an optional fast path for [Ledger.Audit]: a store that

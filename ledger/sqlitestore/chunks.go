@@ -31,6 +31,21 @@ const entryChunkQuery = `SELECT count(*), count(integrated_at), coalesce(min(len
 	coalesce(min(length(dedup)), 0), CAST(group_concat(dedup, '') AS BLOB)
 	FROM (SELECT body, leaf_hash, integrated_at, dedup FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
 
+// entryColumnsQuery is entryChunkQuery and the lookup columns, as
+// ledger.EntryChunk describes them: the counts of non-NULL kind and
+// commitment, the storage classes of their extremes, and each column
+// comma-separated with NULL as ''.
+const entryColumnsQuery = `SELECT count(*), count(integrated_at), coalesce(min(length(leaf_hash)), 0),
+	CAST(group_concat(body, '') AS BLOB), CAST(group_concat(leaf_hash, '') AS BLOB),
+	CAST(group_concat(length(body), ',') AS BLOB), CAST(group_concat(integrated_at, ',') AS BLOB),
+	coalesce(min(length(dedup)), 0), CAST(group_concat(dedup, '') AS BLOB),
+	count(kind), count(commitment),
+	typeof(min(kind)) || ' ' || typeof(max(kind)) || ' ' || typeof(max(posted_at)) || ' ' || typeof(max(ref)) || ' ' ||
+		typeof(min(commitment)) || ' ' || typeof(max(commitment)),
+	CAST(group_concat(kind, ',') AS BLOB), CAST(group_concat(coalesce(posted_at, ''), ',') AS BLOB),
+	CAST(group_concat(coalesce(ref, ''), ',') AS BLOB), CAST(group_concat(coalesce(commitment, ''), ',') AS BLOB)
+	FROM (SELECT body, leaf_hash, integrated_at, dedup, kind, posted_at, ref, commitment FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
+
 // hashChunkQuery reads stored hashes [?, ?) in id order as: the row
 // count, the shortest hash and the hashes concatenated (a count of rows
 // whose shortest is 32 bytes and whose concatenation is 32 bytes each has
@@ -57,7 +72,11 @@ func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryC
 		*c = ledger.EntryChunk{Count: -1}
 		return err
 	}
-	rows, err := s.r.QueryContext(ctx, entryChunkQuery, from, to)
+	q := entryChunkQuery
+	if c.Columns {
+		q = entryColumnsQuery
+	}
+	rows, err := s.r.QueryContext(ctx, q, from, to)
 	if err != nil {
 		return err
 	}
@@ -69,8 +88,19 @@ func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryC
 		return fmt.Errorf("audit: no row from the entry chunk query")
 	}
 	var bodies, leaves, lengths, instants, dedups sql.RawBytes
-	if err := rows.Scan(&c.Count, &c.Times, &c.MinLeafHash, &bodies, &leaves, &lengths, &instants, &c.MinDedup, &dedups); err != nil {
+	dest := []any{&c.Count, &c.Times, &c.MinLeafHash, &bodies, &leaves, &lengths, &instants, &c.MinDedup, &dedups}
+	var kinds, posted, refs, commitments sql.RawBytes
+	if c.Columns {
+		dest = append(dest, &c.KindRows, &c.CommitmentRows, &c.Types, &kinds, &posted, &refs, &commitments)
+	}
+	if err := rows.Scan(dest...); err != nil {
 		return err
+	}
+	if c.HasColumns = c.Columns; c.Columns {
+		c.Kinds = append(c.Kinds[:0], kinds...)
+		c.PostedAts = append(c.PostedAts[:0], posted...)
+		c.Refs = append(c.Refs[:0], refs...)
+		c.Commitments = append(c.Commitments[:0], commitments...)
 	}
 	c.Dedups = append(c.Dedups[:0], dedups...)
 	c.Bodies = append(c.Bodies[:0], bodies...)
