@@ -395,6 +395,7 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 		if columnsAll {
 			columns <- columnsResult{idx: -1}
 		} else {
+			slowPath("columns")
 			idx, what, err := cc.CheckColumns(ctx, 0, n)
 			columns <- columnsResult{idx, what, err}
 		}

@@ -138,6 +138,7 @@ func (l *Ledger) auditRest(ctx context.Context, rep *AuditReport) (*AuditProblem
 		default:
 			// Re-derive the table the slow way, which names the problem;
 			// the rows are read before a new census, as above.
+			slowPath("players")
 			if pa, err = l.rederivePlayers(ctx, n); err != nil {
 				if errors.Is(err, ErrTampered) {
 					table := tableOfError(err)

@@ -34,7 +34,7 @@ const entryChunkQuery = `SELECT count(*), count(integrated_at), coalesce(min(len
 // entryColumnsQuery is entryChunkQuery and the lookup columns, as
 // ledger.EntryChunk describes them: the counts of non-NULL kind and
 // commitment, the storage classes of their extremes, and each column
-// comma-separated with NULL as ''.
+// comma-separated with NULL as ”.
 const entryColumnsQuery = `SELECT count(*), count(integrated_at), coalesce(min(length(leaf_hash)), 0),
 	CAST(group_concat(body, '') AS BLOB), CAST(group_concat(leaf_hash, '') AS BLOB),
 	CAST(group_concat(length(body), ',') AS BLOB), CAST(group_concat(integrated_at, ',') AS BLOB),
