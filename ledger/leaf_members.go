@@ -72,12 +72,19 @@ func scanMembers(data []byte, m *leafMembers) (plain bool) {
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
+			// Up to the next quote at once, unless a backslash comes
+			// first (then past it and the byte it escapes).
+			rest := data[i:]
+			q := bytes.IndexByte(rest, '"')
+			if q < 0 {
+				q = len(rest)
 			}
+			if b := bytes.IndexByte(rest[:q], '\\'); b >= 0 {
+				i += b + 1
+				continue
+			}
+			i += q
+			inString = i >= len(data)
 			continue
 		}
 		switch c {
@@ -114,6 +121,12 @@ func (m *leafMembers) raw(leaf []byte, k int) []byte {
 	i := m[k]
 	if i < 0 {
 		return nil
+	}
+	if i < len(leaf) && leaf[i] == '"' {
+		// A string without a backslash ends at the next quote.
+		if q := bytes.IndexByte(leaf[i+1:], '"'); q >= 0 && bytes.IndexByte(leaf[i+1:i+1+q], '\\') < 0 {
+			return leaf[i : i+q+2]
+		}
 	}
 	j := valueEnd(leaf, i)
 	if j < 0 {

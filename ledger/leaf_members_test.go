@@ -6,7 +6,7 @@ import (
 )
 
 // TestScanMembersMatchesTopLevelValue checks the one-scan member offsets
-// against topLevelValue, key by key, on leaves of every kind, on leaves
+// and values against topLevelValue and topLevel, key by key, on leaves of every kind, on leaves
 // with the names nested, escaped, repeated or malformed, and on random
 // mutations of them.
 func TestScanMembersMatchesTopLevelValue(t *testing.T) {
@@ -18,7 +18,7 @@ func TestScanMembersMatchesTopLevelValue(t *testing.T) {
 		`{"kind":"commit","kind":"reveal","player":"a\"b","player":"c"}`,
 		`{"kind":"com\u006dit","player":"\u0430lice"}`,
 		`{"a":["kind",{"kind":1}],"kind":"edit","commit":7,"commitment":"","action_type":null}`,
-		`{"kind":`, `{"kind"`, `"kind":"x"`, `{}`, ``, `{"player":"x"`, `{"kind":"a"}}}"kind":"b"`,
+		`{"kind":`, `{"kind"`, `{"kind":"a\\","player":"b\"c\\\"d","x":"\\"}`, `{"player":"unterminated`, `{"player":"esc at end\`, `"kind":"x"`, `{}`, ``, `{"player":"x"`, `{"kind":"a"}}}"kind":"b"`,
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	alphabet := []byte(`{}[]",:\kindplayer0a `)
@@ -28,6 +28,9 @@ func TestScanMembersMatchesTopLevelValue(t *testing.T) {
 		for k, key := range memberKeys {
 			if want := topLevelValue(leaf, key); m[k] != want {
 				t.Fatalf("leaf %q, member %q: scanMembers gives %d, topLevelValue %d", leaf, key, m[k], want)
+			}
+			if got, want := m.raw(leaf, k), topLevel(leaf, key); string(got) != string(want) || (got == nil) != (want == nil) {
+				t.Fatalf("leaf %q, member %q: raw gives %q, topLevel %q", leaf, key, got, want)
 			}
 		}
 	}
