@@ -36,13 +36,12 @@ type playerCommit struct {
 	player string
 }
 
-// playersFast is the fast path's result: ok if every lookup checked out,
-// claims the rows claimed by their own entry, noTable if the store has
-// no players table.
+// playersFast is the fast path's result: ok if every lookup checked out
+// (false too if the store has no players table), claims the rows claimed
+// by their own entry.
 type playersFast struct {
-	ok      bool
-	noTable bool
-	claims  int64
+	ok     bool
+	claims int64
 }
 
 // checkPlayersFast checks the commit entries' players from in (chunks in
@@ -88,7 +87,7 @@ func checkPlayersFast(ctx context.Context, pr PlayerReader, in <-chan []playerCo
 				res.ok = false // the slow path reads again and reports
 				continue
 			case !ok:
-				res.ok, res.noTable = false, true
+				res.ok = false // no players table: auditRest sees it in the census
 				continue
 			}
 			if rows, names, ok = parsePlayerChunk(&pc, len(sks), rows[:0], names[:0]); !ok {

@@ -130,9 +130,10 @@ func (l *Ledger) auditRest(ctx context.Context, rep *AuditReport) (*AuditProblem
 	pa := rep.players
 	if f := rep.playersFast; f != nil {
 		switch {
-		case f.ok && c.PlayersTable && f.claims == c.Players, f.noTable && !c.PlayersTable:
-			// Every row claimed by its own entry and every commit entry's
-			// row checked: the table is the re-derived one (docs/ledger.md
+		case !c.PlayersTable, f.ok && f.claims == c.Players:
+			// No table to check (a file from before it), or every row
+			// claimed by its own entry and every commit entry's row
+			// checked: the table is the re-derived one (docs/ledger.md
 			// "Audit", item 13).
 			pa = newPlayersAudit(nil, false)
 		default:
