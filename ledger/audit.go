@@ -29,6 +29,9 @@ type AuditReport struct {
 	results    []namedReplay // result entries seen by the tree pass, for auditRest
 	players    *playersAudit // the players rows, re-derived by the tree pass
 	playersErr error         // reading the players rows failed
+	// playersFast is the players fast path's result (PlayerReader), nil
+	// if the tree pass re-derived the table into players instead.
+	playersFast *playersFast
 }
 
 // AuditProblem names the first thing found wrong.
@@ -84,11 +87,24 @@ func tableOf(index, checkpoint int64, what string) string {
 // failures to read. progress, if not nil, is called now and then with
 // entries done and the total.
 func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*AuditReport, error) {
+	// The store's integrity check runs alongside the audit, on its own
+	// connection, and decides first: a database the store cannot read
+	// whole is that error, whatever the rows read meanwhile showed.
+	integrity := make(chan error, 1)
 	if ic, ok := l.store.(IntegrityChecker); ok {
-		if err := ic.CheckIntegrity(ctx); err != nil {
-			return nil, err
-		}
+		go func() { integrity <- ic.CheckIntegrity(ctx) }()
+	} else {
+		integrity <- nil
 	}
+	rep, err := l.audit(ctx, progress)
+	if ierr := <-integrity; ierr != nil {
+		return nil, ierr
+	}
+	return rep, err
+}
+
+// audit is Audit but for the store's integrity check.
+func (l *Ledger) audit(ctx context.Context, progress func(done, total int64)) (*AuditReport, error) {
 	rep, err := l.auditTree(ctx, progress)
 	if err != nil && errors.Is(err, ErrTampered) {
 		// A row the store could not even read as its columns' types.
@@ -148,12 +164,17 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	}
 	columns := make(chan columnsResult, 1) // buffered: an early return leaks nothing
 	cc, storeColumns := l.store.(ColumnChecker)
-	if storeColumns {
+	// With the chunked reads below, the leaf checker compares the columns
+	// of each chunk itself, and the store's check runs only if a chunk
+	// does not check out (audit_columns_fast.go).
+	_, chunked := l.store.(ChunkReader)
+	fastColumns := storeColumns && chunked
+	if storeColumns && !fastColumns {
 		go func() {
 			idx, what, err := cc.CheckColumns(ctx, 0, n)
 			columns <- columnsResult{idx, what, err}
 		}()
-	} else {
+	} else if !fastColumns {
 		columns <- columnsResult{idx: -1}
 	}
 	// Checkpoints first: signature, origin, size and root fields.
@@ -229,12 +250,21 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	for k := range auditEntryReaders {
 		ch := make(chan entryChunk, 1)
 		raw = append(raw, ch)
-		go func() { errc <- l.readEntryChunks(actx, n, fast, int64(k), auditEntryReaders, ch, efree) }()
+		go func() { errc <- l.readEntryChunks(actx, n, fast, fastColumns, int64(k), auditEntryReaders, ch, efree) }()
 	}
-	// The players rows, read before the pass and re-derived by it.
-	players, err := l.readPlayers(ctx)
-	rep.players, rep.playersErr = newPlayersAudit(players, false), err
-	go func() { errc <- l.checkLeafChunks(actx, raw, !storeColumns, rep.players, leaves, efree, lfree) }()
+	// The players rows: looked up by the skeletons of the commit entries
+	// alongside the pass (audit_players_fast.go), or read before the pass
+	// and re-derived by it.
+	var pout chan []playerCommit
+	pdone := make(chan playersFast, 1)
+	if pr, ok := l.store.(PlayerReader); ok && fast != nil {
+		pout = make(chan []playerCommit, 4)
+		go checkPlayersFast(actx, pr, pout, pdone)
+	} else {
+		players, err := l.readPlayers(ctx)
+		rep.players, rep.playersErr = newPlayersAudit(players, false), err
+	}
+	go func() { errc <- l.checkLeafChunks(actx, raw, !storeColumns, rep.players, pout, leaves, efree, lfree) }()
 	go func() { errc <- l.readHashChunks(actx, hcount, fast, hashes, hfree) }()
 	f := &frontier{}
 	ci := 0
@@ -266,10 +296,11 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 		}
 		return ctx.Err()
 	}
-	var lb leafBatch // the current batch of leaf hashes
-	var lpos int     // the next leaf of lb
-	var hc hashChunk // the current chunk of stored hashes
-	var hpos int64   // the next hash of hc
+	var lb leafBatch   // the current batch of leaf hashes
+	var lpos int       // the next leaf of lb
+	columnsAll := true // every chunk's columns checked out (fastColumns)
+	var hc hashChunk   // the current chunk of stored hashes
+	var hpos int64     // the next hash of hc
 	for i := int64(0); i < n; i++ {
 		if lpos == len(lb.hashes) {
 			if lb.problem != "" {
@@ -292,6 +323,7 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 				return fail(i, -1, "missing: the entries end before the tree size %d", n)
 			}
 			lpos = 0
+			columnsAll = columnsAll && lb.columns
 			rep.results = append(rep.results, lb.results...)
 			if len(lb.hashes) == 0 && lb.problem != "" {
 				return fail(i, -1, "%s", lb.problem)
@@ -353,8 +385,21 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	if ci != len(cps) {
 		return fail(-1, cps[ci].Size, "no tree of that size was found among the entries")
 	}
+	if pout != nil {
+		pf := <-pdone
+		rep.playersFast = &pf
+	}
 	// The lookup columns (kind, posted_at, ref, commitment) are copies of
 	// leaf fields that rulings and lookups read: each must equal the leaf.
+	if fastColumns {
+		if columnsAll {
+			columns <- columnsResult{idx: -1}
+		} else {
+			slowPath("columns")
+			idx, what, err := cc.CheckColumns(ctx, 0, n)
+			columns <- columnsResult{idx, what, err}
+		}
+	}
 	if c := <-columns; c.err != nil {
 		return nil, c.err
 	} else if c.idx >= 0 {

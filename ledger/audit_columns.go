@@ -91,12 +91,19 @@ func checkColumns(e *StoredEntry) string {
 // followed by a NUL byte; for any other kind, SHA-256 of the leaf without
 // its integrated_at member. ok is false for a leaf without the members.
 func dedupOfLeaf(kind Kind, leaf []byte) (d [32]byte, ok bool) {
+	var m leafMembers
+	scanMembers(leaf, &m)
+	return dedupOfMembers(kind, leaf, &m)
+}
+
+// dedupOfMembers is dedupOfLeaf with the leaf's members already found.
+func dedupOfMembers(kind Kind, leaf []byte, m *leafMembers) (d [32]byte, ok bool) {
 	if kind == KindCommit {
 		var arr [512]byte
 		buf := arr[:0]
 		buf = append(append(buf, KindCommit...), 0)
-		for _, k := range [...]string{"player", "action_type", "commitment"} {
-			v, ok := topLevelString(leaf, k)
+		for _, k := range [...]int{mPlayer, mActionType, mCommitment} {
+			v, ok := m.bytes(leaf, k)
 			if !ok {
 				return d, false
 			}
@@ -104,7 +111,7 @@ func dedupOfLeaf(kind Kind, leaf []byte) (d [32]byte, ok bool) {
 		}
 		return sha256.Sum256(buf), true
 	}
-	start := topLevelValue(leaf, "integrated_at")
+	start := m[mIntegratedAt]
 	end := start + len(placeholderTime) + 2 // the comma after the value
 	if start < len(integratedKey) || end >= len(leaf) || leaf[end] != ',' {
 		return d, false

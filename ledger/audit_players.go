@@ -125,3 +125,25 @@ func (a *playersAudit) finish(n, size int64) *AuditProblem {
 	}
 	return nil
 }
+
+// rederivePlayers reads every players row and re-derives the table from
+// the commit entries [0, n), read again row by row in index order (the
+// slow path of audit_players_fast.go): what the tree pass feeds a
+// playersAudit when the store has no PlayerReader.
+func (l *Ledger) rederivePlayers(ctx context.Context, n int64) (*playersAudit, error) {
+	rows, err := l.readPlayers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pa := newPlayersAudit(rows, false)
+	for a := int64(0); a < n && pa.first == nil; a += auditEntryChunk {
+		es, err := l.store.EntryRange(ctx, a, min(a+auditEntryChunk, n))
+		if err != nil {
+			return nil, err
+		}
+		for i := range es {
+			pa.feed(es[i].Index, es[i].Kind, es[i].Leaf)
+		}
+	}
+	return pa, nil
+}

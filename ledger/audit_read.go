@@ -40,7 +40,7 @@ type entryChunk struct {
 // readEntryChunks reads the entry chunks k, k+stride, k+2*stride, ... of
 // [0, n) and sends them to out (closed when done); blobs come back
 // through free for reuse.
-func (l *Ledger) readEntryChunks(ctx context.Context, n int64, fast ChunkReader, k, stride int64, out chan<- entryChunk, free <-chan *EntryChunk) error {
+func (l *Ledger) readEntryChunks(ctx context.Context, n int64, fast ChunkReader, columns bool, k, stride int64, out chan<- entryChunk, free <-chan *EntryChunk) error {
 	defer close(out)
 	for a := k * auditEntryChunk; a < n; a += stride * auditEntryChunk {
 		c := entryChunk{first: a, end: min(a+auditEntryChunk, n)}
@@ -50,6 +50,7 @@ func (l *Ledger) readEntryChunks(ctx context.Context, n int64, fast ChunkReader,
 			default:
 				c.blobs = new(EntryChunk)
 			}
+			c.blobs.Columns = columns
 			if err := fast.EntryChunk(ctx, c.first, c.end, c.blobs); err != nil {
 				return err
 			}
@@ -70,6 +71,9 @@ type leafBatch struct {
 	hashes  []tlog.Hash
 	problem string
 	results []namedReplay // the result entries among these leaves
+	// columns reports that the chunk's lookup columns were compared with
+	// its leaves and checked out (audit_columns_fast.go).
+	columns bool
 }
 
 // namedReplay is a result entry and the replay digest its leaf names
@@ -88,21 +92,43 @@ type leafChecker struct {
 	cache   timeNeedle
 	players *playersAudit // fed every commit leaf, in index order
 	commits []chunkLeaf   // the commit leaves of the chunk checkBlobs read
+	// playersOut, if not nil, takes the players of each chunk's commit
+	// entries instead of players (the fast path, checkPlayersFast);
+	// pending holds the current chunk's.
+	playersOut chan<- []playerCommit
+	pending    []playerCommit
 }
 
-// chunkLeaf is an entry's index and leaf (a slice of a chunk's bodies).
+// player hands a checked entry to the players re-derivation.
+func (c *leafChecker) player(index int64, kind Kind, leaf []byte) {
+	if c.playersOut == nil {
+		c.players.feed(index, kind, leaf)
+		return
+	}
+	if name, ok := commitPlayer(kind, leaf); ok {
+		c.pending = append(c.pending, playerCommit{index, name})
+	}
+}
+
+// chunkLeaf is a commit entry's index and leaf (a slice of a chunk's
+// bodies), and its player (ok false if it has none).
 type chunkLeaf struct {
-	index int64
-	leaf  []byte
+	index  int64
+	leaf   []byte
+	player string
+	ok     bool
 }
 
 // checkLeafChunks checks the chunks from ins (taking them in turn, chunk
 // k from ins[k % len(ins)]), in order, and sends one batch per chunk to
 // out (closed when done), stopping after a problem. Entry blobs go back
 // to efree, and leaf hash slices come from lfree.
-func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, columns bool, pa *playersAudit, out chan<- leafBatch, efree chan<- *EntryChunk, lfree <-chan []tlog.Hash) error {
+func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, columns bool, pa *playersAudit, pout chan<- []playerCommit, out chan<- leafBatch, efree chan<- *EntryChunk, lfree <-chan []tlog.Hash) error {
 	defer close(out)
-	lc := leafChecker{store: l.store, columns: columns, players: pa}
+	if pout != nil {
+		defer close(pout)
+	}
+	lc := leafChecker{store: l.store, columns: columns, players: pa, playersOut: pout}
 	for k := 0; ; k++ {
 		c, ok := <-ins[k%len(ins)]
 		if !ok {
@@ -119,10 +145,14 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 		hashes = hashes[:c.end-c.first]
 		batch := leafBatch{hashes: hashes}
 		lc.commits = lc.commits[:0]
-		ok = c.blobs != nil && lc.checkBlobs(c.blobs, c.first, hashes, &batch.results)
+		ok = c.blobs != nil && lc.checkBlobs(c.blobs, c.first, hashes, &batch.results, &batch.columns)
 		if ok {
 			for _, e := range lc.commits {
-				pa.feed(e.index, KindCommit, e.leaf)
+				if lc.playersOut == nil {
+					lc.players.feed(e.index, KindCommit, e.leaf)
+				} else if e.ok {
+					lc.pending = append(lc.pending, playerCommit{e.index, e.player})
+				}
 			}
 		}
 		if c.blobs != nil {
@@ -136,6 +166,17 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 			if batch, err = lc.checkRows(ctx, c.first, c.end, hashes); err != nil {
 				return err
 			}
+		}
+		if batch.problem != "" {
+			lc.pending = nil // the audit stops here: no players verdict is read
+		}
+		if len(lc.pending) > 0 {
+			select {
+			case pout <- lc.pending:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			lc.pending = nil
 		}
 		select {
 		case out <- batch:
@@ -154,14 +195,16 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 // results with its result entries. It returns false, leaving the checker
 // and results as they were, if anything does not check out (a count, a
 // length, a leaf hash, a time): the chunk is then read again row by row.
-func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash, results *[]namedReplay) bool {
+func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash, results *[]namedReplay, columns *bool) bool {
 	n := int64(len(hashes))
 	if e.Count != n || e.Times != n || e.MinLeafHash != tlog.HashSize || int64(len(e.LeafHashes)) != n*tlog.HashSize ||
 		e.MinDedup != 32 || int64(len(e.Dedups)) != n*32 {
 		return false
 	}
+	cols, colsOK := startColumns(e, n)
 	prev := c.prev
 	found := *results
+	var m leafMembers
 	bodies, lengths, instants := e.Bodies, e.Lengths, e.Instants
 	for i := range hashes {
 		last := i == len(hashes)-1
@@ -176,20 +219,24 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 		body := bodies[:bodyLen]
 		bodies = bodies[bodyLen:]
 		h := tlog.RecordHash(body)
+		plain := scanMembers(body, &m)
 		if !bytes.Equal(h[:], e.LeafHashes[i*tlog.HashSize:(i+1)*tlog.HashSize]) ||
-			integrated < prev || !leafHasTime(body, integrated, &c.cache) {
+			integrated < prev || !leafHasTimeAt(body, m[mIntegratedAt], integrated, &c.cache) {
 			return false
 		}
-		kind, _ := topLevelString(body, "kind")
-		if d, ok := dedupOfLeaf(Kind(kind), body); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
+		kindb, _ := m.bytes(body, mKind)
+		kind := kindOf(kindb)
+		colsOK = colsOK && plain && cols.row(body, &m, kind, last)
+		if d, ok := dedupOfMembers(kind, body, &m); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
 			return false
 		}
-		switch Kind(kind) {
+		switch kind {
 		case KindResult:
-			d, _ := topLevelString(body, "replay_sha256")
+			d, _ := m.str(body, mReplay)
 			found = append(found, namedReplay{first + int64(i), d})
 		case KindCommit:
-			c.commits = append(c.commits, chunkLeaf{first + int64(i), body})
+			name, ok := m.str(body, mPlayer)
+			c.commits = append(c.commits, chunkLeaf{first + int64(i), body, name, ok})
 		}
 		prev = integrated
 		hashes[i] = h
@@ -199,6 +246,7 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 	}
 	c.prev = prev
 	*results = found
+	*columns = colsOK && cols.done(e)
 	return true
 }
 
@@ -271,7 +319,7 @@ func (c *leafChecker) checkRows(ctx context.Context, a, b int64, hashes []tlog.H
 			d, _ := topLevelString(r.Leaf, "replay_sha256")
 			batch.results = append(batch.results, namedReplay{r.Index, d})
 		}
-		c.players.feed(r.Index, r.Kind, r.Leaf)
+		c.player(r.Index, r.Kind, r.Leaf)
 		batch.hashes = append(batch.hashes, h)
 		want++
 	}
@@ -410,10 +458,15 @@ type timeNeedle struct {
 // of the same name, and a forged column equal to that nested value must
 // not pass (docs/ledger.md "Audit", item 5).
 func leafHasTime(body []byte, ns int64, c *timeNeedle) bool {
+	return leafHasTimeAt(body, topLevelValue(body, "integrated_at"), ns, c)
+}
+
+// leafHasTimeAt is leafHasTime with the offset i of the member's value
+// already found (-1 if none).
+func leafHasTimeAt(body []byte, i int, ns int64, c *timeNeedle) bool {
 	if c.needle == nil || c.ns != ns {
 		c.ns = ns
 		c.needle = []byte(`"` + time.Unix(0, ns).UTC().Format(TimeLayout) + `"`)
 	}
-	i := topLevelValue(body, "integrated_at")
 	return i >= 0 && bytes.HasPrefix(body[i:], c.needle)
 }

@@ -48,3 +48,7 @@ const (
 
 // SignCheckpoint is signCheckpoint.
 var SignCheckpoint = signCheckpoint
+
+// SetAuditSlowPath sets the hook the audit tells each time it leaves a
+// check to its slow path ("players", "columns"); nil clears it.
+func SetAuditSlowPath(f func(check string)) { auditSlowPath = f }

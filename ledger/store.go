@@ -282,6 +282,23 @@ type EntryChunk struct {
 	// concatenated in index order.
 	MinDedup int64
 	Dedups   []byte
+
+	// Columns is set by the caller to ask for the lookup columns too; a
+	// store that fills them sets HasColumns. KindRows and CommitmentRows
+	// count the rows whose kind and commitment are not NULL; Types is the
+	// storage classes (SQLite's typeof, or what the store's engine
+	// reports alike) of min(kind), max(kind), max(posted_at), max(ref),
+	// min(commitment) and max(commitment) over the range,
+	// space-separated (in SQLite's order NULL < numbers < text < blob, so
+	// "text text integer null text text" shows every kind and commitment
+	// text and every posted_at and ref a number or NULL); Kinds,
+	// PostedAts, Refs and Commitments are the columns comma-separated in
+	// index order, a NULL as the empty string, integers in decimal.
+	Columns, HasColumns      bool
+	KindRows, CommitmentRows int64
+	Types                    string
+	Kinds, PostedAts, Refs   []byte
+	Commitments              []byte
 }
 
 // ColumnChecker is an optional fast path for [Ledger.Audit]: a store that
@@ -291,6 +308,30 @@ type ColumnChecker interface {
 	// posted_at, ref or commitment column differs from the leaf's
 	// top-level member, and what differs; -1 if none.
 	CheckColumns(ctx context.Context, from, to int64) (int64, string, error)
+}
+
+// PlayerReader is an optional fast path for [Ledger.Audit]'s
+// re-derivation of the players table: a store that can look up the rows
+// of many skeletons at once implements it. As with ChunkReader, the audit
+// only ever accepts what it shows; anything that does not check out
+// sends the audit back to reading every row with EachPlayer, which
+// decides what is reported.
+type PlayerReader interface {
+	// PlayerRows looks up the players row of each of skeletons (by the
+	// table's key, compared byte for byte) into c, in the order given.
+	// ok is false if the store has no players table.
+	PlayerRows(ctx context.Context, skeletons []string, c *PlayerChunk) (ok bool, err error)
+}
+
+// PlayerChunk is the players rows of a list of skeletons as aggregates:
+// Count skeletons looked up, Found of them with a row, Typed of those
+// whose player is text and idx an integer; Indexes the idx of each row
+// found as comma-separated decimals, Players the players concatenated
+// (UTF-8 bytes) and Lengths their lengths in bytes, comma-separated, all
+// in the order of the skeletons.
+type PlayerChunk struct {
+	Count, Found, Typed       int64
+	Indexes, Players, Lengths []byte
 }
 
 // IntegrityChecker is an optional check a store runs before an audit: a

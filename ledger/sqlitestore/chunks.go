@@ -3,13 +3,15 @@ package sqlitestore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/sealedhq/sealed/ledger"
 )
 
-// The audit's fast path (ledger.ChunkReader, ledger.ColumnChecker): a
+// The audit's fast path (ledger.ChunkReader, ledger.ColumnChecker,
+// ledger.PlayerReader): a
 // range of rows read as a few aggregated blobs, one row through the
 // driver instead of thousands. The audit uses a chunk only if every count
 // and length shows every row of the range present; otherwise it reads the
@@ -28,6 +30,21 @@ const entryChunkQuery = `SELECT count(*), count(integrated_at), coalesce(min(len
 	CAST(group_concat(length(body), ',') AS BLOB), CAST(group_concat(integrated_at, ',') AS BLOB),
 	coalesce(min(length(dedup)), 0), CAST(group_concat(dedup, '') AS BLOB)
 	FROM (SELECT body, leaf_hash, integrated_at, dedup FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
+
+// entryColumnsQuery is entryChunkQuery and the lookup columns, as
+// ledger.EntryChunk describes them: the counts of non-NULL kind and
+// commitment, the storage classes of their extremes, and each column
+// comma-separated with NULL as ”.
+const entryColumnsQuery = `SELECT count(*), count(integrated_at), coalesce(min(length(leaf_hash)), 0),
+	CAST(group_concat(body, '') AS BLOB), CAST(group_concat(leaf_hash, '') AS BLOB),
+	CAST(group_concat(length(body), ',') AS BLOB), CAST(group_concat(integrated_at, ',') AS BLOB),
+	coalesce(min(length(dedup)), 0), CAST(group_concat(dedup, '') AS BLOB),
+	count(kind), count(commitment),
+	typeof(min(kind)) || ' ' || typeof(max(kind)) || ' ' || typeof(max(posted_at)) || ' ' || typeof(max(ref)) || ' ' ||
+		typeof(min(commitment)) || ' ' || typeof(max(commitment)),
+	CAST(group_concat(kind, ',') AS BLOB), CAST(group_concat(coalesce(posted_at, ''), ',') AS BLOB),
+	CAST(group_concat(coalesce(ref, ''), ',') AS BLOB), CAST(group_concat(coalesce(commitment, ''), ',') AS BLOB)
+	FROM (SELECT body, leaf_hash, integrated_at, dedup, kind, posted_at, ref, commitment FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
 
 // hashChunkQuery reads stored hashes [?, ?) in id order as: the row
 // count, the shortest hash and the hashes concatenated (a count of rows
@@ -55,7 +72,11 @@ func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryC
 		*c = ledger.EntryChunk{Count: -1}
 		return err
 	}
-	rows, err := s.r.QueryContext(ctx, entryChunkQuery, from, to)
+	q := entryChunkQuery
+	if c.Columns {
+		q = entryColumnsQuery
+	}
+	rows, err := s.r.QueryContext(ctx, q, from, to)
 	if err != nil {
 		return err
 	}
@@ -67,8 +88,19 @@ func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryC
 		return fmt.Errorf("audit: no row from the entry chunk query")
 	}
 	var bodies, leaves, lengths, instants, dedups sql.RawBytes
-	if err := rows.Scan(&c.Count, &c.Times, &c.MinLeafHash, &bodies, &leaves, &lengths, &instants, &c.MinDedup, &dedups); err != nil {
+	dest := []any{&c.Count, &c.Times, &c.MinLeafHash, &bodies, &leaves, &lengths, &instants, &c.MinDedup, &dedups}
+	var kinds, posted, refs, commitments sql.RawBytes
+	if c.Columns {
+		dest = append(dest, &c.KindRows, &c.CommitmentRows, &c.Types, &kinds, &posted, &refs, &commitments)
+	}
+	if err := rows.Scan(dest...); err != nil {
 		return err
+	}
+	if c.HasColumns = c.Columns; c.Columns {
+		c.Kinds = append(c.Kinds[:0], kinds...)
+		c.PostedAts = append(c.PostedAts[:0], posted...)
+		c.Refs = append(c.Refs[:0], refs...)
+		c.Commitments = append(c.Commitments[:0], commitments...)
 	}
 	c.Dedups = append(c.Dedups[:0], dedups...)
 	c.Bodies = append(c.Bodies[:0], bodies...)
@@ -106,4 +138,50 @@ func (s *Store) HashChunk(ctx context.Context, from, to int64, buf []byte) (coun
 // SQLite.
 func (s *Store) CheckColumns(ctx context.Context, from, to int64) (int64, string, error) {
 	return auditColumns(ctx, s.r, from, to)
+}
+
+// playerRowsQuery looks up the players rows of a JSON array of skeletons
+// (one primary-key seek each, inside SQLite) and returns, in the array's
+// order: the count of skeletons, of rows found, of those of the right
+// types, the rows' idx comma-separated, their players concatenated and
+// the players' lengths in bytes comma-separated. A skeleton without a row
+// drops out of every aggregate but the first count.
+const playerRowsQuery = `SELECT count(*), count(skeleton), coalesce(sum(typeof(player) = 'text' AND typeof(idx) = 'integer'), 0),
+	CAST(group_concat(idx, ',') AS BLOB), CAST(group_concat(CAST(player AS BLOB), '') AS BLOB),
+	CAST(group_concat(length(CAST(player AS BLOB)), ',') AS BLOB)
+	FROM (SELECT p.skeleton AS skeleton, p.player AS player, p.idx AS idx
+		FROM json_each(?) AS j LEFT JOIN players AS p ON p.skeleton = j.value ORDER BY j.key)`
+
+// PlayerRows implements ledger.PlayerReader.
+func (s *Store) PlayerRows(ctx context.Context, skeletons []string, c *ledger.PlayerChunk) (bool, error) {
+	s.playersOnce.Do(func() { s.playersTable, s.playersErr = s.hasTable(ctx, "players") })
+	if s.playersErr != nil || !s.playersTable {
+		return false, s.playersErr
+	}
+	if ok, err := s.utf8(ctx); err != nil || !ok {
+		return false, err
+	}
+	arr, err := json.Marshal(skeletons)
+	if err != nil {
+		return false, err
+	}
+	rows, err := s.r.QueryContext(ctx, playerRowsQuery, string(arr))
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return false, err
+		}
+		return false, fmt.Errorf("audit: no row from the players query")
+	}
+	var idx, players, lengths sql.RawBytes
+	if err := rows.Scan(&c.Count, &c.Found, &c.Typed, &idx, &players, &lengths); err != nil {
+		return false, err
+	}
+	c.Indexes = append(c.Indexes[:0], idx...)
+	c.Players = append(c.Players[:0], players...)
+	c.Lengths = append(c.Lengths[:0], lengths...)
+	return true, rows.Close()
 }

@@ -17,8 +17,10 @@
 // use a pool of read-only connections. A file in a directory this
 // process cannot write is read with SQLite's immutable flag.
 //
-// The store implements [ledger.ChunkReader] and [ledger.ColumnChecker],
-// the audit's fast path: a range of rows read as a few aggregates, and
-// the lookup columns compared with the leaves by json_extract inside
-// SQLite.
+// The store implements [ledger.ChunkReader], [ledger.PlayerReader] and
+// [ledger.ColumnChecker], the audit's fast paths: a range of rows (with
+// their lookup columns) read as a few aggregates, the players rows of a
+// chunk's skeletons looked up in one query, and the lookup columns
+// compared with the leaves by json_extract inside SQLite when the audit's
+// own comparison does not check out.
 package sqlitestore

@@ -39,6 +39,11 @@ type Store struct {
 	encOnce sync.Once // the database encoding, read once (utf8)
 	encUTF8 bool
 	encErr  error
+	// playersOnce reads once whether the file has the players table
+	// (PlayerRows).
+	playersOnce  sync.Once
+	playersTable bool
+	playersErr   error
 
 	// tail is the writer's copy of players_tail; tailOnce, tailHas and
 	// tailErr say whether a read-only file has that table.
