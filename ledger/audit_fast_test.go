@@ -54,6 +54,18 @@ func fastPathLedger(t *testing.T, n int) string {
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// Its players rows are all in players_tail (fewer than the SQLite
+	// store's fold size): move those of entries below 4,300 into players,
+	// as a fold does, so that the fast path reads both tables.
+	db, err := sql.Open("sqlite3", "file:"+dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`INSERT INTO players(skeleton, player, idx) SELECT skeleton, player, idx FROM players_tail WHERE idx < 4300;
+		DELETE FROM players_tail WHERE idx < 4300`); err != nil {
+		t.Fatal(err)
+	}
 	return dbPath
 }
 
@@ -98,6 +110,8 @@ func TestAuditFastPaths(t *testing.T) {
 	first := q(`SELECT min(p.idx) FROM players p WHERE p.idx >= 4096 AND (SELECT count(*) FROM entries e WHERE e.kind = 'commit' AND json_extract(e.body, '$.player') = p.player) > 1`)
 	player := fmt.Sprintf("p%d", q(`SELECT CAST(substr(player, 2) AS INTEGER) FROM players WHERE idx = ?`, first))
 	second := q(`SELECT min(idx) FROM entries WHERE kind = 'commit' AND json_extract(body, '$.player') = ? AND idx > ?`, player, first)
+	// A player whose row is still in players_tail (fastPathLedger).
+	tailFirst := q(`SELECT min(idx) FROM players_tail`)
 	if reveal < 0 || posted < 0 || commit < 0 || first < 0 || second <= first {
 		t.Fatalf("the ledger lacks the entries the cases need: reveal %d posted %d commit %d first %d second %d", reveal, posted, commit, first, second)
 	}
@@ -137,6 +151,12 @@ func TestAuditFastPaths(t *testing.T) {
 			"entries", posted, "stored columns disagree", "columns"},
 		{"posted_at where the leaf has none", []string{fmt.Sprintf(`UPDATE entries SET posted_at = integrated_at WHERE idx = %d`, unposted)},
 			"entries", unposted, "stored columns disagree", "columns"},
+		{"players_tail row deleted", []string{fmt.Sprintf(`DELETE FROM players_tail WHERE idx = %d`, tailFirst)},
+			"players", tailFirst, "no row for the skeleton", "players"},
+		{"players_tail player changed to a lookalike", []string{fmt.Sprintf(`UPDATE players_tail SET player = 'р' || substr(player, 2) WHERE idx = %d`, tailFirst)}, // U+0440 for p
+			"players", tailFirst, "names the player", "players"},
+		{"players_tail row also in players", []string{fmt.Sprintf(`INSERT INTO players(skeleton, player, idx) SELECT skeleton, player, idx FROM players_tail WHERE idx = %d`, tailFirst)},
+			"players", -1, "two rows", "players"},
 		{"players row deleted", []string{fmt.Sprintf(`DELETE FROM players WHERE idx = %d`, first)},
 			"players", first, "no row for the skeleton", "players"},
 		{"players row moved to the player's second commit", []string{fmt.Sprintf(`UPDATE players SET idx = %d WHERE idx = %d`, second, first)},
@@ -153,7 +173,7 @@ func TestAuditFastPaths(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := copyFile(t, dbPath)
-			if err := attack(t, c, append([]string{dropTriggers, `DROP TRIGGER IF EXISTS players_no_update; DROP TRIGGER IF EXISTS players_no_delete`}, tc.stmts...)...); err != nil {
+			if err := attack(t, c, append([]string{dropTriggers, `DROP TRIGGER IF EXISTS players_no_update; DROP TRIGGER IF EXISTS players_no_delete; DROP TRIGGER IF EXISTS players_tail_no_update`}, tc.stmts...)...); err != nil {
 				t.Fatal(err)
 			}
 			ro, err := openLedger(t, c, ledger.Options{ReadOnly: true})

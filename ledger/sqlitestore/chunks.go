@@ -152,7 +152,28 @@ const playerRowsQuery = `SELECT count(*), count(skeleton), coalesce(sum(typeof(p
 	FROM (SELECT p.skeleton AS skeleton, p.player AS player, p.idx AS idx
 		FROM json_each(?) AS j LEFT JOIN players AS p ON p.skeleton = j.value ORDER BY j.key)`
 
-// PlayerRows implements ledger.PlayerReader.
+// playerRowsTailQuery is playerRowsQuery over players and players_tail
+// (migration 6) together: a skeleton players lacks is looked up among the
+// tail's rows of the list's skeletons (one scan of the small tail,
+// materialised, then an automatic index on it), so it runs only for a
+// list with a skeleton players lacks. A skeleton with rows in both, or
+// twice in the tail, is a tampered table: it yields the players row, or
+// two rows, and the count shows it.
+const playerRowsTailQuery = `WITH t AS MATERIALIZED (SELECT skeleton, player, idx FROM players_tail
+		WHERE skeleton IN (SELECT value FROM json_each(?1)))
+	SELECT count(*), count(skeleton), coalesce(sum(typeof(player) = 'text' AND typeof(idx) = 'integer'), 0),
+	CAST(group_concat(idx, ',') AS BLOB), CAST(group_concat(CAST(player AS BLOB), '') AS BLOB),
+	CAST(group_concat(length(CAST(player AS BLOB)), ',') AS BLOB)
+	FROM (SELECT coalesce(p.skeleton, t.skeleton) AS skeleton,
+			CASE WHEN p.skeleton IS NOT NULL THEN p.player ELSE t.player END AS player,
+			CASE WHEN p.skeleton IS NOT NULL THEN p.idx ELSE t.idx END AS idx
+		FROM json_each(?1) AS j LEFT JOIN players AS p ON p.skeleton = j.value
+		LEFT JOIN t ON p.skeleton IS NULL AND t.skeleton = j.value
+		ORDER BY j.key)`
+
+// PlayerRows implements ledger.PlayerReader: players' key, and for a
+// list with a skeleton players lacks, players and players_tail together
+// (playerRowsTailQuery).
 func (s *Store) PlayerRows(ctx context.Context, skeletons []string, c *ledger.PlayerChunk) (bool, error) {
 	s.playersOnce.Do(func() { s.playersTable, s.playersErr = s.hasTable(ctx, "players") })
 	if s.playersErr != nil || !s.playersTable {
@@ -165,23 +186,36 @@ func (s *Store) PlayerRows(ctx context.Context, skeletons []string, c *ledger.Pl
 	if err != nil {
 		return false, err
 	}
-	rows, err := s.r.QueryContext(ctx, playerRowsQuery, string(arr))
+	tail, err := s.hasPlayersTail(ctx)
 	if err != nil {
 		return false, err
+	}
+	if err := s.playerRows(ctx, playerRowsQuery, string(arr), c); err != nil || c.Found == c.Count || !tail {
+		return err == nil, err
+	}
+	return true, s.playerRows(ctx, playerRowsTailQuery, string(arr), c)
+}
+
+// playerRows runs one of the players queries over the JSON array arr
+// into c.
+func (s *Store) playerRows(ctx context.Context, q, arr string, c *ledger.PlayerChunk) error {
+	rows, err := s.r.QueryContext(ctx, q, arr)
+	if err != nil {
+		return err
 	}
 	defer rows.Close()
 	if !rows.Next() {
 		if err := rows.Err(); err != nil {
-			return false, err
+			return err
 		}
-		return false, fmt.Errorf("audit: no row from the players query")
+		return fmt.Errorf("audit: no row from the players query")
 	}
 	var idx, players, lengths sql.RawBytes
 	if err := rows.Scan(&c.Count, &c.Found, &c.Typed, &idx, &players, &lengths); err != nil {
-		return false, err
+		return err
 	}
 	c.Indexes = append(c.Indexes[:0], idx...)
 	c.Players = append(c.Players[:0], players...)
 	c.Lengths = append(c.Lengths[:0], lengths...)
-	return true, rows.Close()
+	return rows.Close()
 }
