@@ -127,7 +127,7 @@ func (jc *judgeCache) extend() (int64, error) {
 	// The entries are decoded by another goroutine, in batches, while the
 	// check reads and hashes the next ones.
 	var add secret.History
-	batches := make(chan []ledger.Entry, 4)
+	batches := make(chan []ledger.Entry, 256) // the check never waits for the decoder
 	decoded := make(chan error, 1)
 	go func() {
 		var err error
