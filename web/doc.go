@@ -12,7 +12,13 @@
 //
 // Pages are html/template files and static files embedded with embed;
 // every value a player wrote is escaped by html/template, and no player
-// text is ever passed as template.HTML. Every answer carries a strict
+// text is ever passed as template.HTML. The one exception to executing
+// a template is the commitment page's common case, written by pageWriter
+// (pagefast.go) as the same bytes html/template gives, escaping each value
+// as html/template does in that place; TestCommitmentPageMatchesTemplate
+// holds it to the template byte for byte over the test ledgers and over
+// views full of markup, quotes and hidden characters, and anything it does
+// not handle is left to the template. Every answer carries a strict
 // Content-Security-Policy (no inline script or style, no connections),
 // X-Content-Type-Options: nosniff and Referrer-Policy: no-referrer. Request
 // bodies are bounded (413), POST requests are rate-limited per client
