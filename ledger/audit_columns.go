@@ -26,7 +26,12 @@ func topLevel(leaf []byte, key string) []byte {
 // topLevelString returns the string value of key at the leaf's top level;
 // ok is false if there is none or it is not a string.
 func topLevelString(leaf []byte, key string) (string, bool) {
-	raw := topLevel(leaf, key)
+	return jsonString(topLevel(leaf, key))
+}
+
+// jsonString decodes raw, a JSON value, as a string; ok is false if it is
+// not one.
+func jsonString(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}

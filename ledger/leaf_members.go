@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"bytes"
-	"encoding/json"
 )
 
 // The top-level members of a leaf the audit reads, found in one scan of
@@ -137,18 +136,7 @@ func (m *leafMembers) raw(leaf []byte, k int) []byte {
 
 // str is the string value of member k, as topLevelString returns it.
 func (m *leafMembers) str(leaf []byte, k int) (string, bool) {
-	raw := m.raw(leaf, k)
-	if len(raw) < 2 || raw[0] != '"' {
-		return "", false
-	}
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1]), true
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return jsonString(m.raw(leaf, k))
 }
 
 // bytes is str as bytes, a slice of the leaf when the string has no
