@@ -201,6 +201,11 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 		if c.ID != int64(i)+1 {
 			return fail(-1, c.Size, "checkpoints row id %d: ids must run 1, 2, 3, ... in storing order, and id %d is missing (a checkpoint was deleted)", c.ID, i+1)
 		}
+		// Create signs the empty tree first; a first row of another size
+		// is what deleting the checkpoints and appending again leaves.
+		if c.ID == 1 && c.Size != 0 {
+			return fail(-1, c.Size, "checkpoints row id 1 is of size %d: the first checkpoint of a ledger is the empty tree's, signed when it was made (checkpoints were deleted)", c.Size)
+		}
 		key := sha256.Sum256(c.Note)
 		if first, ok := seen[key]; ok {
 			return fail(-1, c.Size, "checkpoints row id %d repeats the note of row id %d (a checkpoint row was copied)", c.ID, first)

@@ -38,7 +38,8 @@ type ConsistencyProof struct {
 // ProveInclusion returns the inclusion proof of entry index in the tree of
 // a stored checkpoint of size entries; size 0 means the latest checkpoint.
 // Errors: no checkpoint of that size, or none yet covering index (checkpoints
-// come every CheckpointInterval); index out of range.
+// come every CheckpointInterval); index out of range; stored hashes that
+// give a proof the signed root refutes (wrapping ErrTampered).
 func (l *Ledger) ProveInclusion(index, size int64) (*InclusionProof, error) {
 	cp, err := l.checkpointFor(size)
 	if err != nil {
@@ -55,12 +56,18 @@ func (l *Ledger) ProveInclusion(index, size int64) (*InclusionProof, error) {
 	if err != nil {
 		return nil, fmt.Errorf("proving entry %d in size %d: %w", index, cp.Size, err)
 	}
+	// Only a proof that verifies leaves: stored hashes changed in the
+	// database would give one that does not.
+	if err := tlog.CheckRecord(p, cp.Size, cp.Root, index, e.LeafHash); err != nil {
+		return nil, fmt.Errorf("the stored hashes give no valid inclusion proof of entry %d in the signed tree of size %d (the database was altered; 'sealed ledger audit' names the row): %w", index, cp.Size, ErrTampered)
+	}
 	return &InclusionProof{Index: index, Size: cp.Size, Leaf: string(e.Leaf), LeafHash: e.LeafHash, Proof: nonNil(p), Checkpoint: cp.Note}, nil
 }
 
 // ProveConsistency returns the consistency proof between the stored
 // checkpoints of size1 and size2 entries; size2 0 means the latest.
-// Errors: sizes without a checkpoint, size1 < 1 or size1 > size2.
+// Errors: sizes without a checkpoint, size1 < 1 or size1 > size2; stored
+// hashes that give a proof the signed roots refute (wrapping ErrTampered).
 func (l *Ledger) ProveConsistency(size1, size2 int64) (*ConsistencyProof, error) {
 	cp2, err := l.checkpointFor(size2)
 	if err != nil {
@@ -76,6 +83,9 @@ func (l *Ledger) ProveConsistency(size1, size2 int64) (*ConsistencyProof, error)
 	p, err := tlog.ProveTree(cp2.Size, size1, hashReader{context.Background(), l.store})
 	if err != nil {
 		return nil, fmt.Errorf("proving size %d consistent with %d: %w", size1, cp2.Size, err)
+	}
+	if err := tlog.CheckTree(p, cp2.Size, cp2.Root, size1, cp1.Root); err != nil {
+		return nil, fmt.Errorf("the stored hashes give no valid consistency proof of size %d with the signed tree of size %d (the database was altered; 'sealed ledger audit' names the row): %w", size1, cp2.Size, ErrTampered)
 	}
 	return &ConsistencyProof{Size1: size1, Size2: cp2.Size, Proof: nonNil(p), Checkpoint1: cp1.Note, Checkpoint2: cp2.Note}, nil
 }

@@ -53,7 +53,7 @@ func auditCopy(t *testing.T, stmts ...string) *ledger.AuditProblem {
 		DROP TRIGGER IF EXISTS checkpoints_no_update; DROP TRIGGER IF EXISTS checkpoints_no_delete;
 		DROP TRIGGER IF EXISTS replays_no_update; DROP TRIGGER IF EXISTS replays_no_delete;
 		DROP TRIGGER IF EXISTS players_no_update; DROP TRIGGER IF EXISTS players_no_delete;
-		DROP TRIGGER IF EXISTS players_tail_no_update;
+		DROP TRIGGER IF EXISTS players_tail_no_update; DROP TRIGGER IF EXISTS players_tail_no_delete;
 		DROP TRIGGER IF EXISTS cosignatures_no_update; DROP TRIGGER IF EXISTS cosignatures_no_delete`}, stmts...)
 	if err := attack(t, c, all...); err != nil {
 		t.Fatalf("attack: %v", err)
@@ -116,6 +116,11 @@ func TestTamperEveryTable(t *testing.T) {
 		stmts             []string
 	}{
 		{"all checkpoints deleted", "checkpoints", "no checkpoint at all", []string{`DELETE FROM checkpoints`}},
+		// What an append after that leaves: one checkpoint, id 1, of the
+		// whole tree (the row signed then, moved to id 1).
+		{"all checkpoints deleted, then one signed", "checkpoints", "the first checkpoint of a ledger is the empty tree's",
+			[]string{`CREATE TEMP TABLE last AS SELECT * FROM checkpoints WHERE id = (SELECT max(id) FROM checkpoints)`,
+				`DELETE FROM checkpoints`, `INSERT INTO checkpoints SELECT 1, size, root, note, created_at FROM last`}},
 		{"a middle checkpoint deleted", "checkpoints", "id", []string{`DELETE FROM checkpoints WHERE id = 2`}},
 		{"the newest checkpoints deleted", "checkpoints", "covered by no signed checkpoint",
 			[]string{`DELETE FROM checkpoints WHERE id > 1`}},

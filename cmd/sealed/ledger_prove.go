@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/tiles"
 	"github.com/sealedhq/sealed/ledger/tlogclient"
 
@@ -83,7 +85,7 @@ func runLedgerProve(a *app, o *ledgerProveOptions) error {
 	}
 	p, err := l.ProveInclusion(o.Index, o.Size)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return proveErr(err)
 	}
 	if o.Format == "tlog-proof" {
 		// The receipt carries the checkpoint with its stored cosignatures.
@@ -143,7 +145,7 @@ func runLedgerConsistency(a *app, o *ledgerConsistencyOptions) error {
 	defer l.Close()
 	p, err := l.ProveConsistency(o.Size1, o.Size2)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return proveErr(err)
 	}
 	return a.printJSON(p)
 }
@@ -171,4 +173,14 @@ func runLedgerProveURL(a *app, o *ledgerProveOptions) error {
 		return err
 	}
 	return a.printJSON(p)
+}
+
+// proveErr is the CLI error of a proof the ledger did not give: a database
+// whose stored rows refute the signed checkpoints is a check that failed
+// (exit 1); anything else is the request (exit 2).
+func proveErr(err error) error {
+	if errors.Is(err, ledger.ErrTampered) {
+		return failedf("%v", err).withHint("run 'sealed ledger audit' on it")
+	}
+	return usageErrorf("%v", err)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -143,4 +144,59 @@ func mustSize(t *testing.T, l *ledger.Ledger) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestPlayersTailTriggers: a players_tail row can be neither changed nor
+// deleted by SQL (as every ledger table refuses both), except by moving
+// it into players as the fold does; the refused statements change
+// nothing and the audit stays clean.
+func TestPlayersTailTriggers(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
+	s, err := Open(path, Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ledger.Create(ctx, s, "tail.example/log", key); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	l := openTailLedger(t, path, key)
+	for _, p := range []string{"alice", "bob"} {
+		if _, err := l.Append(ctx, tailCommit(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`DELETE FROM players_tail WHERE skeleton = 'alice'`,
+		`UPDATE players_tail SET player = 'mallory' WHERE skeleton = 'alice'`,
+		`DELETE FROM players_tail`,
+	} {
+		if _, err := db.Exec(q); err == nil || !strings.Contains(err.Error(), "append-only") {
+			t.Errorf("%s: %v; want the trigger's refusal", q, err)
+		}
+	}
+	if p, tl := tableRows(t, path); p != 0 || tl != 2 {
+		t.Fatalf("after the refused statements: players %d, players_tail %d rows; want 0 and 2", p, tl)
+	}
+	// Moving a row, as the fold does, is allowed.
+	if _, err := db.Exec(`INSERT INTO players(skeleton, player, idx) SELECT skeleton, player, idx FROM players_tail WHERE skeleton = 'alice';
+		DELETE FROM players_tail WHERE skeleton = 'alice'`); err != nil {
+		t.Fatalf("moving alice's row into players: %v", err)
+	}
+	if p, tl := tableRows(t, path); p != 1 || tl != 1 {
+		t.Fatalf("after the move: players %d, players_tail %d rows; want 1 and 1", p, tl)
+	}
+	if _, err := l.WaitCheckpoint(ctx, mustSize(t, l)); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := l.Audit(ctx, nil); err != nil || !rep.OK {
+		t.Fatalf("audit: %v, %+v", err, rep)
+	}
 }

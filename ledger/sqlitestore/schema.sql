@@ -154,3 +154,7 @@ CREATE TABLE players_tail (
 );
 CREATE TRIGGER players_tail_no_update BEFORE UPDATE ON players_tail
 BEGIN SELECT RAISE(ABORT, 'ledger players are append-only'); END;
+-- A row leaves the tail only once players holds it, as the fold moves it.
+CREATE TRIGGER players_tail_no_delete BEFORE DELETE ON players_tail
+WHEN NOT EXISTS (SELECT 1 FROM players p WHERE p.skeleton = OLD.skeleton AND p.idx = OLD.idx AND p.player = OLD.player)
+BEGIN SELECT RAISE(ABORT, 'ledger players are append-only: a players_tail row leaves only once players holds it'); END;

@@ -84,6 +84,14 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	var err error
+	if !opts.ReadOnly && !opts.Create {
+		// Opening for writing migrates the schema (and sets WAL mode):
+		// only in a file a ledger was made in, never in another program's
+		// database or an empty file.
+		if err := madeByLedger(path); err != nil {
+			return nil, err
+		}
+	}
 	if !opts.ReadOnly {
 		mode := "rw"
 		if opts.Create {
@@ -122,6 +130,29 @@ func Open(path string, opts Options) (*Store, error) {
 		go walCheckpointer(path, plain, &s.walRestart, &s.walBusy, s.walStop, s.walDone)
 	}
 	return s, nil
+}
+
+// madeByLedger checks, on a read-only connection that writes nothing, that
+// the file at path holds a sealed ledger's schema_version and log_meta
+// tables; otherwise the error wraps ledger.ErrNotLedger.
+func madeByLedger(path string) error {
+	d, err := dsn(path, "ro")
+	if err != nil {
+		return err
+	}
+	db, err := sql.Open("sqlite3", d)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('schema_version', 'log_meta')`).Scan(&n); err != nil {
+		return notLedger(err)
+	}
+	if n != 2 {
+		return fmt.Errorf("%w (no schema_version and log_meta tables)", ledger.ErrNotLedger)
+	}
+	return nil
 }
 
 // probe runs a read that needs the file's schema.
