@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -199,7 +200,7 @@ func parseBody(data []byte) (b *Body, canon []byte, err error) {
 	dec.DisallowUnknownFields()
 	b = new(Body)
 	if err := dec.Decode(b); err != nil {
-		return nil, nil, bodyErr("", "%v", err)
+		return nil, nil, decodeError(err)
 	}
 	// encoding/json matches keys without regard to case, so "TEXT" would
 	// fill text (and, beside "text", silently win): a key must be spelled
@@ -218,6 +219,49 @@ func parseBody(data []byte) (b *Body, canon []byte, err error) {
 		return nil, nil, err
 	}
 	return b, canon, nil
+}
+
+// decodeError says what encoding/json refused in the entry's field names
+// and JSON terms, not Go's: "commit: expected a whole number, got 1.5",
+// "unknown field \"colour\"".
+func decodeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		want := "another JSON type"
+		if te.Type != nil {
+			switch te.Type.Kind() {
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+				want = "a whole number"
+			case reflect.Float32, reflect.Float64:
+				want = "a number"
+			case reflect.String:
+				want = "a string"
+			case reflect.Bool:
+				want = "true or false"
+			case reflect.Struct, reflect.Map:
+				want = "an object"
+			case reflect.Slice, reflect.Array:
+				want = "an array"
+			}
+		}
+		got, n, isNumber := strings.Cut(te.Value, " ")
+		switch {
+		case isNumber && got == "number":
+			got = n // the number as posted
+		case got == "bool":
+			got = "true or false"
+		case got == "object" || got == "array":
+			got = "an " + got
+		default:
+			got = "a " + got
+		}
+		return bodyErr(te.Field, "expected %s, got %s", want, got)
+	}
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return bodyErr("", "unknown field %s", f)
+	}
+	return bodyErr("", "%s", strings.TrimPrefix(err.Error(), "json: "))
 }
 
 // exactField holds every body field name as spelled in the leaf.
