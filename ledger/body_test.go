@@ -65,7 +65,7 @@ func TestBadBodies(t *testing.T) {
 		{`{"kind":"reveal","commit":0,"player":"p","text_base64":"aGk="}`, "text_base64", "valid UTF-8"}, // "hi"
 		{`{"kind":"reveal","commit":0,"player":"p","text_base64":"!!"}`, "text_base64", "base64"},
 		{`{"kind":"reveal","commit":-1,"player":"p","text":"a"}`, "commit", ">= 0"},
-		{`{"kind":"reveal","commit":1.5,"player":"p","text":"a"}`, "", "cannot unmarshal"},
+		{`{"kind":"reveal","commit":1.5,"player":"p","text":"a"}`, "commit", "expected a whole number, got 1.5"},
 		{`{"kind":"reveal","commit":0,"player":"p","text":"\ud800"}`, "", "not valid JSON"}, // lone surrogate
 		{`{"kind":"seed-commit","game":"chess","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `"}`, "game", "auction or bargain"},
 		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":[1],"commitment":"` + hashA + `"}`, "config", "JSON object"},
@@ -81,7 +81,7 @@ func TestBadBodies(t *testing.T) {
 		{`{"kind":"seed-reveal","seed_commit":0,"seed":"` + hashA + `","play_at":"2025-01-01T00:00:00Z"}`, "play_at", "not allowed"},
 		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","play_at":"2025-01-01T00:00:00Z","play_at_entry":3}`, "play_at_entry", "not both"},
 		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","play_at_entry":0}`, "play_at_entry", ">= 1), got 0"},
-		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","play_at_entry":"3"}`, "", "cannot unmarshal"},
+		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `","play_at_entry":"3"}`, "play_at_entry", "expected a whole number, got a string"},
 		{`{"kind":"contribution","seed_commit":0,"seat":0,"client_seed":"a","play_at_entry":3}`, "play_at_entry", "not allowed"},
 		// A drand signature is 48 bytes: 96 hex digits.
 		{`{"kind":"seed-reveal","seed_commit":0,"seed":"` + hashA + `","beacon_signature":"` + hashA + `"}`, "beacon_signature", "64 hex digits; expected"},
