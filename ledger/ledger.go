@@ -212,6 +212,10 @@ func Open(ctx context.Context, s Store, opts Options) (*Ledger, error) {
 		return nil, err
 	}
 	f, err := loadFrontier(size, hashReader{ctx, s})
+	if errors.Is(err, ErrNotFound) {
+		// The log wrote every stored hash below its size.
+		return nil, fmt.Errorf("loading the tree edge: %v, which the log wrote: %w", err, ErrTampered)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("loading the tree edge: %w", err)
 	}

@@ -80,6 +80,9 @@ func openError(db string, err error) *exitError {
 		return usageErrorf("%s is not a sealed ledger: %v", stores.Redact(db), err).withHint("give --db the file made by 'sealed ledger init'")
 	case errors.Is(err, ledger.ErrSchemaTooNew):
 		return usageErrorf("%v", err).withHint("this ledger was written by a newer sealed: upgrade sealed")
+	case errors.Is(err, ledger.ErrTampered):
+		// Not bad input: the database holds what the log did not write.
+		return failedf("cannot open the ledger %s: %v", stores.Redact(db), err).withHint("run 'sealed ledger audit' on it")
 	}
 	return usageErrorf("cannot open the ledger %s: %v", stores.Redact(db), err)
 }
@@ -112,7 +115,7 @@ func openLedgerRW(db, key string) (*ledger.Ledger, error) {
 				return nil, openError(db, err)
 			}
 		}
-		if errors.Is(err, ledger.ErrNotLedger) || errors.Is(err, ledger.ErrSchemaTooNew) {
+		if errors.Is(err, ledger.ErrNotLedger) || errors.Is(err, ledger.ErrSchemaTooNew) || errors.Is(err, ledger.ErrTampered) {
 			return nil, openError(db, err)
 		}
 		e := usageErrorf("cannot open the ledger %s for appending: %v", stores.Redact(db), err)
