@@ -105,6 +105,17 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 
 // audit is Audit but for the store's integrity check.
 func (l *Ledger) audit(ctx context.Context, progress func(done, total int64)) (*AuditReport, error) {
+	// A table whose columns were altered is a finding before any row is
+	// read through them.
+	if sc, ok := l.store.(SchemaChecker); ok {
+		table, what, err := sc.CheckSchema(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if table != "" {
+			return &AuditReport{Problem: &AuditProblem{Index: -1, Checkpoint: -1, Table: table, What: what}}, nil
+		}
+	}
 	rep, err := l.auditTree(ctx, progress)
 	if err != nil && errors.Is(err, ErrTampered) {
 		// A row the store could not even read as its columns' types.

@@ -334,6 +334,16 @@ type PlayerChunk struct {
 	Indexes, Players, Lengths []byte
 }
 
+// SchemaChecker is an optional check of [Ledger.Audit]: a store whose
+// tables have a declared schema compares it with the one its code writes.
+type SchemaChecker interface {
+	// CheckSchema returns the first table whose columns differ from the
+	// schema the store's migrations make (a column missing or renamed,
+	// declared with another type or key), and what differs; table "" if
+	// none does. err is only for failures to read.
+	CheckSchema(ctx context.Context) (table, what string, err error)
+}
+
 // IntegrityChecker is an optional check a store runs before an audit: a
 // database its engine cannot read whole (a file cut short, a damaged
 // page) is an error saying so, rather than rows that vanish or a driver's

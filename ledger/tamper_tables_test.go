@@ -169,6 +169,14 @@ func TestTamperEveryTable(t *testing.T) {
 		{"players skeleton stored as a blob after a fold", "players", "not text",
 			[]string{fold, `UPDATE players SET skeleton = CAST(skeleton AS BLOB) WHERE idx = (SELECT min(idx) FROM players)`}},
 		{"players table dropped", "players", "table is missing", []string{`DROP TABLE players`}},
+		{"players_tail column renamed", "players_tail", "column 3 is name, where the schema has player",
+			[]string{`ALTER TABLE players_tail RENAME COLUMN player TO name`}},
+		{"hashes rebuilt with id as text", "hashes", "column id is declared TEXT, where the schema declares INTEGER",
+			[]string{`CREATE TABLE h2(id TEXT NOT NULL PRIMARY KEY, hash BLOB NOT NULL); INSERT INTO h2 SELECT id, hash FROM hashes;
+				DROP TABLE hashes; ALTER TABLE h2 RENAME TO hashes`}},
+		{"players rebuilt without its primary key", "players", "column skeleton has another NOT NULL or PRIMARY KEY",
+			[]string{`CREATE TABLE p2(skeleton TEXT NOT NULL, player TEXT NOT NULL, idx INTEGER NOT NULL); INSERT INTO p2 SELECT * FROM players;
+				DROP TABLE players; ALTER TABLE p2 RENAME TO players`}},
 		{"integrated_at set to text", "entries", "integrated_at",
 			[]string{fmt.Sprintf(`UPDATE entries SET integrated_at = 'yesterday' WHERE idx = %d`, commit)}},
 	}
