@@ -130,6 +130,9 @@ func (s *Store) EachPlayer(ctx context.Context, fn func(ledger.StoredPlayer) err
 func playerOfRow(v [3]any) (ledger.StoredPlayer, error) {
 	sk, ok := v[0].(string)
 	if !ok {
+		if idx, ok := v[2].(int64); ok {
+			return ledger.StoredPlayer{}, fmt.Errorf("players: the row of entry %d: its skeleton is %s, not text: %w", idx, describe(v[0]), ledger.ErrTampered)
+		}
 		return ledger.StoredPlayer{}, fmt.Errorf("players: a row's skeleton is %s, not text: %w", describe(v[0]), ledger.ErrTampered)
 	}
 	p := ledger.StoredPlayer{Skeleton: sk}
