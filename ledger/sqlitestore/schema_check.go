@@ -44,8 +44,13 @@ func tableColumns(ctx context.Context, q queryer) (map[string][]columnInfo, erro
 // NOT NULL and primary key. Extra tables and a schema newer than this code
 // are left to the census.
 func (s *Store) CheckSchema(ctx context.Context) (table, what string, err error) {
+	return checkSchema(ctx, s.r)
+}
+
+// checkSchema is CheckSchema on the database q reads.
+func checkSchema(ctx context.Context, q queryer) (table, what string, err error) {
 	var version int
-	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&version); err != nil {
+	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&version); err != nil {
 		return "schema_version", fmt.Sprintf("the table cannot be read as a sealed ledger writes it: %v", err), nil
 	}
 	ms, err := schemaMigrations()
@@ -73,7 +78,7 @@ func (s *Store) CheckSchema(ctx context.Context) (table, what string, err error)
 	if err != nil {
 		return "", "", err
 	}
-	got, err := tableColumns(ctx, s.r)
+	got, err := tableColumns(ctx, q)
 	if err != nil {
 		return "", "", err
 	}

@@ -103,6 +103,13 @@ func Open(path string, opts Options) (*Store, error) {
 		if err := migrate(s.w); err != nil {
 			return fail(notLedger(err))
 		}
+		// A writer prepares statements on the tables: altered ones are
+		// the audit's finding, refused here before anything is written.
+		if table, what, err := checkSchema(context.Background(), s.w); err != nil {
+			return fail(err)
+		} else if table != "" {
+			return fail(fmt.Errorf("%s: %s: %w", table, what, ledger.ErrTampered))
+		}
 		if err := s.inserts.prepare(s.w); err != nil {
 			return fail(fmt.Errorf("preparing statements: %w", err))
 		}
