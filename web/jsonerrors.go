@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 
 	json "github.com/go-json-experiment/json"
@@ -22,46 +21,16 @@ var goTypes = map[string]string{
 	"float64": "a number",
 }
 
-// v1TypeError is encoding/json's wording of a type mismatch, as
-// ledger.ParseBody passes it on in a BodyError message:
-// "json: cannot unmarshal number 1.5 into Go struct field Body.commit of type int64".
-var v1TypeError = regexp.MustCompile(`^json: cannot unmarshal (\w+)(?: (.+?))? into Go (?:struct field [\w]+\.([\w.]+)|value) of type (\S+)$`)
-
-// v1UnknownField is encoding/json's wording of an unknown field.
-var v1UnknownField = regexp.MustCompile(`^json: unknown field (".*")$`)
-
-// entryBodyMessage is the text of a ledger.BodyError for the write API: no
-// "bad entry body:" prefix (the answer adds its own "bad entry:"), and
-// encoding/json's Go wording (struct and Go type names) said in the
-// entry's field names and JSON terms: "commit: expected a whole number,
-// got 1.5", "unknown field \"colour\"". Other messages pass unchanged.
+// entryBodyMessage is the text of a ledger.BodyError for the write API:
+// "FIELD: what was expected" without the "bad entry body:" prefix (the
+// answer adds its own "bad entry:"). ledger.ParseBody already says the
+// decoder's refusals in the entry's field names and JSON terms ("commit:
+// expected a whole number, got 1.5", "unknown field \"colour\"").
 func entryBodyMessage(be *ledger.BodyError) string {
-	msg := be.Msg
 	if be.Field != "" {
-		return be.Field + ": " + msg
+		return be.Field + ": " + be.Msg
 	}
-	if m := v1UnknownField.FindStringSubmatch(msg); m != nil {
-		return "unknown field " + m[1]
-	}
-	if m := v1TypeError.FindStringSubmatch(msg); m != nil {
-		got := jsonKinds[m[1]]
-		if got == "" {
-			got = m[1]
-		}
-		if m[2] != "" && m[1] == "number" {
-			got = m[2]
-		}
-		want := goTypes[m[4]]
-		if want == "" {
-			want = "another JSON type"
-		}
-		field := m[3]
-		if field == "" {
-			return "expected " + want + ", got " + got
-		}
-		return field + ": expected " + want + ", got " + got
-	}
-	return strings.TrimPrefix(msg, "json: ")
+	return be.Msg
 }
 
 // verifyBodyMessage says what is wrong with a POST /api/v1/verify body in

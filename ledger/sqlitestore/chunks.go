@@ -175,9 +175,8 @@ const playerRowsTailQuery = `WITH t AS MATERIALIZED (SELECT skeleton, player, id
 // list with a skeleton players lacks, players and players_tail together
 // (playerRowsTailQuery).
 func (s *Store) PlayerRows(ctx context.Context, skeletons []string, c *ledger.PlayerChunk) (bool, error) {
-	s.playersOnce.Do(func() { s.playersTable, s.playersErr = s.hasTable(ctx, "players") })
-	if s.playersErr != nil || !s.playersTable {
-		return false, s.playersErr
+	if ok, err := s.hasPlayers.check(ctx, s, "players"); err != nil || !ok {
+		return false, err
 	}
 	if ok, err := s.utf8(ctx); err != nil || !ok {
 		return false, err

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/sealedhq/sealed/ledger"
 )
@@ -155,14 +156,27 @@ func (s *Store) hasTable(ctx context.Context, name string) (bool, error) {
 	return n == 1, nil
 }
 
-// hasPlayersTail reports whether the file has players_tail (a file
-// opened read-only may predate migration 6); the answer is read once.
-func (s *Store) hasPlayersTail(ctx context.Context) (bool, error) {
-	if s.w != nil { // migrated when opened
+// tablePresence is whether the file has a table, read once.
+type tablePresence struct {
+	once sync.Once
+	has  bool
+	err  error
+}
+
+// check reads once whether s's file has the table name; a writer's file
+// has every table, migrated when opened.
+func (tp *tablePresence) check(ctx context.Context, s *Store, name string) (bool, error) {
+	if s.w != nil {
 		return true, nil
 	}
-	s.tailOnce.Do(func() { s.tailHas, s.tailErr = s.hasTable(ctx, "players_tail") })
-	return s.tailHas, s.tailErr
+	tp.once.Do(func() { tp.has, tp.err = s.hasTable(ctx, name) })
+	return tp.has, tp.err
+}
+
+// hasPlayersTail reports whether the file has players_tail (a file
+// opened read-only may predate migration 6).
+func (s *Store) hasPlayersTail(ctx context.Context) (bool, error) {
+	return s.hasTail.check(ctx, s, "players_tail")
 }
 
 // syncTail brings the writer's copy of players_tail up to date, once per
@@ -247,12 +261,13 @@ func (t *writeTx) InsertPlayers(ctx context.Context, rows []ledger.StoredPlayer)
 			return fmt.Errorf("players: skeleton %q is already stored: %w", p.Skeleton, ledger.ErrConflict)
 		}
 		if !t.absent[p.Skeleton] {
-			var n int
-			if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM players WHERE skeleton = ?`, p.Skeleton).Scan(&n); err != nil {
-				return err
-			}
-			if n > 0 {
+			var v [3]any
+			err := t.tx.Stmt(t.s.inserts.player).QueryRowContext(ctx, p.Skeleton).Scan(&v[0], &v[1], &v[2])
+			if err == nil {
 				return fmt.Errorf("players: skeleton %q is already stored: %w", p.Skeleton, ledger.ErrConflict)
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return err
 			}
 		}
 		args = append(args, p.Index, p.Skeleton, p.Player)

@@ -39,18 +39,12 @@ type Store struct {
 	encOnce sync.Once // the database encoding, read once (utf8)
 	encUTF8 bool
 	encErr  error
-	// playersOnce reads once whether the file has the players table
-	// (PlayerRows).
-	playersOnce  sync.Once
-	playersTable bool
-	playersErr   error
-
-	// tail is the writer's copy of players_tail; tailOnce, tailHas and
-	// tailErr say whether a read-only file has that table.
-	tail     playersTail
-	tailOnce sync.Once
-	tailHas  bool
-	tailErr  error
+	// hasPlayers and hasTail say, read once, whether the file has the
+	// players table (PlayerRows) and players_tail (a file opened read-only
+	// may predate them).
+	hasPlayers, hasTail tablePresence
+	// tail is the writer's copy of players_tail.
+	tail playersTail
 
 	walRestart atomic.Bool   // set by the WAL checkpointer: Write restarts the WAL first
 	walBusy    sync.Mutex    // held through each WAL checkpoint (restartWAL)
@@ -619,11 +613,11 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) error 
 	switch {
 	case err != nil || folded:
 		s.tail.valid = false // read again by the next transaction
-	case s.tail.valid && t.tailSynced:
+	case t.tailSynced:
 		s.tail.added(t.stagedRows)
-	default:
-		s.tail.valid = false
 	}
+	// A transaction that did not read the tail wrote no row to it; what
+	// another process wrote shows in the bounds the next sync compares.
 	return err
 }
 
