@@ -51,10 +51,14 @@ func jsonString(raw []byte) (string, bool) {
 // signs the leaf. It returns what differs, or "". Stores that implement
 // ColumnChecker run the same comparison themselves.
 func checkColumns(e *StoredEntry) string {
-	lkind, _ := topLevelString(e.Leaf, "kind")
+	// One scan finds every member compared (scanMembers keeps the first
+	// of each name, as topLevel does).
+	var m leafMembers
+	scanMembers(e.Leaf, &m)
+	lkind, _ := m.str(e.Leaf, mKind)
 	lref := int64(-1)
-	for _, k := range []string{"commit", "seed_commit"} {
-		if raw := topLevel(e.Leaf, k); raw != nil {
+	for _, k := range [...]int{mCommit, mSeedCommit} {
+		if raw := m.raw(e.Leaf, k); raw != nil {
 			if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
 				lref = v
 			}
@@ -62,9 +66,9 @@ func checkColumns(e *StoredEntry) string {
 	}
 	lcommitment := ""
 	if lkind == string(KindCommit) {
-		lcommitment, _ = topLevelString(e.Leaf, "commitment")
+		lcommitment, _ = m.str(e.Leaf, mCommitment)
 	}
-	lposted, hasPosted := topLevelString(e.Leaf, "posted_at")
+	lposted, hasPosted := m.str(e.Leaf, mPostedAt)
 	var lpostedNS int64
 	postedOK := !hasPosted
 	if hasPosted {
@@ -74,7 +78,7 @@ func checkColumns(e *StoredEntry) string {
 	}
 	if string(e.Kind) == lkind && e.Ref == lref && e.Commitment == lcommitment &&
 		postedOK && e.HasPostedAt == hasPosted && (!hasPosted || e.PostedAt == lpostedNS) {
-		if d, ok := dedupOfLeaf(Kind(lkind), e.Leaf); !ok || !bytes.Equal(d[:], e.Dedup) {
+		if d, ok := dedupOfMembers(Kind(lkind), e.Leaf, &m); !ok || !bytes.Equal(d[:], e.Dedup) {
 			return fmt.Sprintf("the stored dedup column %x is not the duplicate key of the leaf, %x", e.Dedup, d)
 		}
 		return ""

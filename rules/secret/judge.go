@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sealedhq/sealed/commit"
@@ -172,18 +175,63 @@ func (g Game) Judge(h History, at time.Time) (*Judgement, error) {
 	}
 	slices.SortFunc(posts, func(a, b Post) int { return byStamp(a.Stamp, b.Stamp) })
 
-	j := &Judgement{At: at, Actions: make([]Action, 0, len(posts))}
-	type key struct{ player, actionType string }
-	earlier := map[key][]*Action{} // the actions of each player and type so far
-	for _, p := range posts {
-		k := key{p.Player, p.ActionType}
-		a := g.judgeOne(p, edits[p.Index], reveals[p.Index], earlier[k], at)
-		j.Actions = append(j.Actions, a)
-		earlier[k] = append(earlier[k], &a)
-	}
+	j := &Judgement{At: at, Actions: make([]Action, len(posts))}
+	g.judgeAll(posts, edits, reveals, at, j.Actions)
 	flagCopies(j.Actions)
 	flagSaltReuse(j.Actions, reveals)
 	return j, nil
+}
+
+// parallelFrom is the number of posts from which judgeAll spreads the
+// players over the CPUs.
+const parallelFrom = 2048
+
+// judgeAll judges posts (in time order) into out (len(posts)). An action
+// depends only on its own post, edits and reveals and on the earlier
+// actions of the same player and type, so each player and type is judged
+// in order on its own, and on a large ledger several are judged at once:
+// out is the same as judged one by one.
+func (g Game) judgeAll(posts []Post, edits map[int64][]Edit, reveals map[int64][]Reveal, at time.Time, out []Action) {
+	type key struct{ player, actionType string }
+	groupOf := make(map[key]int)
+	var groups [][]int // each group's positions in posts, in order
+	for i, p := range posts {
+		k := key{p.Player, p.ActionType}
+		n, ok := groupOf[k]
+		if !ok {
+			n = len(groups)
+			groupOf[k] = n
+			groups = append(groups, nil)
+		}
+		groups[n] = append(groups[n], i)
+	}
+	judgeGroup := func(group []int) {
+		var live []*Action // the earlier actions that may still be outstanding
+		for _, i := range group {
+			p := posts[i]
+			out[i] = g.judgeOne(p, edits[p.Index], reveals[p.Index], &live, at)
+			live = append(live, &out[i])
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(groups))
+	if len(posts) < parallelFrom || workers < 2 {
+		for _, group := range groups {
+			judgeGroup(group)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := next.Add(1) - 1; n < int64(len(groups)); n = next.Add(1) - 1 {
+				judgeGroup(groups[n])
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // happened reports whether the entry's time of post is at or before at.
@@ -221,9 +269,14 @@ func (a *Action) outstandingAt(t time.Time) bool {
 	return true
 }
 
-// judgeOne judges post p given its edits and reveals and the earlier
-// actions of the same player and type.
-func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []*Action, at time.Time) Action {
+// judgeOne judges post p given its edits and reveals and live, the earlier
+// actions of the same player and type (in time order) that may still be
+// outstanding. Posts come in time order and an action no longer
+// outstanding at one instant is not outstanding at any later one
+// (Action.outstandingAt), so judgeOne drops from live those it finds not
+// outstanding: each earlier action is looked at until it stops being
+// outstanding, not once per later post.
+func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, live *[]*Action, at time.Time) Action {
 	thr := g.gapThreshold()
 	s := g.SettingsFor(p.ActionType)
 	posted := entryTime("post", p.Stamp, thr)
@@ -261,14 +314,18 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, earlier []*Action
 
 	// S1: the new attempt fails while one of the same player and type is
 	// outstanding.
-	for _, q := range earlier {
-		if q.outstandingAt(posted.At) {
-			fail(AttemptOutstanding, posted.At, RuleNewAttempt, ReadingNewAttemptFails, fmt.Sprintf(
-				"%s's %s action posted at ledger index %d was still outstanding (not failed, not revealed, revelation date %s not passed)",
-				p.Player, p.ActionType, q.Post.Index, q.Revelation.UTC().Format(time.RFC3339)), posted, q.Posted, derivedTime("revelation date of the outstanding attempt", q.Revelation))
-			return a
+	kept := (*live)[:0]
+	for k, q := range *live {
+		if !q.outstandingAt(posted.At) {
+			continue
 		}
+		*live = append(kept, (*live)[k:]...)
+		fail(AttemptOutstanding, posted.At, RuleNewAttempt, ReadingNewAttemptFails, fmt.Sprintf(
+			"%s's %s action posted at ledger index %d was still outstanding (not failed, not revealed, revelation date %s not passed)",
+			p.Player, p.ActionType, q.Post.Index, q.Revelation.UTC().Format(time.RFC3339)), posted, q.Posted, derivedTime("revelation date of the outstanding attempt", q.Revelation))
+		return a
 	}
+	*live = kept
 
 	// Edits and reveals in time order; an edit before maturation fails the
 	// action at the edit (S4).

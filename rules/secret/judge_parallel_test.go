@@ -1,0 +1,107 @@
+package secret_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/rules/secret"
+)
+
+// TestJudgeParallelMatchesSequential judges one large generated history
+// (thousands of posts: bids and hands of 400 players over two months, with
+// copied commitments, reused salts, wrong texts, reveals by the wrong
+// player, edits) on one CPU, where the players are judged one after the
+// other, and on four, where they are judged at once: the judgements must
+// be identical, action by action.
+func TestJudgeParallelMatchesSequential(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 34))
+	start := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC) // a Monday
+	var h secret.History
+	idx := int64(0)
+	next := func() secret.Stamp {
+		s := secret.Stamp{Index: idx, IntegratedAt: start.Add(time.Duration(idx) * 250 * time.Second)}
+		idx++
+		return s
+	}
+	type posted struct {
+		p    secret.Post
+		text []byte
+	}
+	var all []posted
+	for range 6000 {
+		player := fmt.Sprintf("p%d", rng.IntN(400))
+		typ, channel := "bid", secret.AuctionsChannel
+		if rng.IntN(3) == 0 {
+			typ, channel = "hand", secret.DefaultChannel
+		}
+		if rng.IntN(20) == 0 {
+			channel = "#elsewhere"
+		}
+		salt := fmt.Sprintf("s%d", rng.IntN(4000)) // some salts come back
+		text := fmt.Appendf(nil, "bid %d on lot %d\nsalt: %s", 10+rng.IntN(90), 1+rng.IntN(5), salt)
+		if typ == "hand" {
+			text = fmt.Appendf(nil, "hand: AS KS QS JS %dH\nsalt: %s", 2+rng.IntN(8), salt)
+		}
+		c := commit.Sum(text)
+		if len(all) > 0 && rng.IntN(25) == 0 { // a copy of someone's commitment
+			o := all[rng.IntN(len(all))]
+			c, text = o.p.Commitment, o.text
+		}
+		p := secret.Post{Stamp: next(), Player: player, ActionType: typ, Channel: channel, Commitment: c}
+		h.Posts = append(h.Posts, p)
+		all = append(all, posted{p, text})
+		// Some of the earlier posts are revealed or edited now.
+		for range rng.IntN(3) {
+			o := all[max(0, len(all)-1-rng.IntN(900))] // mostly one to five days back
+			r := secret.Reveal{Stamp: next(), Commit: o.p.Index, Player: o.p.Player, Text: o.text}
+			switch rng.IntN(8) {
+			case 0:
+				r.Text = []byte("not the text")
+			case 1:
+				r.Player = "someone-else"
+			}
+			h.Reveals = append(h.Reveals, r)
+		}
+		if rng.IntN(30) == 0 {
+			o := all[rng.IntN(len(all))]
+			h.Edits = append(h.Edits, secret.Edit{Stamp: next(), Commit: o.p.Index, Player: o.p.Player})
+		}
+	}
+	at := start.Add(time.Duration(idx) * 250 * time.Second)
+	judge := func(procs int) *secret.Judgement {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		j, err := secret.Game{}.Judge(h, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j
+	}
+	one, four := judge(1), judge(4)
+	if len(one.Actions) != len(h.Posts) || len(four.Actions) != len(h.Posts) {
+		t.Fatalf("%d and %d actions judged, want %d", len(one.Actions), len(four.Actions), len(h.Posts))
+	}
+	states, flags := map[secret.State]int{}, 0
+	for i := range one.Actions {
+		if !reflect.DeepEqual(one.Actions[i], four.Actions[i]) {
+			t.Fatalf("action %d (entry %d) differs:\none CPU:   %+v\nfour CPUs: %+v", i, one.Actions[i].Post.Index, one.Actions[i], four.Actions[i])
+		}
+		states[one.Actions[i].State]++
+		flags += len(one.Actions[i].Flags)
+	}
+	// The history exercises the rules, not one path through them.
+	reasons := map[secret.Reason]int{}
+	for i := range one.Actions {
+		if f := one.Actions[i].Failure; f != nil {
+			reasons[f.Reason]++
+		}
+	}
+	if states[secret.Revealed] == 0 || states[secret.Failed] == 0 || len(reasons) < 4 || flags == 0 {
+		t.Fatalf("the generated history is too plain: states %v, failures %v, %d flags", states, reasons, flags)
+	}
+	t.Logf("states %v, failures %v, %d flags", states, reasons, flags)
+}
