@@ -134,6 +134,8 @@ type Judgement struct {
 // Information", with readings S1-S5; docs/secret-actions.md). The time of
 // each entry is its posted_at when present, else its integration time;
 // entries later than at are ignored, so "at" may be any instant in the past.
+// From 2,048 posts it judges several players at once, on up to GOMAXPROCS
+// goroutines; the judgement is the same as on one.
 //
 // It returns an error, and no judgement, for a Game that fails Validate,
 // two posts with one ledger index, or an edit or reveal naming a ledger
