@@ -291,7 +291,9 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, live *[]*Action, 
 		a.Failure = &Failure{Reason: r, At: t, Why: Explanation{Rule: rule, Reading: reading, Text: text, Times: times}}
 		note(rule, reading, "fails: "+text, times...)
 	}
-	src := fmt.Sprintf("posted at %s (%s)", posted.At.UTC().Format(time.RFC3339), posted.Source)
+	// The texts every post gets are appended, not formatted with fmt:
+	// they are most of the judge's time on a large ledger.
+	src := string(append(append(append(posted.At.UTC().AppendFormat([]byte("posted at "), time.RFC3339), " ("...), posted.Source...), ')'))
 	if posted.Gap != 0 {
 		src += "; the ledger integrated it " + FormatGap(posted.Gap) + " later"
 	}
@@ -311,8 +313,10 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, live *[]*Action, 
 	a.Maturation = g.MaturationDate(p.ActionType, posted.At)
 	a.Revelation = g.RevelationDate(p.ActionType, a.Maturation)
 	mat, rev := derivedTime("maturation date", a.Maturation), derivedTime("revelation date", a.Revelation)
-	note(RuleMaturation, ReadingCalendar, fmt.Sprintf("%s; matures %s, revelation date %s",
-		src, a.Maturation.UTC().Format(time.RFC3339), a.Revelation.UTC().Format(time.RFC3339)), posted, mat, rev)
+	matures := make([]byte, 0, len(src)+64)
+	matures = a.Maturation.UTC().AppendFormat(append(append(matures, src...), "; matures "...), time.RFC3339)
+	matures = a.Revelation.UTC().AppendFormat(append(matures, ", revelation date "...), time.RFC3339)
+	note(RuleMaturation, ReadingCalendar, string(matures), posted, mat, rev)
 
 	// S1: the new attempt fails while one of the same player and type is
 	// outstanding.
