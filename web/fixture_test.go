@@ -78,18 +78,7 @@ func at(t testing.TB, s string) time.Time {
 // and judges at Monday 2026-03-09 12:00.
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	dir := t.TempDir()
-	f := &fixture{path: filepath.Join(dir, "l.db"), key: filepath.Join(dir, "l.key"), clk: &testClock{},
-		idx: map[string]int64{}, digest: map[string]string{}, now: at(t, "2026-03-09T12:00:00Z")}
-	if _, err := stores.Init(context.Background(), f.path, "test.sealed.invalid/web", f.key); err != nil {
-		t.Fatal(err)
-	}
-	var err error
-	f.w, err = stores.Open(context.Background(), f.path, ledger.Options{KeyFile: f.key, Clock: f.clk.now, CheckpointInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.w.Close() })
+	f := emptyFixture(t, "test.sealed.invalid/web")
 	bid, xss, near := readVector(t, "bid"), readVector(t, "xss"), readVector(t, "nearmiss")
 	f.add(t, "alice", "2026-03-02T09:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "alice", ActionType: "bid", Channel: "#auctions", Commitment: bid.Commitment})
 	f.add(t, "mallory", "2026-03-02T10:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "mallory", ActionType: "bid", Channel: "#auctions", Commitment: xss.Commitment})
@@ -124,10 +113,11 @@ func newFixture(t testing.TB) *fixture {
 	if _, err := f.w.WaitCheckpoint(ctx, 9); err != nil {
 		t.Fatal(err)
 	}
-	f.r, err = stores.Open(context.Background(), f.path, ledger.Options{ReadOnly: true})
+	r, err := stores.Open(context.Background(), f.path, ledger.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.r = r
 	t.Cleanup(func() { f.r.Close() })
 	return f
 }
@@ -164,3 +154,23 @@ func (f *fixture) server(t testing.TB, change func(*Options)) *Server {
 }
 
 const testToken = "test-token-0123456789abcdef"
+
+// emptyFixture creates a new ledger named origin in a temporary directory
+// and opens it for writing on the fixture's clock, judged at Monday
+// 2026-03-09 12:00; the writer is closed when the test ends.
+func emptyFixture(t testing.TB, origin string) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	f := &fixture{path: filepath.Join(dir, "l.db"), key: filepath.Join(dir, "l.key"), clk: &testClock{},
+		idx: map[string]int64{}, digest: map[string]string{}, now: at(t, "2026-03-09T12:00:00Z")}
+	if _, err := stores.Init(context.Background(), f.path, origin, f.key); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	f.w, err = stores.Open(context.Background(), f.path, ledger.Options{KeyFile: f.key, Clock: f.clk.now, CheckpointInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.w.Close() })
+	return f
+}

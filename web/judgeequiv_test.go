@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -29,18 +28,7 @@ import (
 // salts reused across a player's actions, and posted_at times.
 func genFixture(t testing.TB, seed uint64) *fixture {
 	t.Helper()
-	dir := t.TempDir()
-	f := &fixture{path: filepath.Join(dir, "g.db"), key: filepath.Join(dir, "g.key"), clk: &testClock{},
-		idx: map[string]int64{}, digest: map[string]string{}, now: at(t, "2026-03-09T12:00:00Z")}
-	if _, err := stores.Init(context.Background(), f.path, "test.sealed.invalid/gen", f.key); err != nil {
-		t.Fatal(err)
-	}
-	var err error
-	f.w, err = stores.Open(context.Background(), f.path, ledger.Options{KeyFile: f.key, Clock: f.clk.now, CheckpointInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.w.Close() })
+	f := emptyFixture(t, "test.sealed.invalid/gen")
 	rng := rand.New(rand.NewPCG(seed, 12))
 	clock := at(t, "2026-03-02T08:00:00Z")
 	add := func(b *ledger.Body, step time.Duration) int64 {
@@ -118,6 +106,7 @@ func genFixture(t testing.TB, seed uint64) *fixture {
 		}
 		add(&ledger.Body{Kind: ledger.KindReveal, Player: who, Commit: &q.index, Text: &text}, time.Duration(rng.IntN(150))*time.Minute)
 	}
+	var err error
 	f.r, err = stores.Open(context.Background(), f.path, ledger.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)

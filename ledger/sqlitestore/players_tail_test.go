@@ -57,16 +57,7 @@ func tableRows(t *testing.T, path string) (players, tail int) {
 // first commit), and the audit re-derives the two tables clean.
 func TestPlayersTailFold(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	path, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
-	s, err := Open(path, Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ledger.Create(ctx, s, "tail.example/log", key); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	path, key := createTailFile(t)
 	a, b := openTailLedger(t, path, key), openTailLedger(t, path, key)
 
 	// alice by a, then her lookalike by b (U+0430 for the a): b's copy of
@@ -152,16 +143,7 @@ func mustSize(t *testing.T, l *ledger.Ledger) int64 {
 // nothing and the audit stays clean.
 func TestPlayersTailTriggers(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	path, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
-	s, err := Open(path, Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ledger.Create(ctx, s, "tail.example/log", key); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	path, key := createTailFile(t)
 	l := openTailLedger(t, path, key)
 	for _, p := range []string{"alice", "bob"} {
 		if _, err := l.Append(ctx, tailCommit(p)); err != nil {
@@ -199,4 +181,21 @@ func TestPlayersTailTriggers(t *testing.T) {
 	if rep, err := l.Audit(ctx, nil); err != nil || !rep.OK {
 		t.Fatalf("audit: %v, %+v", err, rep)
 	}
+}
+
+// createTailFile creates an empty ledger file and its signer key in a
+// temporary directory and returns their paths.
+func createTailFile(t *testing.T) (path, key string) {
+	t.Helper()
+	dir := t.TempDir()
+	path, key = filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
+	s, err := Open(path, Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := ledger.Create(context.Background(), s, "tail.example/log", key); err != nil {
+		t.Fatal(err)
+	}
+	return path, key
 }

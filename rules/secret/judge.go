@@ -291,9 +291,9 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, live *[]*Action, 
 		a.Failure = &Failure{Reason: r, At: t, Why: Explanation{Rule: rule, Reading: reading, Text: text, Times: times}}
 		note(rule, reading, "fails: "+text, times...)
 	}
-	// The texts every post gets are appended, not formatted with fmt:
+	// The texts every post gets are concatenated, not formatted with fmt:
 	// they are most of the judge's time on a large ledger.
-	src := string(append(append(append(posted.At.UTC().AppendFormat([]byte("posted at "), time.RFC3339), " ("...), posted.Source...), ')'))
+	src := "posted at " + posted.At.UTC().Format(time.RFC3339) + " (" + string(posted.Source) + ")"
 	if posted.Gap != 0 {
 		src += "; the ledger integrated it " + FormatGap(posted.Gap) + " later"
 	}
@@ -313,25 +313,22 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, live *[]*Action, 
 	a.Maturation = g.MaturationDate(p.ActionType, posted.At)
 	a.Revelation = g.RevelationDate(p.ActionType, a.Maturation)
 	mat, rev := derivedTime("maturation date", a.Maturation), derivedTime("revelation date", a.Revelation)
-	matures := make([]byte, 0, len(src)+64)
-	matures = a.Maturation.UTC().AppendFormat(append(append(matures, src...), "; matures "...), time.RFC3339)
-	matures = a.Revelation.UTC().AppendFormat(append(matures, ", revelation date "...), time.RFC3339)
-	note(RuleMaturation, ReadingCalendar, string(matures), posted, mat, rev)
+	note(RuleMaturation, ReadingCalendar, src+"; matures "+a.Maturation.UTC().Format(time.RFC3339)+
+		", revelation date "+a.Revelation.UTC().Format(time.RFC3339), posted, mat, rev)
 
 	// S1: the new attempt fails while one of the same player and type is
 	// outstanding.
-	kept := (*live)[:0]
 	for k, q := range *live {
 		if !q.outstandingAt(posted.At) {
 			continue
 		}
-		*live = append(kept, (*live)[k:]...)
+		*live = (*live)[k:] // those before q are outstanding no more
 		fail(AttemptOutstanding, posted.At, RuleNewAttempt, ReadingNewAttemptFails, fmt.Sprintf(
 			"%s's %s action posted at ledger index %d was still outstanding (not failed, not revealed, revelation date %s not passed)",
 			p.Player, p.ActionType, q.Post.Index, q.Revelation.UTC().Format(time.RFC3339)), posted, q.Posted, derivedTime("revelation date of the outstanding attempt", q.Revelation))
 		return a
 	}
-	*live = kept
+	*live = (*live)[:0]
 
 	// Edits and reveals in time order; an edit before maturation fails the
 	// action at the edit (S4).
