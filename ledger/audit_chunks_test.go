@@ -141,8 +141,10 @@ func TestAuditChunks(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := copyFile(t, dbPath)
-			if err := attack(t, c, dropTriggers); err != nil {
-				t.Fatal(err)
+			if tc.what != "" { // a clean ledger keeps its triggers
+				if err := attack(t, c, dropTriggers); err != nil {
+					t.Fatal(err)
+				}
 			}
 			more := tc.tamper(t, c)
 			ro, err := openLedger(t, c, ledger.Options{ReadOnly: true})

@@ -173,8 +173,10 @@ func TestAuditFastPaths(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := copyFile(t, dbPath)
-			if err := attack(t, c, append([]string{dropTriggers, `DROP TRIGGER IF EXISTS players_no_update; DROP TRIGGER IF EXISTS players_no_delete; DROP TRIGGER IF EXISTS players_tail_no_update; DROP TRIGGER IF EXISTS players_tail_no_delete`}, tc.stmts...)...); err != nil {
-				t.Fatal(err)
+			if tc.what != "" { // a clean ledger keeps its triggers
+				if err := attack(t, c, append([]string{dropTriggers, `DROP TRIGGER IF EXISTS players_no_update; DROP TRIGGER IF EXISTS players_no_delete; DROP TRIGGER IF EXISTS players_tail_no_update; DROP TRIGGER IF EXISTS players_tail_no_delete`}, tc.stmts...)...); err != nil {
+					t.Fatal(err)
+				}
 			}
 			ro, err := openLedger(t, c, ledger.Options{ReadOnly: true})
 			if err != nil {

@@ -219,6 +219,9 @@ func Open(ctx context.Context, s Store, opts Options) (*Ledger, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading the tree edge: %w", err)
 	}
+	if err := l.checkEdge(ctx, f, l.cpLatest); err != nil {
+		return nil, err
+	}
 	l.reqs = make(chan *request, 4*maxBatch)
 	l.done = make(chan struct{})
 	go l.sequence(f)

@@ -199,6 +199,13 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			if err != nil {
 				return err
 			}
+			// Another process appended: the right edge it left must be
+			// what its entries give on top of the edge this writer
+			// checked, before the log extends and signs it.
+			trusted := *f
+			if err := l.replayEdge(ctx, &trusted, nf); err != nil {
+				return err
+			}
 			*f = *nf
 		}
 		// The integration time is read under the write lock, and never

@@ -342,6 +342,13 @@ type SchemaChecker interface {
 	// declared with another type or key), and what differs; table "" if
 	// none does. err is only for failures to read.
 	CheckSchema(ctx context.Context) (table, what string, err error)
+	// CheckSchemaObjects returns the table of the first trigger or index
+	// that differs from those the store's migrations make (one dropped,
+	// changed or added: the append-only triggers are what refuses an
+	// UPDATE or DELETE), and what differs; table "" if none does. The
+	// audit asks last, so that rows changed with the triggers dropped
+	// are named first. err is only for failures to read.
+	CheckSchemaObjects(ctx context.Context) (table, what string, err error)
 }
 
 // IntegrityChecker is an optional check a store runs before an audit: a

@@ -288,7 +288,7 @@ func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error
 		if len(diffs) > 0 {
 			keys := make([]string, len(diffs))
 			for i, d := range diffs {
-				keys[i] = fmt.Sprintf("%s (seed-commit %s, replay %s)", d.Key, d.Ledger, d.Replay)
+				keys[i] = fmt.Sprintf("%s (seed-commit %s, replay %s)", d.Key, orAbsent(d.Ledger), orAbsent(d.Replay))
 			}
 			return nil, refuse(field, "the replay's config differs from the one seed-commit entry %d recorded for match %s: %s; expected the config committed before the match",
 				scs[0].index, b.MatchID, strings.Join(keys, ", "))
@@ -382,4 +382,13 @@ func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) error {
 			*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), now.UTC().Format(time.RFC3339), chain.RoundAt(now)+1)
 	}
 	return nil
+}
+
+// orAbsent is a config value as a message shows it: "absent" for a key
+// the config does not have.
+func orAbsent(v string) string {
+	if v == "" {
+		return "absent"
+	}
+	return v
 }

@@ -420,6 +420,9 @@ func TestAdmitResult(t *testing.T) {
 	// seed-commit of auction m-other or m-none.
 	al.add("2026-11-16T08:00:04Z", seedCommitJSON("bargain", "m-other", `{"matches":3,"maxTurns":4}`, admitCommitA))
 	al.add("2026-11-16T08:00:05Z", seedCommitJSON("auction", "m-other-2", second, admitCommitA))
+	// m-part: the seed-commit names only the players; every other key
+	// of the replay's config is absent from it.
+	al.add("2026-11-16T08:00:06Z", seedCommitJSON("auction", "m-part", `{"players":3}`, admitCommitA))
 
 	// Stored replays, named by replay_sha256.
 	w, err := al.admit(resultJSON("auction", "m-ok", emptyDigest), nil, now)
@@ -441,6 +444,8 @@ func TestAdmitResult(t *testing.T) {
 	wantAdmitted(t, "the given replay with its seed-commit's config", w, err)
 	w, err = al.admit(resultJSON("auction", "m-second", emptyDigest), auc, now)
 	wantRefused(t, "the given replay against a second-price seed-commit", w, err, "replay", "pricing")
+	w, err = al.admit(resultJSON("auction", "m-part", emptyDigest), auc, now)
+	wantRefused(t, "the replay against a seed-commit naming only the players", w, err, "replay", "items (seed-commit absent, replay 2)")
 	w, err = al.admit(resultJSON("auction", "m-late", emptyDigest), auc, now)
 	wantRefused(t, "the replay against the earliest of two seed-commits", w, err, "replay", "players")
 	w, err = al.admit(resultJSON("auction", "m-other", emptyDigest), auc, now)
@@ -473,9 +478,9 @@ func TestAdmitResult(t *testing.T) {
 	w, err = al.admit(resultJSON("bargain", "b-three", emptyDigest), barg, now)
 	wantRefused(t, "a six-match bargain replay against a three-match seed-commit", w, err, "replay", "matches")
 
-	// Admit appends nothing: only the eight seed-commits are in the ledger.
-	if n, err := al.l.Size(); err != nil || n != 8 {
-		t.Errorf("ledger size %d, %v; want 8", n, err)
+	// Admit appends nothing: only the nine seed-commits are in the ledger.
+	if n, err := al.l.Size(); err != nil || n != 9 {
+		t.Errorf("ledger size %d, %v; want 9", n, err)
 	}
 }
 

@@ -377,7 +377,9 @@ func (s *Server) entryPage(c echo.Context) error {
 		}
 	}
 	p, err := s.o.Reader.ProveInclusion(n, 0)
-	if err != nil {
+	if errors.Is(err, ledger.ErrTampered) {
+		v.ProofErr = "no inclusion proof: " + err.Error()
+	} else if err != nil {
 		v.ProofErr = "no inclusion proof yet: " + err.Error()
 	} else {
 		v.Proof = p

@@ -162,9 +162,10 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 	if err != nil {
 		return err
 	}
-	if pol != nil && rep.OK {
+	if pol != nil && (rep.OK || rep.Problem.SchemaObject) {
 		// The stored cosignatures by the policy's witnesses, verified
-		// with their keys (the audit checks every row's shape alone).
+		// with their keys (the audit checks every row's shape alone); a
+		// row found wrong is named before a trigger or index.
 		var vs []note.Verifier
 		for _, w := range pol.Witnesses {
 			vs = append(vs, w.Verifier())

@@ -226,6 +226,12 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	if err := srv.Warm(); err != nil {
 		fmt.Fprintf(a.errOut, "warning: judging the secret actions: %v\n", err)
 	}
+	// The stored right edge against the latest signed checkpoint (a
+	// writer refuses to open on a mismatch; the pages serve what verifies
+	// and say what does not).
+	if err := r.CheckEdge(ctx); err != nil {
+		fmt.Fprintf(a.errOut, "warning: %v\nhint: 'sealed ledger audit' on this ledger names every altered row\n", err)
+	}
 	if o.gcPercent > 0 {
 		debug.SetGCPercent(o.gcPercent)
 	}

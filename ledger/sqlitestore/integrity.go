@@ -7,15 +7,18 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // CheckIntegrity implements ledger.IntegrityChecker with SQLite's
 // PRAGMA quick_check (structure, pages, indexes; O(n), about as fast as
 // reading the file): a file cut short or with a damaged page is an error
-// saying so, which the CLI reports as unreadable input (exit 2).
+// saying so, wrapping ledger.ErrTampered (the file was altered below
+// its rows: the audit's check failed, exit 1).
 func (s *Store) CheckIntegrity(ctx context.Context) error {
 	if err := checkFileSize(s.path); err != nil {
-		return err
+		return fmt.Errorf("%w: %w", err, ledger.ErrTampered)
 	}
 	rows, err := s.r.QueryContext(ctx, `PRAGMA quick_check(20)`)
 	if err != nil {
@@ -36,7 +39,7 @@ func (s *Store) CheckIntegrity(ctx context.Context) error {
 		return fmt.Errorf("%s: SQLite cannot read the file: %v", s.path, err)
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%s: the SQLite file is damaged (cut short or altered below the rows: PRAGMA quick_check says %s)", s.path, strings.Join(problems, "; "))
+		return fmt.Errorf("%s: the SQLite file is damaged (cut short or altered below the rows: PRAGMA quick_check says %s): %w", s.path, strings.Join(problems, "; "), ledger.ErrTampered)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -53,27 +54,11 @@ func checkSchema(ctx context.Context, q queryer) (table, what string, err error)
 	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&version); err != nil {
 		return "schema_version", fmt.Sprintf("the table cannot be read as a sealed ledger writes it: %v", err), nil
 	}
-	ms, err := schemaMigrations()
-	if err != nil {
-		return "", "", err
-	}
-	if version > ms[len(ms)-1].Version {
-		return "", "", nil
-	}
-	ref, err := sql.Open("sqlite3", "file::memory:")
-	if err != nil {
+	ref, version, err := referenceSchema(ctx, q)
+	if err != nil || ref == nil {
 		return "", "", err
 	}
 	defer ref.Close()
-	ref.SetMaxOpenConns(1) // one in-memory database
-	for _, m := range ms {
-		if m.Version > version {
-			break
-		}
-		if _, err := ref.ExecContext(ctx, m.SQL); err != nil {
-			return "", "", fmt.Errorf("building the reference schema (migration %d): %w", m.Version, err)
-		}
-	}
 	want, err := tableColumns(ctx, ref)
 	if err != nil {
 		return "", "", err
@@ -106,6 +91,116 @@ func checkSchema(ctx context.Context, q queryer) (table, what string, err error)
 			case gc.notNull != wc.notNull || gc.pk != wc.pk:
 				return t, fmt.Sprintf("column %s has another NOT NULL or PRIMARY KEY than the schema's (the schema was altered)", gc.name), nil
 			}
+		}
+	}
+	return "", "", nil
+}
+
+// CheckSchemaObjects implements ledger.SchemaChecker: the file's triggers
+// and indexes against those schema.sql's migrations make, up to the
+// version the file records (checkObjects).
+func (s *Store) CheckSchemaObjects(ctx context.Context) (table, what string, err error) {
+	return checkSchemaObjects(ctx, s.r)
+}
+
+// checkSchemaObjects is CheckSchemaObjects on the database q reads.
+func checkSchemaObjects(ctx context.Context, q queryer) (table, what string, err error) {
+	ref, version, err := referenceSchema(ctx, q)
+	if err != nil || ref == nil {
+		return "", "", err
+	}
+	defer ref.Close()
+	return checkObjects(ctx, ref, q, version)
+}
+
+// referenceSchema builds, in an in-memory database, the schema
+// schema.sql's migrations make up to the version q's database records;
+// nil if that version is newer than this code's (left to the census) or
+// unreadable (CheckSchema's finding).
+func referenceSchema(ctx context.Context, q queryer) (*sql.DB, int, error) {
+	var version int
+	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&version); err != nil {
+		return nil, 0, nil
+	}
+	ms, err := schemaMigrations()
+	if err != nil {
+		return nil, 0, err
+	}
+	if version > ms[len(ms)-1].Version {
+		return nil, 0, nil
+	}
+	ref, err := sql.Open("sqlite3", "file::memory:")
+	if err != nil {
+		return nil, 0, err
+	}
+	ref.SetMaxOpenConns(1) // one in-memory database
+	for _, m := range ms {
+		if m.Version > version {
+			break
+		}
+		if _, err := ref.ExecContext(ctx, m.SQL); err != nil {
+			ref.Close()
+			return nil, 0, fmt.Errorf("building the reference schema (migration %d): %w", m.Version, err)
+		}
+	}
+	return ref, version, nil
+}
+
+// schemaObject is a trigger or an index as sqlite_master holds it.
+type schemaObject struct {
+	typ, table, sql string
+}
+
+// schemaObjects reads the triggers and the indexes made by CREATE
+// statements (not those SQLite makes for a key) of q's database, by name,
+// their SQL with white space folded.
+func schemaObjects(ctx context.Context, q queryer) (map[string]schemaObject, error) {
+	rows, err := q.QueryContext(ctx, `SELECT type, name, tbl_name, sql FROM sqlite_master
+		WHERE type IN ('trigger', 'index') AND sql IS NOT NULL`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]schemaObject{}
+	for rows.Next() {
+		var name string
+		var o schemaObject
+		if err := rows.Scan(&o.typ, &name, &o.table, &o.sql); err != nil {
+			return nil, err
+		}
+		o.sql = strings.Join(strings.Fields(o.sql), " ")
+		out[name] = o
+	}
+	return out, rows.Err()
+}
+
+// checkObjects compares the file's triggers and indexes with the
+// reference schema's (ref, built up to version): the append-only triggers
+// are what refuses an UPDATE or DELETE, so one dropped or changed is a
+// finding, as is a trigger or index the schema does not make.
+func checkObjects(ctx context.Context, ref, q queryer, version int) (table, what string, err error) {
+	want, err := schemaObjects(ctx, ref)
+	if err != nil {
+		return "", "", err
+	}
+	got, err := schemaObjects(ctx, q)
+	if err != nil {
+		return "", "", err
+	}
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		w := want[name]
+		g, ok := got[name]
+		switch {
+		case !ok:
+			return w.table, fmt.Sprintf("the %s %s is missing, but schema version %d makes it (it was dropped: the schema was altered)", w.typ, name, version), nil
+		case g != w:
+			return w.table, fmt.Sprintf("the %s %s is not the one schema version %d makes (the schema was altered): %s", w.typ, name, version, g.sql), nil
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[name]; !ok {
+			g := got[name]
+			return g.table, fmt.Sprintf("a %s %s that schema version %d does not make (the schema was altered): %s", g.typ, name, version, g.sql), nil
 		}
 	}
 	return "", "", nil

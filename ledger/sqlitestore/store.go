@@ -85,6 +85,11 @@ func Open(path string, opts Options) (*Store, error) {
 		if err := madeByLedger(path); err != nil {
 			return nil, err
 		}
+		// A file cut short or padded is the audit's finding: a writer
+		// refuses it before writing (CheckIntegrity).
+		if err := checkFileSize(path); err != nil {
+			return nil, fmt.Errorf("%w: %w", err, ledger.ErrTampered)
+		}
 	}
 	if !opts.ReadOnly {
 		mode := "rw"
@@ -99,10 +104,12 @@ func Open(path string, opts Options) (*Store, error) {
 		}
 		// A writer prepares statements on the tables: altered ones are
 		// the audit's finding, refused here before anything is written.
-		if table, what, err := checkSchema(context.Background(), s.w); err != nil {
-			return fail(err)
-		} else if table != "" {
-			return fail(fmt.Errorf("%s: %s: %w", table, what, ledger.ErrTampered))
+		for _, check := range []func(context.Context, queryer) (string, string, error){checkSchema, checkSchemaObjects} {
+			if table, what, err := check(context.Background(), s.w); err != nil {
+				return fail(err)
+			} else if table != "" {
+				return fail(fmt.Errorf("%s: %s: %w", table, what, ledger.ErrTampered))
+			}
 		}
 		if err := s.inserts.prepare(s.w); err != nil {
 			return fail(fmt.Errorf("preparing statements: %w", err))
@@ -162,11 +169,18 @@ func probe(db *sql.DB) error {
 	return db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&n)
 }
 
-// notLedger wraps SQLite's "not a database" as ledger.ErrNotLedger.
+// notLedger wraps SQLite's "not a database" as ledger.ErrNotLedger, and
+// its "database disk image is malformed" (a damaged page: a file cut
+// short or altered below the rows) as ledger.ErrTampered.
 func notLedger(err error) error {
 	var se sqlite3.Error
-	if errors.As(err, &se) && se.Code == sqlite3.ErrNotADB {
-		return fmt.Errorf("%w: %v", ledger.ErrNotLedger, err)
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrNotADB:
+			return fmt.Errorf("%w: %v", ledger.ErrNotLedger, err)
+		case sqlite3.ErrCorrupt:
+			return fmt.Errorf("the SQLite file is damaged (%v): %w", err, ledger.ErrTampered)
+		}
 	}
 	return err
 }
