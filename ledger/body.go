@@ -189,7 +189,7 @@ func parseBody(data []byte) (b *Body, canon []byte, err error) {
 	// surrogates, which encoding/json would silently accept or replace.
 	canon, err = jcs.Transform(data)
 	if err != nil {
-		return nil, nil, bodyErr("", "not valid JSON for RFC 8785 canonicalisation: %v", err)
+		return nil, nil, bodyErr("", "%s", canonicalError(data, err))
 	}
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, nil, bodyErr("", "expected a JSON object")
@@ -855,4 +855,36 @@ func topLevelValue(data []byte, key string) int {
 		}
 	}
 	return -1
+}
+
+// canonicalError says, in JSON's terms, why RFC 8785 canonicalisation
+// (github.com/gowebpki/jcs) refused data: encoding/json's syntax error
+// with its byte offset when data is not JSON at all, else what RFC 8785
+// refuses in JSON that parses (a member twice, an unpaired surrogate,
+// bytes that are not UTF-8, a number no IEEE double holds).
+func canonicalError(data []byte, err error) string {
+	var v any
+	var se *json.SyntaxError
+	if uerr := json.Unmarshal(data, &v); errors.As(uerr, &se) {
+		return fmt.Sprintf("not valid JSON at byte %d: %s", se.Offset, se.Error())
+	} else if uerr != nil && !json.Valid(data) {
+		return "not valid JSON: " + uerr.Error()
+	}
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "Duplicate key: "):
+		return fmt.Sprintf("the member %s appears twice in one object; expected each member once (RFC 8785)", strings.TrimPrefix(msg, "Duplicate key: "))
+	case strings.Contains(msg, "surrogate"):
+		return "a string holds an unpaired UTF-16 surrogate escape (\\uD800-\\uDFFF); expected whole Unicode characters (RFC 8785)"
+	case strings.HasPrefix(msg, "Invalid UTF-8"):
+		return "a string is not valid UTF-8; expected UTF-8 text (RFC 8785)"
+	case strings.HasPrefix(msg, "Number out of range"), strings.HasPrefix(msg, "Invalid JSON number"), strings.HasPrefix(msg, "Invalid literal or number"):
+		return "a number is outside what an IEEE double holds; expected a number RFC 8785 can write"
+	case strings.HasPrefix(msg, "Maximum nesting depth"):
+		return "the JSON nests deeper than RFC 8785 canonicalisation allows; expected a flat entry body"
+	}
+	if msg != "" {
+		msg = strings.ToLower(msg[:1]) + msg[1:]
+	}
+	return "not valid JSON for RFC 8785: " + msg
 }

@@ -23,9 +23,11 @@ func commitBody(player, commitment string) string {
 func TestBadBodies(t *testing.T) {
 	cases := []struct{ body, field, msg string }{
 		{`[]`, "", "expected a JSON object"},
-		{`{"kind":"commit"`, "", "not valid JSON"},
+		{`{"kind":"commit"`, "", "not valid JSON at byte 16: unexpected end of JSON input"},
+		{`{"kind":"commit" "player":"p"}`, "", "not valid JSON at byte 18: invalid character '\"' after object key:value pair"},
+		{`{"kind":"commit","player":1e999}`, "", "outside what an IEEE double holds"},
 		{`{"kind":"vote"}`, "kind", "not an entry kind"},
-		{`{"kind":"commit","kind":"reveal"}`, "", "not valid JSON"}, // duplicate key (RFC 8785)
+		{`{"kind":"commit","kind":"reveal"}`, "", `the member "kind" appears twice`}, // duplicate key (RFC 8785)
 		{`{"kind":"commit","player":"p","action_type":"bid","channel":"c"}`, "commitment", "required"},
 		{commitBody("p", "abc"), "commitment", "expected 64 hex"},
 		{commitBody("p", strings.Repeat("g", 64)), "commitment", "expected 64 hex"},
@@ -59,14 +61,14 @@ func TestBadBodies(t *testing.T) {
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2262-04-11T23:47:16.854775808Z"}`, 1), "posted_at", "outside the range"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"2262-04-11T22:47:16.854775808-01:00"}`, 1), "posted_at", "outside the range"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"1677-09-21T00:12:43.145224191Z"}`, 1), "posted_at", "outside the range"},
-		{"{\"kind\":\"commit\",\"player\":\"\xff\"}", "", "not valid JSON"}, // invalid UTF-8
+		{"{\"kind\":\"commit\",\"player\":\"\xff\"}", "", "a string is not valid UTF-8"}, // invalid UTF-8
 		{`{"kind":"reveal","commit":0,"player":"p"}`, "text", "required"},
 		{`{"kind":"reveal","commit":0,"player":"p","text":"a","text_base64":"/w=="}`, "text", "not both"},
 		{`{"kind":"reveal","commit":0,"player":"p","text_base64":"aGk="}`, "text_base64", "valid UTF-8"}, // "hi"
 		{`{"kind":"reveal","commit":0,"player":"p","text_base64":"!!"}`, "text_base64", "base64"},
 		{`{"kind":"reveal","commit":-1,"player":"p","text":"a"}`, "commit", ">= 0"},
 		{`{"kind":"reveal","commit":1.5,"player":"p","text":"a"}`, "commit", "expected a whole number, got 1.5"},
-		{`{"kind":"reveal","commit":0,"player":"p","text":"\ud800"}`, "", "not valid JSON"}, // lone surrogate
+		{`{"kind":"reveal","commit":0,"player":"p","text":"\ud800"}`, "", "unpaired UTF-16 surrogate"}, // lone surrogate
 		{`{"kind":"seed-commit","game":"chess","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `"}`, "game", "auction or bargain"},
 		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":[1],"commitment":"` + hashA + `"}`, "config", "JSON object"},
 		{`{"kind":"seed-reveal","seed_commit":0,"seed":"12"}`, "seed", "64 hex"},

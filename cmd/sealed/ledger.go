@@ -30,7 +30,8 @@ func newLedgerCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "ledger",
 		Short: "The append-only ledger: entries, signed checkpoints, proofs and audit (docs/ledger.md)",
-		Long: `The ledger is an append-only RFC 6962 Merkle log in one SQLite file. Every
+		Long: `The ledger is an append-only RFC 6962 Merkle log in one SQLite file (the
+default) or a PostgreSQL database (--db postgres://..., with --key). Every
 entry (commit, reveal, edit, seed-commit, seed-reveal, result) is a leaf of
 canonical JSON with its integration time; signed checkpoints (C2SP
 tlog-checkpoint notes, Ed25519) commit to the tree, and inclusion and

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/sealedhq/sealed/ledger/tiles"
 	"github.com/spf13/cobra"
@@ -31,8 +33,13 @@ change); run it after each checkpoint (or from cron). Each leaf is checked again
 it is written.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if o.Dir == "" {
+			switch st, err := os.Stat(o.Dir); {
+			case o.Dir == "":
 				return usageErrorf("tiles needs --dir DIR")
+			case o.Dir == "-":
+				return usageErrorf("--dir -: the tiles are many files, not one output; expected a directory")
+			case err == nil && !st.IsDir():
+				return usageErrorf("--dir %s is not a directory; expected a directory to write the tiles under (it is made if missing)", o.Dir)
 			}
 			o.DB = g.DB
 			return runLedgerTiles(a, o)
@@ -54,6 +61,10 @@ func runLedgerTiles(a *app, o *ledgerTilesOptions) error {
 	var big *tiles.LeafTooLargeError
 	if errors.As(err, &big) {
 		return failedf("%v", big).withHint("this ledger predates the 65,535-byte leaf limit; it cannot be served as tlog-tiles")
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return usageErrorf("--dir %s: %v", o.Dir, pe).withHint("give a directory this user can write (it is made if missing)")
 	}
 	if err != nil {
 		return failedf("exporting tiles: %v", err)

@@ -304,7 +304,12 @@ func errorText(err error) (msg, hint string) {
 	msg = strings.TrimPrefix(msg, "sealed: ")
 	msg = plainDecoderError(msg)
 	if hint == "" && strings.HasPrefix(msg, "unknown command") {
-		hint = "run 'sealed --help' for usage"
+		// cobra's NoArgs names the command that got the stray argument.
+		path := "sealed"
+		if m := regexp.MustCompile(`for "(sealed[^"]*)"`).FindStringSubmatch(msg); m != nil {
+			path = m[1]
+		}
+		hint = "run '" + path + " --help' for usage"
 	}
 	return msg, hint
 }

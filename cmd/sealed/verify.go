@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -382,7 +383,9 @@ func runVerifyList(a *app, o *verifyOptions) error {
 		}
 		out.Files = append(out.Files, e)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return usageErrorf("%s: line %d is longer than 1 MiB; expected checksum lines \"<64 hex digits>  <path>\" as sha256sum writes them", lineName, lineNo+1)
+	} else if err != nil {
 		return usageErrorf("cannot read the list %s: %v", name, unwrapPathError(err))
 	}
 	if len(out.Files) == 0 {

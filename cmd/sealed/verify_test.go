@@ -151,3 +151,14 @@ func TestVerifyListEscapesNames(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestVerifyListLongLine: a -c list with a line over the 1 MiB a
+// checksum line is read into is bad input (exit 2) naming the line, never
+// the scanner's "token too long".
+func TestVerifyListLongLine(t *testing.T) {
+	list := strings.Repeat("0", 64) + "  ok.txt\n" + strings.Repeat("a", 2<<20) + "\n"
+	code, _, stderr := runSealed(t, list, "verify", "-c", "-")
+	if code != 2 || !strings.Contains(stderr, "line 2 is longer than 1 MiB") || strings.Contains(stderr, "token") {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming line 2", code, stderr)
+	}
+}
