@@ -3,6 +3,7 @@ package tiles
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sealedhq/sealed/ledger"
+	"golang.org/x/mod/sumdb/tlog"
 )
 
 // Content types and Cache-Control values of the responses (C2SP
@@ -47,12 +49,17 @@ type Handler struct {
 	// ledger.ErrTampered is answered 409 with its message, any other
 	// error 503, and nothing is served. The web site passes
 	// [ledger.Ledger.VerifyCheckpoint], so only a note that verifies under
-	// the log's key and matches its row is served.
+	// the log's key and matches its row is served. With Check set, a tile
+	// is served only if its bytes are what the tree of the latest
+	// checkpoint Check accepts holds ([VerifyTile]: its hashes, or its
+	// leaves' record hashes, authenticated up to the signed root); one
+	// that is not is answered 409 naming it.
 	Check func(*ledger.StoredCheckpoint) error
 
 	cache cache
 	size  atomic.Int64 // a signed tree size known to the handler (grows only)
 	cp    atomic.Pointer[memo]
+	tree  atomic.Pointer[tlog.Tree] // with Check: the latest checkpoint's tree, verified
 }
 
 // memo is the checkpoint as last read and when.
@@ -134,6 +141,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
 	}
+	if h.Check != nil {
+		h.serveVerified(w, r, p, t)
+		return
+	}
 	// A tile covered by a size seen before needs no checkpoint read: the
 	// signed size only grows.
 	size := h.size.Load()
@@ -165,12 +176,82 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, "reading tile "+p, err)
 		return
 	}
+	h.put(p, b)
+	h.write(w, TileType, TileCache, b)
+}
+
+// put caches the bytes of the tile at path p.
+func (h *Handler) put(p string, b []byte) {
 	limit := h.CacheBytes
 	if limit == 0 {
 		limit = DefaultCacheBytes
 	}
 	h.cache.put(p, b, limit)
+}
+
+// serveVerified serves tile t (path p, not cached) when Check is set: the
+// tile must be covered by the latest checkpoint that Check accepts, and
+// its bytes must be what that checkpoint's tree holds (VerifyTile);
+// otherwise nothing is served: 409 naming what was altered.
+func (h *Handler) serveVerified(w http.ResponseWriter, r *http.Request, p string, t tlog.Tile) {
+	tree := h.tree.Load()
+	if tree == nil || !Covers(t, tree.N) {
+		c, err := h.Store.LatestCheckpoint(r.Context())
+		if err != nil {
+			h.fail(w, "reading the checkpoint", err)
+			return
+		}
+		if err := h.Check(c); err != nil {
+			h.refuse(w, "checking the checkpoint", err)
+			return
+		}
+		if len(c.Root) != tlog.HashSize {
+			h.refuse(w, "checking the checkpoint", fmt.Errorf("checkpoint %d: stored root has %d bytes: %w", c.ID, len(c.Root), ledger.ErrTampered))
+			return
+		}
+		nt := &tlog.Tree{N: c.Size, Hash: tlog.Hash(c.Root)}
+		for {
+			old := h.tree.Load()
+			if old != nil && old.N >= nt.N {
+				nt = old
+				break
+			}
+			if h.tree.CompareAndSwap(old, nt) {
+				break
+			}
+		}
+		tree = nt
+	}
+	b, err := ReadTile(r.Context(), h.Store, t, tree.N)
+	if err == nil {
+		err = VerifyTile(r.Context(), h.Store, t, b, tree.N, tree.Hash)
+	}
+	var big *LeafTooLargeError
+	switch {
+	case errors.Is(err, ErrNotCovered):
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	case errors.As(err, &big):
+		h.logger().Error("tlog-tiles: entry bundle refused", "tile", p, "err", err)
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	case err != nil:
+		h.refuse(w, "reading tile "+p, err)
+		return
+	}
+	h.put(p, b)
 	h.write(w, TileType, TileCache, b)
+}
+
+// refuse answers 409 with err's message for an error wrapping
+// ledger.ErrTampered (logged), else as fail does.
+func (h *Handler) refuse(w http.ResponseWriter, what string, err error) {
+	if !errors.Is(err, ledger.ErrTampered) {
+		h.fail(w, what, err)
+		return
+	}
+	h.logger().Error("tlog-tiles: refused", "what", what, "err", err)
+	http.Error(w, "this ledger's database was altered; nothing is served from the altered data: "+err.Error(), http.StatusConflict)
 }
 
 func (h *Handler) logger() *slog.Logger {

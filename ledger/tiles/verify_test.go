@@ -1,0 +1,145 @@
+package tiles_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
+	"github.com/sealedhq/sealed/ledger/tiles"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// TestHandlerVerifiesTiles: with Check set (as the web site mounts it), a
+// tile whose stored bytes are not what the signed tree holds, or that can
+// only be authenticated through such a tile, is answered 409 naming the
+// tile, never served: a level-0 hash changed, an interior hash (a level-1
+// tile's), a body changed (its bundle). The other tiles are served, and,
+// without Check, the handler serves the stored bytes as they are. Every change is made with the triggers dropped and created
+// again.
+func TestHandlerVerifiesTiles(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	base, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
+	if _, err := stores.Init(ctx, base, "example.com/verify", key); err != nil {
+		t.Fatal(err)
+	}
+	l, err := stores.Open(ctx, base, ledger.Options{KeyFile: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 600 {
+		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"tile/0/000", "tile/0/001", "tile/0/002.p/88", "tile/1/000.p/2", "tile/entries/000", "tile/entries/001", "tile/entries/002.p/88"}
+	for _, c := range []struct {
+		name    string
+		stmt    string
+		refused []string
+	}{
+		{"intact", "", nil},
+		// The bundle of entries 256..511 is authenticated through the
+		// level-0 tile holding their hashes.
+		{"leaf hash of entry 300", fmt.Sprintf(`UPDATE hashes SET hash = zeroblob(32) WHERE id = %d`, tlog.StoredHashIndex(0, 300)), []string{"tile/0/001", "tile/entries/001"}},
+		// Every level-0 tile is authenticated through the level-1 tile,
+		// which holds the changed hash: nothing can be served.
+		{"level-8 hash of entries 256..511", fmt.Sprintf(`UPDATE hashes SET hash = zeroblob(32) WHERE id = %d`, tlog.StoredHashIndex(8, 1)), paths},
+		{"body of entry 10", `UPDATE entries SET body = replace(body, '"p10"', '"q10"') WHERE idx = 10`, []string{"tile/entries/000"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "c.db")
+			b, err := os.ReadFile(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(db, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if c.stmt != "" {
+				restoring(t, db, c.stmt)
+			}
+			ro, err := stores.Open(ctx, db, ledger.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ro.Close()
+			checked := httptest.NewServer(&tiles.Handler{Store: ro.Store(), Check: func(cp *ledger.StoredCheckpoint) error {
+				_, err := ro.VerifyCheckpoint(cp)
+				return err
+			}})
+			defer checked.Close()
+			plain := httptest.NewServer(&tiles.Handler{Store: ro.Store()})
+			defer plain.Close()
+			for _, p := range paths {
+				refused := false
+				for _, r := range c.refused {
+					refused = refused || r == p
+				}
+				resp, err := http.Get(checked.URL + "/" + p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				switch {
+				case refused && (resp.StatusCode != http.StatusConflict || !strings.Contains(string(body), "tile "+p)):
+					t.Errorf("%s: %d %q; want 409 naming the tile", p, resp.StatusCode, body)
+				case !refused && resp.StatusCode != http.StatusOK:
+					t.Errorf("%s: %d %q; want 200", p, resp.StatusCode, body)
+				}
+				if resp, err := http.Get(plain.URL + "/" + p); err != nil || resp.StatusCode != http.StatusOK {
+					t.Errorf("%s without Check: %v %v; want 200", p, resp, err)
+				} else {
+					resp.Body.Close()
+				}
+			}
+		})
+	}
+}
+
+// restoring runs stmt on the SQLite file at path with every trigger
+// dropped, then creates the triggers again.
+func restoring(t *testing.T, path, stmt string) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, creates []string
+	for rows.Next() {
+		var n, s string
+		if err := rows.Scan(&n, &s); err != nil {
+			t.Fatal(err)
+		}
+		names, creates = append(names, n), append(creates, s)
+	}
+	rows.Close()
+	var stmts []string
+	for _, n := range names {
+		stmts = append(stmts, `DROP TRIGGER `+n)
+	}
+	for _, s := range append(append(stmts, stmt), creates...) {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
