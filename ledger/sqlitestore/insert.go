@@ -26,10 +26,82 @@ const insertChunk = 64
 type insertCache struct {
 	stmts  map[insertTable]map[int]*sql.Stmt
 	tail   *sql.Stmt // tailQuery, run before every batch
-	dup    *sql.Stmt // dupQuery, run once per probe
 	player *sql.Stmt // playerQuery, run once per skeleton
 	// Argument buffers reused from batch to batch.
 	entryArgs, hashArgs []any
+	// lookups are the batched lookup statements, by kind and number of
+	// keys (lookupSizes); lookupArgs is their argument buffer.
+	lookups    map[lookupKind]map[int]*sql.Stmt
+	lookupArgs []any
+}
+
+// lookupKind is a batched lookup: how one key's part of the statement
+// reads and how the parts join.
+type lookupKind struct {
+	head, part, sep, tail string
+}
+
+var (
+	// playersIn looks skeletons up in players by its primary key: an IN
+	// list is one seek per value (lookup_test.go checks the plan).
+	playersIn = lookupKind{`SELECT skeleton, player, idx FROM players WHERE skeleton IN (`, `?`, `,`, `)`}
+	// dupsUnion is dupQuery once per probe, joined by UNION ALL: each arm
+	// seeks entries_lookup, and the batch is one statement run instead of
+	// one per probe (an OR of the terms makes SQLite collect and sort
+	// rowids, and a row-value IN list is not seeked: lookup_test.go).
+	dupsUnion = lookupKind{``, dupQuery, ` UNION ALL `, ``}
+)
+
+// lookupSizes are the key counts the batched lookups are prepared for,
+// at open (a statement cannot be prepared on the writer's one connection
+// while a batch's transaction holds it): a batch of n keys runs the
+// smallest size >= n, the last key repeated to fill it (a key asked twice
+// finds the same rows, which the caller keeps once).
+var lookupSizes = []int{1, 2, 4, 8, 16, 32, insertChunk}
+
+// prepareLookups prepares the statements of kind k for every lookupSizes.
+func (c *insertCache) prepareLookups(db *sql.DB, k lookupKind) error {
+	if c.lookups == nil {
+		c.lookups = map[lookupKind]map[int]*sql.Stmt{}
+	}
+	c.lookups[k] = map[int]*sql.Stmt{}
+	for _, n := range lookupSizes {
+		var sb strings.Builder
+		sb.WriteString(k.head)
+		for i := range n {
+			if i > 0 {
+				sb.WriteString(k.sep)
+			}
+			sb.WriteString(k.part)
+		}
+		sb.WriteString(k.tail)
+		st, err := db.Prepare(sb.String())
+		if err != nil {
+			return err
+		}
+		c.lookups[k][n] = st
+	}
+	return nil
+}
+
+// lookup returns the statement of kind k for the first keys of args
+// (per keys arguments each; at most insertChunk keys), args filled up to
+// its size by repeating the last key, and how many args it consumed.
+func (c *insertCache) lookup(k lookupKind, args []any, per int) (st *sql.Stmt, filled []any, used int) {
+	n := min(len(args)/per, insertChunk)
+	size := lookupSizes[len(lookupSizes)-1]
+	for _, s := range lookupSizes {
+		if s >= n {
+			size = s
+			break
+		}
+	}
+	filled = append(c.lookupArgs[:0], args[:n*per]...)
+	for len(filled) < size*per {
+		filled = append(filled, args[(n-1)*per:n*per]...)
+	}
+	c.lookupArgs = filled
+	return c.lookups[k][size], filled, n * per
 }
 
 // prepare prepares the statements for 1..insertChunk rows of each table
@@ -40,11 +112,13 @@ func (c *insertCache) prepare(db *sql.DB) error {
 	if c.tail, err = db.Prepare(tailQuery); err != nil {
 		return err
 	}
-	if c.dup, err = db.Prepare(dupQuery); err != nil {
-		return err
-	}
 	if c.player, err = db.Prepare(playerQuery); err != nil {
 		return err
+	}
+	for _, k := range []lookupKind{playersIn, dupsUnion} {
+		if err := c.prepareLookups(db, k); err != nil {
+			return err
+		}
 	}
 	for _, t := range []insertTable{insertEntries, insertHashes, insertPlayersTail} {
 		c.stmts[t] = map[int]*sql.Stmt{}

@@ -193,9 +193,10 @@ func (t *writeTx) syncTail(ctx context.Context) error {
 }
 
 // Players implements ledger.WriteTx: the rows this transaction added,
-// the writer's copy of players_tail, then one prepared primary-key seek
-// of players per skeleton; with a skeleton in two places (a tampered
-// table), the row of the earlier index.
+// the writer's copy of players_tail, then the players rows of all the
+// skeletons, looked up by primary key with one statement per
+// insertChunk skeletons (players IN (...), seeked); with a skeleton in
+// two places (a tampered table), the row of the earlier index.
 func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]ledger.StoredPlayer, error) {
 	out := make(map[string]ledger.StoredPlayer, len(skeletons))
 	if len(skeletons) == 0 {
@@ -204,13 +205,13 @@ func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]l
 	if err := t.syncTail(ctx); err != nil {
 		return nil, err
 	}
-	st := t.tx.Stmt(t.s.inserts.player)
-	defer st.Close()
 	keep := func(p ledger.StoredPlayer) {
 		if q, ok := out[p.Skeleton]; !ok || p.Index < q.Index {
 			out[p.Skeleton] = p
 		}
 	}
+	args := make([]any, 0, len(skeletons))
+	asked := make(map[string]bool, len(skeletons))
 	for _, sk := range skeletons {
 		if p, ok := t.staged[sk]; ok {
 			keep(p)
@@ -218,25 +219,45 @@ func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]l
 		if p, ok := t.s.tail.rows[sk]; ok {
 			keep(p)
 		}
-		var v [3]any
-		err := st.QueryRowContext(ctx, sk).Scan(&v[0], &v[1], &v[2])
-		if errors.Is(err, sql.ErrNoRows) {
-			if _, ok := out[sk]; !ok {
-				if t.absent == nil {
-					t.absent = map[string]bool{}
-				}
-				t.absent[sk] = true
+		if !asked[sk] {
+			asked[sk] = true
+			args = append(args, sk)
+		}
+	}
+	found := make(map[string]bool, len(args))
+	for len(args) > 0 {
+		st, filled, used := t.s.inserts.lookup(playersIn, args, 1)
+		rows, err := t.tx.Stmt(st).QueryContext(ctx, filled...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var v [3]any
+			if err := rows.Scan(&v[0], &v[1], &v[2]); err != nil {
+				rows.Close()
+				return nil, err
 			}
-			continue
+			p, err := playerOfRow(v)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			found[p.Skeleton] = true
+			keep(p)
 		}
-		if err != nil {
+		rows.Close()
+		if err := rows.Err(); err != nil {
 			return nil, err
 		}
-		p, err := playerOfRow(v)
-		if err != nil {
-			return nil, err
+		args = args[used:]
+	}
+	for sk := range asked {
+		if _, ok := out[sk]; !ok && !found[sk] {
+			if t.absent == nil {
+				t.absent = map[string]bool{}
+			}
+			t.absent[sk] = true
 		}
-		keep(p)
 	}
 	return out, nil
 }

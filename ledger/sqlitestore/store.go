@@ -682,18 +682,23 @@ func (t *writeTx) Kinds(ctx context.Context, indexes []int64) (map[int64]ledger.
 }
 
 // Duplicates implements ledger.WriteTx through the index entries_lookup
-// (schema.sql, migration 4): one seek per probe on its lookup key and
-// the first 8 bytes of its duplicate key, then the whole dedup column
+// (schema.sql, migration 5): one seek per probe on its lookup key and
+// the first 8 bytes of its duplicate key, up to insertChunk probes to a
+// statement (dupsUnion, lookupSizes), then the whole dedup column
 // compared.
 func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe) (map[[32]byte]ledger.IndexKind, error) {
 	out := map[[32]byte]ledger.IndexKind{}
-	st := t.tx.Stmt(t.s.inserts.dup)
-	defer st.Close()
+	want := make(map[[32]byte]bool, len(probes))
+	args := make([]any, 0, 2*len(probes))
 	for _, p := range probes {
-		if _, ok := out[p.Dedup]; ok {
-			continue
+		if !want[p.Dedup] {
+			want[p.Dedup] = true
+			args = append(args, lookupKey(p), p.Dedup[:8])
 		}
-		rows, err := st.QueryContext(ctx, lookupKey(p), p.Dedup[:8])
+	}
+	for len(args) > 0 {
+		st, filled, used := t.s.inserts.lookup(dupsUnion, args, 2)
+		rows, err := t.tx.Stmt(st).QueryContext(ctx, filled...)
 		if err != nil {
 			return nil, err
 		}
@@ -705,17 +710,18 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 				rows.Close()
 				return nil, err
 			}
-			if len(d) != 32 || [32]byte(d) != p.Dedup {
+			if len(d) != 32 || !want[[32]byte(d)] {
 				continue
 			}
-			if prev, ok := out[p.Dedup]; !ok || i < prev.Index {
-				out[p.Dedup] = ledger.IndexKind{Index: i, Kind: ledger.Kind(k)}
+			if prev, ok := out[[32]byte(d)]; !ok || i < prev.Index {
+				out[[32]byte(d)] = ledger.IndexKind{Index: i, Kind: ledger.Kind(k)}
 			}
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
+		args = args[used:]
 	}
 	return out, nil
 }
