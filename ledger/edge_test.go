@@ -295,3 +295,21 @@ func TestCheckEdge(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateOriginLength: an origin of 255 bytes is taken, one of 256 is
+// refused saying its length (not echoing it), and nothing is created.
+func TestCreateOriginLength(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := initLedger(filepath.Join(dir, "ok.db"), strings.Repeat("a", 255), filepath.Join(dir, "ok.key")); err != nil {
+		t.Fatalf("255-byte origin: %v", err)
+	}
+	_, err := initLedger(filepath.Join(dir, "long.db"), strings.Repeat("a", 256), filepath.Join(dir, "long.key"))
+	if err == nil || !strings.Contains(err.Error(), "origin of 256 bytes: expected at most 255") || strings.Contains(err.Error(), strings.Repeat("a", 100)) {
+		t.Fatalf("256-byte origin: %v", err)
+	}
+	for _, f := range []string{"long.db", "long.key"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was created", f)
+		}
+	}
+}

@@ -66,6 +66,13 @@ type Ledger struct {
 	cpNotify chan struct{} // closed and replaced when a checkpoint is stored
 }
 
+// maxOrigin is the longest origin Create takes (a ledger made before the
+// limit keeps its origin), in bytes: a checkpoint's
+// first line, a schema-less URL (c2sp.org/tlog-checkpoint) such as
+// example.com/sealed, which every checkpoint, receipt and witness request
+// repeats.
+const maxOrigin = 255
+
 // checkOrigin applies the signed-note key name rules (non-empty UTF-8
 // without spaces or "+"), which the checkpoint origin line must meet too.
 func checkOrigin(origin string) error {
@@ -83,9 +90,13 @@ func checkOrigin(origin string) error {
 // created with mode 0600 and never overwritten (removed again if Create
 // fails); the store keeps the origin and the verifier key, which Create
 // returns (note.NewVerifier format). Create signs the empty tree's
-// checkpoint. Errors: an origin that is not a valid key name, an existing
+// checkpoint. Errors: an origin that is not a valid key name or is longer
+// than 255 bytes (maxOrigin), an existing
 // key file, a store that already holds a ledger, storage errors.
 func Create(ctx context.Context, s Store, origin, keyFile string) (verifierKey string, err error) {
+	if len(origin) > maxOrigin {
+		return "", fmt.Errorf("origin of %d bytes: expected at most %d, a name such as example.com/sealed", len(origin), maxOrigin)
+	}
 	if err := checkOrigin(origin); err != nil {
 		return "", err
 	}
