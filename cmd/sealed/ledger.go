@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/ledger"
@@ -78,7 +79,8 @@ func openError(db string, err error) *exitError {
 	case errors.Is(err, fs.ErrNotExist):
 		return usageErrorf("no ledger at %s", db).withHint("create one with 'sealed ledger init', or give --db FILE or a postgres:// URL")
 	case errors.Is(err, ledger.ErrNotLedger):
-		return usageErrorf("%s is not a sealed ledger: %v", stores.Redact(db), err).withHint("give --db the file made by 'sealed ledger init'")
+		why := strings.TrimSuffix(err.Error(), ": "+ledger.ErrNotLedger.Error()) // said once
+		return usageErrorf("%s is not a sealed ledger: %s", stores.Redact(db), why).withHint("give --db the file made by 'sealed ledger init'")
 	case errors.Is(err, ledger.ErrSchemaTooNew):
 		return usageErrorf("%v", err).withHint("this ledger was written by a newer sealed: upgrade sealed")
 	case errors.Is(err, ledger.ErrTampered):
