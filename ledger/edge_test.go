@@ -3,7 +3,6 @@ package ledger_test
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sealedhq/sealed/internal/tamper"
 	"github.com/sealedhq/sealed/ledger"
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -238,34 +238,7 @@ func copyKey(t *testing.T, src, db string) {
 // covers the schema's tracks, leaving only the rows changed.
 func attackRestoring(t *testing.T, path string, stmts ...string) error {
 	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rows, err := db.Query(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`)
-	if err != nil {
-		return err
-	}
-	var names, creates []string
-	for rows.Next() {
-		var n, s string
-		if err := rows.Scan(&n, &s); err != nil {
-			rows.Close()
-			return err
-		}
-		names, creates = append(names, n), append(creates, s)
-	}
-	rows.Close()
-	for _, n := range names {
-		stmts = append([]string{`DROP TRIGGER ` + n}, stmts...)
-	}
-	for _, s := range append(stmts, creates...) {
-		if _, err := db.Exec(s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return tamper.Restoring(path, stmts...)
 }
 
 // TestCheckEdge: a read-only ledger reports an altered right-edge hash

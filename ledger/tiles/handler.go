@@ -163,21 +163,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	b, err := ReadTile(r.Context(), h.Store, t, size)
-	var big *LeafTooLargeError
-	switch {
-	case errors.Is(err, ErrNotCovered):
-		http.Error(w, err.Error(), http.StatusNotFound)
-		return
-	case errors.As(err, &big):
-		h.logger().Error("tlog-tiles: entry bundle refused", "tile", p, "err", err)
-		http.Error(w, err.Error(), http.StatusNotFound)
-		return
-	case err != nil:
-		h.fail(w, "reading tile "+p, err)
-		return
-	}
-	h.put(p, b)
-	h.write(w, TileType, TileCache, b)
+	h.answerTile(w, p, b, err)
 }
 
 // put caches the bytes of the tile at path p.
@@ -226,6 +212,14 @@ func (h *Handler) serveVerified(w http.ResponseWriter, r *http.Request, p string
 	if err == nil {
 		err = VerifyTile(r.Context(), h.Store, t, b, tree.N, tree.Hash)
 	}
+	h.answerTile(w, p, b, err)
+}
+
+// answerTile answers with the bytes b of the tile at path p, read (and
+// verified) with error err: 404 for a tile the tree does not cover or a
+// leaf too large for a bundle, 409 for altered data (refuse), 503 for a
+// store failure; served bytes are cached.
+func (h *Handler) answerTile(w http.ResponseWriter, p string, b []byte, err error) {
 	var big *LeafTooLargeError
 	switch {
 	case errors.Is(err, ErrNotCovered):

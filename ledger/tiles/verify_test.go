@@ -3,7 +3,6 @@ package tiles_test
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sealedhq/sealed/internal/tamper"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/ledger/tiles"
@@ -70,7 +70,9 @@ func TestHandlerVerifiesTiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.stmt != "" {
-				restoring(t, db, c.stmt)
+				if err := tamper.Restoring(db, c.stmt); err != nil {
+					t.Fatal(err)
+				}
 			}
 			ro, err := stores.Open(ctx, db, ledger.Options{ReadOnly: true})
 			if err != nil {
@@ -108,38 +110,5 @@ func TestHandlerVerifiesTiles(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// restoring runs stmt on the SQLite file at path with every trigger
-// dropped, then creates the triggers again.
-func restoring(t *testing.T, path, stmt string) {
-	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rows, err := db.Query(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names, creates []string
-	for rows.Next() {
-		var n, s string
-		if err := rows.Scan(&n, &s); err != nil {
-			t.Fatal(err)
-		}
-		names, creates = append(names, n), append(creates, s)
-	}
-	rows.Close()
-	var stmts []string
-	for _, n := range names {
-		stmts = append(stmts, `DROP TRIGGER `+n)
-	}
-	for _, s := range append(append(stmts, stmt), creates...) {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
 	}
 }
