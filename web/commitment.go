@@ -24,15 +24,6 @@ type commitmentView struct {
 	Commitment string       `json:"commitment"`
 	JudgedAt   time.Time    `json:"judged_at"` // the instant the states are for
 	Actions    []actionView `json:"actions"`
-
-	key      commit.Commitment
-	cache    *viewCache // the cache holding the view, charged for its encodings
-	once     sync.Once
-	json     []byte
-	jsonErr  error
-	htmlOnce sync.Once
-	html     []byte
-	htmlErr  error
 }
 
 // actionView is one commit entry with the judge's verdict (secret.Action)
@@ -139,8 +130,15 @@ func parseHash(s string) (commit.Commitment, error) {
 	return c, nil
 }
 
-// lookupCommitment builds the view of c; 404 when no commit entry has it.
-// The view is built once per judgement and shared (read-only) after.
+// views holds commitment views for reuse: a view is built for one answer
+// (lookupCommitment), encoded into a scratch buffer and put back
+// (release), so an answer allocates next to nothing whichever commitment
+// it is for, and nothing of it outlives the answer.
+var views = sync.Pool{New: func() any { return new(commitmentView) }}
+
+// lookupCommitment builds the view of c from the current judgement, in a
+// view from the pool (release gives it back); 404 when no commit entry
+// has c.
 func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) {
 	jd, idx, err := s.judge.lookup(c)
 	if err != nil {
@@ -149,21 +147,51 @@ func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) 
 	if len(idx) == 0 {
 		return nil, notFound("no commit entry in the ledger has the commitment %s", c)
 	}
-	if v, ok := jd.views.get(c); ok {
-		return v, nil
-	}
-	return jd.views.put(c, viewOf(jd, idx, c, s.o.Game)), nil
+	v := views.Get().(*commitmentView)
+	s.fillView(v, jd, idx, c)
+	return v, nil
 }
+
+// release puts v back in the pool; v must not be used after.
+func (v *commitmentView) release() { views.Put(v) }
 
 // viewOf builds the view of commitment c from the judgement, judged under g.
 func viewOf(jd *judgement, idx []int, c commit.Commitment, g secret.Game) *commitmentView {
-	v := &commitmentView{Commitment: c.String(), JudgedAt: jd.at, key: c}
+	v := new(commitmentView)
+	fillView(v, jd, idx, c, func(a *secret.Action) string { return wrongPhaseHelp(g, a, jd.at) })
+	return v
+}
+
+// fillView is viewOf into v, reusing the room v's slices have, with the
+// phase help of the server's memo (phaseHelp).
+func (s *Server) fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment) {
+	fillView(v, jd, idx, c, func(a *secret.Action) string { return s.phaseHelp(jd, a) })
+}
+
+// fillView makes v the view of commitment c from the judgement (the
+// actions at idx), with help giving an action's PhaseHelp. v's Actions
+// and their Reveals and Edits keep their capacity.
+func fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment, help func(*secret.Action) string) {
+	v.Commitment, v.JudgedAt = c.String(), jd.at
+	acts := v.Actions[:0]
 	for _, i := range idx {
 		a := &jd.j.Actions[i]
+		var reveals []revealView
+		var edits []editView
+		if len(acts) < cap(acts) {
+			old := &acts[:len(acts)+1][len(acts)]
+			reveals, edits = old.Reveals[:0], old.Edits[:0]
+		}
+		if reveals == nil {
+			reveals = []revealView{}
+		}
+		if edits == nil {
+			edits = []editView{}
+		}
 		av := actionView{Index: a.Post.Index, Player: a.Post.Player, PlayerNotes: hiddenNotes(a.Post.Player, false), ActionType: a.Post.ActionType, Channel: a.Post.Channel,
 			IntegratedAt: a.Post.IntegratedAt, PostedAt: a.Post.PostedAt, State: a.State, Maturation: a.Maturation,
-			Revelation: a.Revelation, Failure: a.Failure, PhaseHelp: wrongPhaseHelp(g, a, jd.at), Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags,
-			Reveals: []revealView{}, Edits: []editView{}}
+			Revelation: a.Revelation, Failure: a.Failure, PhaseHelp: help(a), Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags,
+			Reveals: reveals, Edits: edits}
 		for _, r := range jd.reveals[a.Post.Index] {
 			res := commit.Verify(c, r.Text)
 			rv := revealView{Index: r.Index, Player: r.Player, PlayerNotes: hiddenNotes(r.Player, false), IntegratedAt: r.IntegratedAt, PostedAt: r.PostedAt,
@@ -183,9 +211,9 @@ func viewOf(jd *judgement, idx []int, c commit.Commitment, g secret.Game) *commi
 		for _, e := range jd.edits[a.Post.Index] {
 			av.Edits = append(av.Edits, editView{Index: e.Index, Player: e.Player, IntegratedAt: e.IntegratedAt, PostedAt: e.PostedAt})
 		}
-		v.Actions = append(v.Actions, av)
+		acts = append(acts, av)
 	}
-	return v
+	v.Actions = acts
 }
 
 // commitmentPage is GET /c/{hash}.
@@ -198,29 +226,27 @@ func (s *Server) commitmentPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := v.page(s.pages)
+	defer v.release()
+	buf := getScratch()
+	defer putScratch(buf)
+	*buf, err = s.pages.appendPage(*buf, v)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
-	return c.HTMLBlob(http.StatusOK, b)
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(*buf)))
+	return c.HTMLBlob(http.StatusOK, *buf)
 }
 
-// page is the view's HTML page, rendered once: written by pageWriter (the
-// template's bytes, faster), or by the template when pageWriter declines.
-func (v *commitmentView) page(r *renderer) ([]byte, error) {
-	v.htmlOnce.Do(func() {
-		if b, ok := r.frame.commitmentPage(v); ok {
-			v.html = b
-			v.charge(len(b))
-			return
-		}
-		var buf bytes.Buffer
-		v.htmlErr = r.Render(&buf, "commitment", v, nil)
-		v.html = buf.Bytes()
-		v.charge(len(v.html))
-	})
-	return v.html, v.htmlErr
+// appendPage appends the HTML page of v to dst: written by pageWriter
+// (the template's bytes, faster), or by the template when pageWriter
+// declines.
+func (r *renderer) appendPage(dst []byte, v *commitmentView) ([]byte, error) {
+	if b, ok := r.frame.appendPage(dst, v); ok {
+		return b, nil
+	}
+	buf := bytes.NewBuffer(dst)
+	err := r.Render(buf, "commitment", v, nil)
+	return buf.Bytes(), err
 }
 
 // apiCommitment is GET /api/v1/commitments/{hash}.
@@ -233,26 +259,13 @@ func (s *Server) apiCommitment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := v.encoded()
+	defer v.release()
+	buf := getScratch()
+	defer putScratch(buf)
+	*buf, err = appendView(*buf, v)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
-	return c.JSONBlob(http.StatusOK, b)
-}
-
-// encoded is the view's JSON (json.Marshal's bytes, marshalView), encoded once.
-func (v *commitmentView) encoded() ([]byte, error) {
-	v.once.Do(func() {
-		v.json, v.jsonErr = marshalView(v)
-		v.charge(len(v.json))
-	})
-	return v.json, v.jsonErr
-}
-
-// charge counts n bytes more held by the view against its cache's budget.
-func (v *commitmentView) charge(n int) {
-	if v.cache != nil {
-		v.cache.charge(v.key, n)
-	}
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(*buf)))
+	return c.JSONBlob(http.StatusOK, *buf)
 }

@@ -67,21 +67,22 @@ func newPageFrame(page *template.Template) (*pageFrame, error) {
 
 // commitmentPage renders the page of v, or reports false when it must be
 // left to the template.
-func (f *pageFrame) commitmentPage(v *commitmentView) ([]byte, bool) {
-	buf := getScratch()
-	defer putScratch(buf)
-	w := pageWriter{b: *buf, ok: true}
+func (f *pageFrame) commitmentPage(v *commitmentView) ([]byte, bool) { return f.appendPage(nil, v) }
+
+// appendPage appends the page of v to dst, or reports false (and returns
+// dst) when it must be left to the template.
+func (f *pageFrame) appendPage(dst []byte, v *commitmentView) ([]byte, bool) {
+	w := pageWriter{b: dst, ok: true}
 	w.raw(f.beforeTitle)
 	w.raw("Commitment ")
 	w.esc(shortText(v.Commitment))
 	w.raw(f.beforeContent)
 	w.content(v)
 	w.raw(f.after)
-	*buf = w.b
 	if !w.ok {
-		return nil, false
+		return w.b[:len(dst)], false
 	}
-	return append([]byte(nil), w.b...), true
+	return w.b, true
 }
 
 // shortText is the template helper "short".

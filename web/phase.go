@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/sealedhq/sealed/rules/secret"
@@ -86,4 +87,49 @@ func wrongPhaseHelp(g secret.Game, a *secret.Action, now time.Time) string {
 	}
 	return fmt.Sprintf("A %s counts only when posted in the %s (%s %s); this one was posted outside it and cannot count. %s",
 		a.Post.ActionType, name, span, cal.Loc(), when)
+}
+
+// phaseHelps remembers wrongPhaseHelp's text per action type for one
+// judgement instant: the text depends only on the action type's phase, the
+// calendar and that instant, so the commitments of a judgement share it
+// instead of formatting it anew for each answer. At most maxPhaseHelps
+// action types are remembered (the ones with a phase are the game's
+// configured types); others are formatted each time.
+type phaseHelps struct {
+	at time.Time
+	mu sync.RWMutex
+	m  map[string]string
+}
+
+// maxPhaseHelps bounds a phaseHelps.
+const maxPhaseHelps = 64
+
+// phaseHelp is wrongPhaseHelp(s.o.Game, a, jd.at), remembered per action
+// type for jd's instant.
+func (s *Server) phaseHelp(jd *judgement, a *secret.Action) string {
+	if a.Failure == nil || a.Failure.Reason != secret.WrongPhase {
+		return ""
+	}
+	ph := s.helps.Load()
+	if ph == nil || !ph.at.Equal(jd.at) {
+		next := &phaseHelps{at: jd.at, m: map[string]string{}}
+		if s.helps.CompareAndSwap(ph, next) {
+			ph = next
+		} else if ph = s.helps.Load(); !ph.at.Equal(jd.at) {
+			return wrongPhaseHelp(s.o.Game, a, jd.at) // another judgement's instant meanwhile
+		}
+	}
+	ph.mu.RLock()
+	h, ok := ph.m[a.Post.ActionType]
+	ph.mu.RUnlock()
+	if ok {
+		return h
+	}
+	h = wrongPhaseHelp(s.o.Game, a, jd.at)
+	ph.mu.Lock()
+	if len(ph.m) < maxPhaseHelps {
+		ph.m[a.Post.ActionType] = h
+	}
+	ph.mu.Unlock()
+	return h
 }

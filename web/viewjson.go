@@ -21,16 +21,18 @@ type viewJSON struct {
 }
 
 // marshalView is json.Marshal(v), faster.
-func marshalView(v *commitmentView) ([]byte, error) {
-	buf := getScratch()
-	defer putScratch(buf)
-	w := viewJSON{b: *buf, ok: true}
+func marshalView(v *commitmentView) ([]byte, error) { return appendView(nil, v) }
+
+// appendView appends json.Marshal(v)'s bytes to dst, written by viewJSON,
+// or by json.Marshal when viewJSON cannot (ok false).
+func appendView(dst []byte, v *commitmentView) ([]byte, error) {
+	w := viewJSON{b: dst, ok: true}
 	w.view(v)
-	*buf = w.b
 	if !w.ok {
-		return json.Marshal(v)
+		b, err := json.Marshal(v)
+		return append(w.b[:len(dst)], b...), err
 	}
-	return append([]byte(nil), w.b...), nil
+	return w.b, nil
 }
 
 // jsonPlain marks the bytes encoding/json writes as they are: printable
