@@ -6,10 +6,15 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/rules/secret"
@@ -104,4 +109,99 @@ func TestCommitmentAnswersMatchReference(t *testing.T) {
 		t.Error("no view had phase help")
 	}
 	t.Logf("%d answers compared, %d actions with phase help", n, helps)
+}
+
+// TestFastAnswersMatchEcho: a commitment's JSON and page answered
+// without echo (answerCommitment) have the status, every header and the
+// bytes echo's route gives, for each commitment of the fixture, asked in
+// lowercase and uppercase; requests the fast path leaves to echo (HEAD,
+// a body, a hash that is not 64 hex digits, a commitment the ledger
+// lacks, escaped paths) are declined with nothing written.
+func TestFastAnswersMatchEcho(t *testing.T) {
+	f := newFixture(t)
+	now := at(t, "2026-03-09T12:00:00Z")
+	s := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
+	h, err := verify.LoadHistory(f.r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(path string) {
+		t.Helper()
+		fast := httptest.NewRecorder()
+		if !s.answerCommitment(fast, httptest.NewRequest(http.MethodGet, path, nil)) {
+			t.Errorf("GET %s: declined by the fast path", path)
+			return
+		}
+		slow := do(s.e, http.MethodGet, path, "")
+		if fast.Code != slow.Code || fast.Body.String() != slow.Body.String() {
+			t.Errorf("GET %s: fast %d %q, echo %d %q", path, fast.Code, fast.Body, slow.Code, slow.Body)
+		}
+		fh, sh := fast.Header().Clone(), slow.Header().Clone()
+		if !reflect.DeepEqual(fh, sh) {
+			t.Errorf("GET %s: fast headers %v, echo's %v", path, fh, sh)
+		}
+	}
+	n := 0
+	for _, p := range h.Posts {
+		if p.IntegratedAt.After(now) {
+			continue
+		}
+		for _, hx := range []string{p.Commitment.String(), strings.ToUpper(p.Commitment.String())} {
+			same("/api/v1/commitments/" + hx)
+			same("/c/" + hx)
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no commitment compared")
+	}
+	c := h.Posts[0].Commitment.String()
+	for _, req := range []*http.Request{
+		httptest.NewRequest(http.MethodHead, "/c/"+c, nil),
+		httptest.NewRequest(http.MethodGet, "/c/"+c, strings.NewReader("x")),
+		httptest.NewRequest(http.MethodGet, "/c/sha256:"+c, nil),
+		httptest.NewRequest(http.MethodGet, "/c/"+c[:63], nil),
+		httptest.NewRequest(http.MethodGet, "/c/"+c+"/", nil),
+		httptest.NewRequest(http.MethodGet, "/c/"+strings.Repeat("0", 64), nil),
+		httptest.NewRequest(http.MethodGet, "/api/v1/commitments/"+c[:10]+"%30"+c[11:], nil),
+		httptest.NewRequest(http.MethodGet, "/api/v1/commitment/"+c, nil),
+	} {
+		w := httptest.NewRecorder()
+		if s.answerCommitment(w, req) || len(w.Header()) > 0 || w.Body.Len() > 0 {
+			t.Errorf("%s %s: answered by the fast path", req.Method, req.URL)
+		}
+	}
+	rl := f.server(t, func(o *Options) { o.ReadRate = 100 })
+	if rl.answerCommitment(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/c/"+c, nil)) {
+		t.Error("answered by the fast path with a read rate limit")
+	}
+}
+
+// TestSecurityHeadersAsEchoSecure: the security headers are those echo's
+// Secure middleware sets configured with them, on the answer and on
+// errors.
+func TestSecurityHeadersAsEchoSecure(t *testing.T) {
+	e := echo.New()
+	e.Pre(middleware.SecureWithConfig(middleware.SecureConfig{
+		ContentTypeNosniff:    "nosniff",
+		XFrameOptions:         "DENY",
+		ContentSecurityPolicy: ContentSecurityPolicy,
+		ReferrerPolicy:        "no-referrer",
+	}))
+	want := do(e, http.MethodGet, "/nowhere", "").Header()
+	got := http.Header{}
+	setSecurityHeaders(got)
+	delete(want, echo.HeaderContentType)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("security headers %v, echo's Secure %v", got, want)
+	}
+	s := newFixture(t).server(t, nil)
+	for _, path := range []string{"/", "/nowhere", "/c/xyz", "/api/v1/commitments/" + strings.Repeat("0", 64)} {
+		w := do(s, http.MethodGet, path, "")
+		for k, v := range want {
+			if !reflect.DeepEqual(w.Header()[k], v) {
+				t.Errorf("GET %s: %s %q, want %q", path, k, w.Header()[k], v)
+			}
+		}
+	}
 }

@@ -123,11 +123,54 @@ type editView struct {
 // optional sha256: prefix); a malformed one is a 400 saying what was
 // expected.
 func parseHash(s string) (commit.Commitment, error) {
+	if c, ok := parseHex64(s); ok {
+		return c, nil
+	}
 	c, err := commit.ParseCommitment(s)
 	if err != nil {
 		return c, badRequest("malformed hash: %v", err)
 	}
 	return c, nil
+}
+
+// parseHex64 decodes s when it is exactly 64 hex digits (either case),
+// which commit.ParseCommitment reads the same way, without its other
+// checks.
+func parseHex64(s string) (c commit.Commitment, ok bool) {
+	if len(s) != 2*len(c) {
+		return c, false
+	}
+	for i := range c {
+		hi, ok1 := unhex(s[2*i])
+		lo, ok2 := unhex(s[2*i+1])
+		if !ok1 || !ok2 {
+			return c, false
+		}
+		c[i] = hi<<4 | lo
+	}
+	return c, true
+}
+
+// unhex is the value of the hex digit b.
+func unhex(b byte) (byte, bool) {
+	switch {
+	case '0' <= b && b <= '9':
+		return b - '0', true
+	case 'a' <= b && b <= 'f':
+		return b - 'a' + 10, true
+	case 'A' <= b && b <= 'F':
+		return b - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// hexName is c.String() when s, the hash as asked for, already spells it
+// (64 lowercase hex digits), else c.String().
+func hexName(c commit.Commitment, s string) string {
+	if len(s) == 2*len(c) && hexOnly(s) {
+		return s
+	}
+	return c.String()
 }
 
 // views holds commitment views for reuse: a view is built for one answer
@@ -140,6 +183,13 @@ var views = sync.Pool{New: func() any { return new(commitmentView) }}
 // view from the pool (release gives it back); 404 when no commit entry
 // has c.
 func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) {
+	return s.lookupAsked(c, "")
+}
+
+// lookupAsked is lookupCommitment of c asked for as asked (the hash in
+// the path, which names c in the view when it spells it as c.String()
+// does).
+func (s *Server) lookupAsked(c commit.Commitment, asked string) (*commitmentView, error) {
 	jd, idx, err := s.judge.lookup(c)
 	if err != nil {
 		return nil, err
@@ -148,7 +198,7 @@ func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) 
 		return nil, notFound("no commit entry in the ledger has the commitment %s", c)
 	}
 	v := views.Get().(*commitmentView)
-	s.fillView(v, jd, idx, c)
+	s.fillView(v, jd, idx, c, asked)
 	return v, nil
 }
 
@@ -158,21 +208,22 @@ func (v *commitmentView) release() { views.Put(v) }
 // viewOf builds the view of commitment c from the judgement, judged under g.
 func viewOf(jd *judgement, idx []int, c commit.Commitment, g secret.Game) *commitmentView {
 	v := new(commitmentView)
-	fillView(v, jd, idx, c, func(a *secret.Action) string { return wrongPhaseHelp(g, a, jd.at) })
+	fillView(v, jd, idx, c, c.String(), func(a *secret.Action) string { return wrongPhaseHelp(g, a, jd.at) })
 	return v
 }
 
 // fillView is viewOf into v, reusing the room v's slices have, with the
-// phase help of the server's memo (phaseHelp).
-func (s *Server) fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment) {
-	fillView(v, jd, idx, c, func(a *secret.Action) string { return s.phaseHelp(jd, a) })
+// phase help of the server's memo (phaseHelp); asked is the hash as asked
+// for (hexName).
+func (s *Server) fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment, asked string) {
+	fillView(v, jd, idx, c, hexName(c, asked), func(a *secret.Action) string { return s.phaseHelp(jd, a) })
 }
 
-// fillView makes v the view of commitment c from the judgement (the
-// actions at idx), with help giving an action's PhaseHelp. v's Actions
-// and their Reveals and Edits keep their capacity.
-func fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment, help func(*secret.Action) string) {
-	v.Commitment, v.JudgedAt = c.String(), jd.at
+// fillView makes v the view of commitment c, named name (c.String()),
+// from the judgement (the actions at idx), with help giving an action's
+// PhaseHelp. v's Actions and their Reveals and Edits keep their capacity.
+func fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment, name string, help func(*secret.Action) string) {
+	v.Commitment, v.JudgedAt = name, jd.at
 	acts := v.Actions[:0]
 	for _, i := range idx {
 		a := &jd.j.Actions[i]
@@ -218,11 +269,12 @@ func fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment, 
 
 // commitmentPage is GET /c/{hash}.
 func (s *Server) commitmentPage(c echo.Context) error {
-	h, err := parseHash(c.Param("hash"))
+	asked := c.Param("hash")
+	h, err := parseHash(asked)
 	if err != nil {
 		return err
 	}
-	v, err := s.lookupCommitment(h)
+	v, err := s.lookupAsked(h, asked)
 	if err != nil {
 		return err
 	}
@@ -251,11 +303,12 @@ func (r *renderer) appendPage(dst []byte, v *commitmentView) ([]byte, error) {
 
 // apiCommitment is GET /api/v1/commitments/{hash}.
 func (s *Server) apiCommitment(c echo.Context) error {
-	h, err := parseHash(c.Param("hash"))
+	asked := c.Param("hash")
+	h, err := parseHash(asked)
 	if err != nil {
 		return err
 	}
-	v, err := s.lookupCommitment(h)
+	v, err := s.lookupAsked(h, asked)
 	if err != nil {
 		return err
 	}
@@ -268,4 +321,83 @@ func (s *Server) apiCommitment(c echo.Context) error {
 	}
 	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(*buf)))
 	return c.JSONBlob(http.StatusOK, *buf)
+}
+
+// answerCommitment answers GET /api/v1/commitments/{hash} and GET
+// /c/{hash} without echo when the answer is the commitment's JSON or
+// page: for a GET with no body, a path that is one of those with 64 hex
+// digits, no read rate limit, and a commitment the current judgement
+// holds. It sets the headers echo would (the security headers, the
+// content type and length), and reports false, having written nothing,
+// for anything else, which echo then serves (errors, HEAD, rate limits,
+// bodies, a panic while building the answer). The bytes are those of
+// apiCommitment and commitmentPage (TestFastAnswersMatchEcho).
+func (s *Server) answerCommitment(w http.ResponseWriter, r *http.Request) (done bool) {
+	if r.Method != http.MethodGet || r.ContentLength != 0 || r.URL.RawPath != "" || s.o.ReadRate > 0 {
+		return false
+	}
+	asked, page := "", false
+	if h, ok := strings.CutPrefix(r.URL.Path, "/api/v1/commitments/"); ok {
+		asked = h
+	} else if h, ok := strings.CutPrefix(r.URL.Path, "/c/"); ok {
+		asked, page = h, true
+	} else {
+		return false
+	}
+	c, ok := parseHex64(asked)
+	if !ok {
+		return false
+	}
+	jd, err := s.judge.get()
+	if err != nil {
+		return false
+	}
+	idx := jd.byCommitment[c]
+	if len(idx) == 0 {
+		return false // a commitment the judgement lacks: echo's lookup checks the ledger
+	}
+	buf := getScratch()
+	defer putScratch(buf)
+	if !s.writeAnswer(buf, jd, idx, c, asked, page) {
+		return false
+	}
+	hd := w.Header()
+	setSecurityHeaders(hd)
+	if page {
+		hd[echo.HeaderContentType] = htmlType
+	} else {
+		hd[echo.HeaderContentType] = jsonType
+	}
+	hd[echo.HeaderContentLength] = []string{strconv.Itoa(len(*buf))}
+	w.WriteHeader(http.StatusOK)
+	w.Write(*buf)
+	return true
+}
+
+// Content types of the commitment answers, as echo's JSONBlob and
+// HTMLBlob set them (shared slices, never written to).
+var (
+	jsonType = []string{echo.MIMEApplicationJSON}[:1:1]
+	htmlType = []string{echo.MIMETextHTMLCharsetUTF8}[:1:1]
+)
+
+// writeAnswer writes the JSON (or, when page, the HTML page) of the view
+// of c into buf, and reports whether it did: false when an encoder
+// failed or panicked, leaving the answer to echo.
+func (s *Server) writeAnswer(buf *[]byte, jd *judgement, idx []int, c commit.Commitment, asked string, page bool) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	v := views.Get().(*commitmentView)
+	defer v.release()
+	s.fillView(v, jd, idx, c, asked)
+	var err error
+	if page {
+		*buf, err = s.pages.appendPage(*buf, v)
+	} else {
+		*buf, err = appendView(*buf, v)
+	}
+	return err == nil
 }

@@ -134,8 +134,15 @@ func (s *Server) Warm() error {
 	return err
 }
 
-// ServeHTTP serves the site.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.e.ServeHTTP(w, r) }
+// ServeHTTP serves the site. A commitment's JSON or page is answered
+// directly (answerCommitment, the same bytes and headers), everything
+// else through echo's middleware and routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.answerCommitment(w, r) {
+		return
+	}
+	s.e.ServeHTTP(w, r)
+}
 
 // HTTPServer returns an *http.Server for s on addr with timeouts that bound
 // slow clients: 5 s to read the headers (at most 16 KiB), 15 s for the
