@@ -100,7 +100,7 @@ func (w *pageWriter) raw(s string) { w.b = append(w.b, s...) }
 // other bytes, invalid UTF-8 included, are kept).
 func (w *pageWriter) esc(s string) {
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := htmlPlainPrefix(s, 0); i < len(s); i++ {
 		var r string
 		switch s[i] {
 		case 0:
@@ -123,6 +123,7 @@ func (w *pageWriter) esc(s string) {
 		w.b = append(w.b, s[start:i]...)
 		w.b = append(w.b, r...)
 		start = i + 1
+		i = htmlPlainPrefix(s, start) - 1
 	}
 	w.b = append(w.b, s[start:]...)
 }

@@ -54,6 +54,9 @@ func (w *viewJSON) str(s string) {
 	b := append(w.b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i = jsonPlainPrefix(s, i); i == len(s) {
+			break
+		}
 		c := s[i]
 		if jsonPlain[c] {
 			i++
