@@ -137,37 +137,50 @@ func parseHash(s string) (commit.Commitment, error) {
 // which commit.ParseCommitment reads the same way, without its other
 // checks.
 func parseHex64(s string) (c commit.Commitment, ok bool) {
-	if len(s) != 2*len(c) {
-		return c, false
-	}
-	for i := range c {
-		hi, ok1 := unhex(s[2*i])
-		lo, ok2 := unhex(s[2*i+1])
-		if !ok1 || !ok2 {
-			return c, false
-		}
-		c[i] = hi<<4 | lo
-	}
-	return c, true
+	c, ok, _ = decodeHex64(s)
+	return c, ok
 }
 
-// unhex is the value of the hex digit b.
-func unhex(b byte) (byte, bool) {
-	switch {
-	case '0' <= b && b <= '9':
-		return b - '0', true
-	case 'a' <= b && b <= 'f':
-		return b - 'a' + 10, true
-	case 'A' <= b && b <= 'F':
-		return b - 'A' + 10, true
+// decodeHex64 is parseHex64, and reports too whether s is all lowercase
+// (c.String() is then s).
+func decodeHex64(s string) (c commit.Commitment, ok, lower bool) {
+	if len(s) != 2*len(c) {
+		return c, false, false
 	}
-	return 0, false
+	var seen byte
+	for i := range c {
+		hi, lo := hexDigit[s[2*i]], hexDigit[s[2*i+1]]
+		seen |= hi | lo
+		c[i] = hi<<4 | lo&0xf
+	}
+	return c, seen&hexBad == 0, seen&hexUpper == 0
 }
+
+// hexDigit maps a byte to its value as a hex digit, with hexUpper set for
+// A-F and hexBad for a byte that is not a hex digit.
+var hexDigit = func() (t [256]byte) {
+	for i := range t {
+		t[i] = hexBad
+	}
+	for i := range 10 {
+		t['0'+i] = byte(i)
+	}
+	for i := range 6 {
+		t['a'+i] = byte(10 + i)
+		t['A'+i] = byte(10+i) | hexUpper
+	}
+	return t
+}()
+
+const (
+	hexUpper = 0x20
+	hexBad   = 0x80
+)
 
 // hexName is c.String() when s, the hash as asked for, already spells it
 // (64 lowercase hex digits), else c.String().
 func hexName(c commit.Commitment, s string) string {
-	if len(s) == 2*len(c) && hexOnly(s) {
+	if d, ok, lower := decodeHex64(s); ok && lower && d == c {
 		return s
 	}
 	return c.String()
@@ -344,9 +357,13 @@ func (s *Server) answerCommitment(w http.ResponseWriter, r *http.Request) (done 
 	} else {
 		return false
 	}
-	c, ok := parseHex64(asked)
+	c, ok, lower := decodeHex64(asked)
 	if !ok {
 		return false
+	}
+	name := asked // c.String(), as asked
+	if !lower {
+		name = c.String()
 	}
 	jd, err := s.judge.get()
 	if err != nil {
@@ -358,7 +375,7 @@ func (s *Server) answerCommitment(w http.ResponseWriter, r *http.Request) (done 
 	}
 	buf := getScratch()
 	defer putScratch(buf)
-	if !s.writeAnswer(buf, jd, idx, c, asked, page) {
+	if !s.writeAnswer(buf, jd, idx, c, name, page) {
 		return false
 	}
 	hd := w.Header()
@@ -382,9 +399,9 @@ var (
 )
 
 // writeAnswer writes the JSON (or, when page, the HTML page) of the view
-// of c into buf, and reports whether it did: false when an encoder
-// failed or panicked, leaving the answer to echo.
-func (s *Server) writeAnswer(buf *[]byte, jd *judgement, idx []int, c commit.Commitment, asked string, page bool) (ok bool) {
+// of c, named name (c.String()), into buf, and reports whether it did:
+// false when an encoder failed or panicked, leaving the answer to echo.
+func (s *Server) writeAnswer(buf *[]byte, jd *judgement, idx []int, c commit.Commitment, name string, page bool) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -392,7 +409,7 @@ func (s *Server) writeAnswer(buf *[]byte, jd *judgement, idx []int, c commit.Com
 	}()
 	v := views.Get().(*commitmentView)
 	defer v.release()
-	s.fillView(v, jd, idx, c, asked)
+	fillView(v, jd, idx, c, name, func(a *secret.Action) string { return s.phaseHelp(jd, a) })
 	var err error
 	if page {
 		*buf, err = s.pages.appendPage(*buf, v)

@@ -100,7 +100,16 @@ func (w *pageWriter) raw(s string) { w.b = append(w.b, s...) }
 // other bytes, invalid UTF-8 included, are kept).
 func (w *pageWriter) esc(s string) {
 	start := 0
-	for i := htmlPlainPrefix(s, 0); i < len(s); i++ {
+	slow := 0 // bytes from here on have not been found in a plain word
+	for i := 0; i < len(s); i++ {
+		if i >= slow {
+			// Plain words are skipped; the next eight bytes, which hold a
+			// byte to escape or end s, are looked at one by one.
+			if i = htmlPlainPrefix(s, i); i == len(s) {
+				break
+			}
+			slow = i + 8
+		}
 		var r string
 		switch s[i] {
 		case 0:
@@ -123,7 +132,6 @@ func (w *pageWriter) esc(s string) {
 		w.b = append(w.b, s[start:i]...)
 		w.b = append(w.b, r...)
 		start = i + 1
-		i = htmlPlainPrefix(s, start) - 1
 	}
 	w.b = append(w.b, s[start:]...)
 }

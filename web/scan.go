@@ -37,8 +37,8 @@ func jsonPlainPrefix(s string, i int) int {
 	return i
 }
 
-// htmlPlainPrefix is the same for html/template's escaping (pageWriter.esc):
-// no NUL, quote, apostrophe, &, +, < or >.
+// htmlPlainPrefix is the same for html/template's escaping
+// (pageWriter.esc): no NUL, quote, apostrophe, &, +, < or >.
 func htmlPlainPrefix(s string, i int) int {
 	for i+8 <= len(s) {
 		x := word8(s, i)

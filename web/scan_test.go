@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/sealedhq/sealed/commit"
 )
 
 // TestEscapersMatchReference: viewJSON.str (with its eight-byte scan) is
@@ -43,4 +45,35 @@ func TestEscapersMatchReference(t *testing.T) {
 		n++
 	}
 	t.Logf("%d strings compared", n)
+}
+
+// TestDecodeHex64MatchesParseCommitment: a hash of 64 characters drawn
+// from hex digits of both cases and a few others is decoded by
+// decodeHex64 exactly when commit.ParseCommitment accepts it, to the same
+// commitment, and reported lowercase exactly when it is c.String().
+func TestDecodeHex64MatchesParseCommitment(t *testing.T) {
+	rng := rand.New(rand.NewPCG(64, 64))
+	alphabet := "0123456789abcdefABCDEFgG /:\x00\xff"
+	for range 20000 {
+		b := make([]byte, 64)
+		for i := range b {
+			if rng.IntN(40) == 0 {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				b[i] = alphabet[rng.IntN(22)]
+			}
+		}
+		s := string(b)
+		c, ok, lower := decodeHex64(s)
+		want, err := commit.ParseCommitment(s)
+		if ok != (err == nil) || ok && c != want {
+			t.Fatalf("%q: decodeHex64 %x %v, ParseCommitment %x %v", s, c, ok, want, err)
+		}
+		if ok && lower != (c.String() == s) {
+			t.Fatalf("%q: lower %v", s, lower)
+		}
+	}
+	if _, ok, _ := decodeHex64(strings.Repeat("a", 63)); ok {
+		t.Error("63 digits decoded")
+	}
 }

@@ -53,9 +53,15 @@ func (w *viewJSON) str(s string) {
 	const hex = "0123456789abcdef"
 	b := append(w.b, '"')
 	start := 0
+	slow := 0 // bytes from here on have not been found in a plain word
 	for i := 0; i < len(s); {
-		if i = jsonPlainPrefix(s, i); i == len(s) {
-			break
+		if i >= slow {
+			// Plain words are skipped; the next eight bytes, which hold a
+			// byte to escape or end s, are looked at one by one.
+			if i = jsonPlainPrefix(s, i); i == len(s) {
+				break
+			}
+			slow = i + 8
 		}
 		c := s[i]
 		if jsonPlain[c] {
