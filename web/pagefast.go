@@ -206,12 +206,11 @@ func (w *pageWriter) cite(e *secret.Explanation) {
 // hexOnly reports whether s is lowercase hex digits only (a commitment as
 // the view holds it), safe in any URL part as it is.
 func hexOnly(s string) bool {
+	var seen byte
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
+		seen |= hexDigit[s[i]]
 	}
-	return true
+	return seen&(hexBad|hexUpper) == 0
 }
 
 // content is templates/commitment.html's "content".

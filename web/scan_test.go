@@ -77,3 +77,17 @@ func TestDecodeHex64MatchesParseCommitment(t *testing.T) {
 		t.Error("63 digits decoded")
 	}
 }
+
+// TestHexOnly: hexOnly accepts exactly the strings of lowercase hex
+// digits.
+func TestHexOnly(t *testing.T) {
+	for b := range 256 {
+		want := '0' <= b && b <= '9' || 'a' <= b && b <= 'f'
+		if got := hexOnly(string([]byte{'0', 'a', byte(b), 'f'})); got != want {
+			t.Errorf("byte %#x: %v", b, got)
+		}
+	}
+	if !hexOnly("") {
+		t.Error(`hexOnly("") is false`)
+	}
+}
