@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/sealedhq/sealed/rules/secret"
@@ -92,12 +91,13 @@ func wrongPhaseHelp(g secret.Game, a *secret.Action, now time.Time) string {
 // phaseHelps remembers wrongPhaseHelp's text per action type for one
 // judgement instant: the text depends only on the action type's phase, the
 // calendar and that instant, so the commitments of a judgement share it
-// instead of formatting it anew for each answer. At most maxPhaseHelps
+// instead of formatting it anew for each answer. A phaseHelps is never
+// changed once published (Server.helps): a text not yet in it makes a
+// copy with it added, so readers take no lock. At most maxPhaseHelps
 // action types are remembered (the ones with a phase are the game's
 // configured types); others are formatted each time.
 type phaseHelps struct {
 	at time.Time
-	mu sync.RWMutex
 	m  map[string]string
 }
 
@@ -111,25 +111,21 @@ func (s *Server) phaseHelp(jd *judgement, a *secret.Action) string {
 		return ""
 	}
 	ph := s.helps.Load()
-	if ph == nil || !ph.at.Equal(jd.at) {
-		next := &phaseHelps{at: jd.at, m: map[string]string{}}
-		if s.helps.CompareAndSwap(ph, next) {
-			ph = next
-		} else if ph = s.helps.Load(); !ph.at.Equal(jd.at) {
-			return wrongPhaseHelp(s.o.Game, a, jd.at) // another judgement's instant meanwhile
+	if ph != nil && ph.at.Equal(jd.at) {
+		if h, ok := ph.m[a.Post.ActionType]; ok {
+			return h
 		}
 	}
-	ph.mu.RLock()
-	h, ok := ph.m[a.Post.ActionType]
-	ph.mu.RUnlock()
-	if ok {
-		return h
+	h := wrongPhaseHelp(s.o.Game, a, jd.at)
+	next := &phaseHelps{at: jd.at, m: map[string]string{a.Post.ActionType: h}}
+	if ph != nil && ph.at.Equal(jd.at) {
+		if len(ph.m) >= maxPhaseHelps {
+			return h
+		}
+		for k, v := range ph.m {
+			next.m[k] = v
+		}
 	}
-	h = wrongPhaseHelp(s.o.Game, a, jd.at)
-	ph.mu.Lock()
-	if len(ph.m) < maxPhaseHelps {
-		ph.m[a.Post.ActionType] = h
-	}
-	ph.mu.Unlock()
+	s.helps.CompareAndSwap(ph, next) // lost to another answer: the next one adds it
 	return h
 }
