@@ -205,3 +205,15 @@ func TestSecurityHeadersAsEchoSecure(t *testing.T) {
 		}
 	}
 }
+
+// TestContentLength: the shared Content-Length values are the lengths,
+// made once, below the table's size and past it.
+func TestContentLength(t *testing.T) {
+	for _, n := range []int{0, 1, 1487, len(contentLengths) - 1, len(contentLengths), 1 << 20} {
+		for range 2 {
+			if v := contentLength(n); len(v) != 1 || v[0] != strconv.Itoa(n) {
+				t.Errorf("contentLength(%d) = %q", n, v)
+			}
+		}
+	}
+}

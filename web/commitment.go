@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -385,10 +386,28 @@ func (s *Server) answerCommitment(w http.ResponseWriter, r *http.Request) (done 
 	} else {
 		hd[echo.HeaderContentType] = jsonType
 	}
-	hd[echo.HeaderContentLength] = []string{strconv.Itoa(len(*buf))}
+	hd[echo.HeaderContentLength] = contentLength(len(*buf))
 	w.WriteHeader(http.StatusOK)
 	w.Write(*buf)
 	return true
+}
+
+// contentLengths holds the Content-Length values of answers shorter
+// than 16 KiB, each made on first use and then shared (never written to).
+var contentLengths [16 << 10]atomic.Pointer[[]string]
+
+// contentLength is the Content-Length header value of an answer of n
+// bytes, as a header map holds it.
+func contentLength(n int) []string {
+	if n < 0 || n >= len(contentLengths) {
+		return []string{strconv.Itoa(n)}
+	}
+	if p := contentLengths[n].Load(); p != nil {
+		return *p
+	}
+	v := []string{strconv.Itoa(n)}[:1:1]
+	contentLengths[n].Store(&v)
+	return v
 }
 
 // Content types of the commitment answers, as echo's JSONBlob and
