@@ -25,6 +25,10 @@ import (
 type pageWriter struct {
 	b  []byte
 	ok bool
+	// last is the last time written by when, at b[lastAt:lastAt+lastN]:
+	// repeated times are copied, not formatted again.
+	last          time.Time
+	lastAt, lastN int
 }
 
 // pageFrame is the layout's output around the commitment page's title and
@@ -144,7 +148,13 @@ func (w *pageWriter) when(t time.Time) {
 		w.raw("—")
 		return
 	}
+	if w.lastN > 0 && t == w.last { // the same instant, location and representation: the same text
+		w.b = append(w.b, w.b[w.lastAt:w.lastAt+w.lastN]...)
+		return
+	}
+	at := len(w.b)
 	w.b = appendWhen(w.b, t)
+	w.last, w.lastAt, w.lastN = t, at, len(w.b)-at
 }
 
 // parts is the layout's "marked" template over parts.

@@ -18,6 +18,11 @@ import (
 type viewJSON struct {
 	b  []byte
 	ok bool
+	// last is the last time written, at b[lastAt:lastAt+lastN] (quoted):
+	// a view repeats its times (a post's time is also its failure's and
+	// its explanations'), which are then copied, not formatted again.
+	last          time.Time
+	lastAt, lastN int
 }
 
 // marshalView is json.Marshal(v), faster.
@@ -129,13 +134,19 @@ func (w *viewJSON) strs(ss []string) {
 
 // time appends t as time.Time.MarshalJSON does (RFC 3339 with nanoseconds).
 func (w *viewJSON) time(t time.Time) {
+	if w.lastN > 0 && t == w.last { // the same instant, location and representation: the same text
+		w.b = append(w.b, w.b[w.lastAt:w.lastAt+w.lastN]...)
+		return
+	}
 	if y := t.Year(); y < 0 || y > 9999 {
 		w.ok = false
 		return
 	}
+	at := len(w.b)
 	w.b = append(w.b, '"')
 	w.b = appendRFC3339Nano(w.b, t)
 	w.b = append(w.b, '"')
+	w.last, w.lastAt, w.lastN = t, at, len(w.b)-at
 }
 
 func (w *viewJSON) int(n int64) { w.b = strconv.AppendInt(w.b, n, 10) }
