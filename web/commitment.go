@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -24,15 +25,6 @@ type commitmentView struct {
 	Commitment string       `json:"commitment"`
 	JudgedAt   time.Time    `json:"judged_at"` // the instant the states are for
 	Actions    []actionView `json:"actions"`
-
-	key      commit.Commitment
-	cache    *viewCache // the cache holding the view, charged for its encodings
-	once     sync.Once
-	json     []byte
-	jsonErr  error
-	htmlOnce sync.Once
-	html     []byte
-	htmlErr  error
 }
 
 // actionView is one commit entry with the judge's verdict (secret.Action)
@@ -132,6 +124,9 @@ type editView struct {
 // optional sha256: prefix); a malformed one is a 400 saying what was
 // expected.
 func parseHash(s string) (commit.Commitment, error) {
+	if c, ok := parseHex64(s); ok {
+		return c, nil
+	}
 	c, err := commit.ParseCommitment(s)
 	if err != nil {
 		return c, badRequest("malformed hash: %v", err)
@@ -139,9 +134,76 @@ func parseHash(s string) (commit.Commitment, error) {
 	return c, nil
 }
 
-// lookupCommitment builds the view of c; 404 when no commit entry has it.
-// The view is built once per judgement and shared (read-only) after.
+// parseHex64 decodes s when it is exactly 64 hex digits (either case),
+// which commit.ParseCommitment reads the same way, without its other
+// checks.
+func parseHex64(s string) (c commit.Commitment, ok bool) {
+	c, ok, _ = decodeHex64(s)
+	return c, ok
+}
+
+// decodeHex64 is parseHex64, and reports too whether s is all lowercase
+// (c.String() is then s).
+func decodeHex64(s string) (c commit.Commitment, ok, lower bool) {
+	if len(s) != 2*len(c) {
+		return c, false, false
+	}
+	var seen byte
+	for i := range c {
+		hi, lo := hexDigit[s[2*i]], hexDigit[s[2*i+1]]
+		seen |= hi | lo
+		c[i] = hi<<4 | lo&0xf
+	}
+	return c, seen&hexBad == 0, seen&hexUpper == 0
+}
+
+// hexDigit maps a byte to its value as a hex digit, with hexUpper set for
+// A-F and hexBad for a byte that is not a hex digit.
+var hexDigit = func() (t [256]byte) {
+	for i := range t {
+		t[i] = hexBad
+	}
+	for i := range 10 {
+		t['0'+i] = byte(i)
+	}
+	for i := range 6 {
+		t['a'+i] = byte(10 + i)
+		t['A'+i] = byte(10+i) | hexUpper
+	}
+	return t
+}()
+
+const (
+	hexUpper = 0x20
+	hexBad   = 0x80
+)
+
+// hexName is c.String() when s, the hash as asked for, already spells it
+// (64 lowercase hex digits), else c.String().
+func hexName(c commit.Commitment, s string) string {
+	if d, ok, lower := decodeHex64(s); ok && lower && d == c {
+		return s
+	}
+	return c.String()
+}
+
+// views holds commitment views for reuse: a view is built for one answer
+// (lookupCommitment), encoded into a scratch buffer and put back
+// (release), so an answer allocates next to nothing whichever commitment
+// it is for, and nothing of it outlives the answer.
+var views = sync.Pool{New: func() any { return new(commitmentView) }}
+
+// lookupCommitment builds the view of c from the current judgement, in a
+// view from the pool (release gives it back); 404 when no commit entry
+// has c.
 func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) {
+	return s.lookupAsked(c, "")
+}
+
+// lookupAsked is lookupCommitment of c asked for as asked (the hash in
+// the path, which names c in the view when it spells it as c.String()
+// does).
+func (s *Server) lookupAsked(c commit.Commitment, asked string) (*commitmentView, error) {
 	jd, idx, err := s.judge.lookup(c)
 	if err != nil {
 		return nil, err
@@ -149,21 +211,52 @@ func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) 
 	if len(idx) == 0 {
 		return nil, notFound("no commit entry in the ledger has the commitment %s", c)
 	}
-	if v, ok := jd.views.get(c); ok {
-		return v, nil
-	}
-	return jd.views.put(c, viewOf(jd, idx, c, s.o.Game)), nil
+	v := views.Get().(*commitmentView)
+	s.fillView(v, jd, idx, c, asked)
+	return v, nil
 }
+
+// release puts v back in the pool; v must not be used after.
+func (v *commitmentView) release() { views.Put(v) }
 
 // viewOf builds the view of commitment c from the judgement, judged under g.
 func viewOf(jd *judgement, idx []int, c commit.Commitment, g secret.Game) *commitmentView {
-	v := &commitmentView{Commitment: c.String(), JudgedAt: jd.at, key: c}
+	v := new(commitmentView)
+	fillView(v, jd, idx, c, c.String(), func(a *secret.Action) string { return wrongPhaseHelp(g, a, jd.at) })
+	return v
+}
+
+// fillView is viewOf into v, reusing the room v's slices have, with the
+// phase help of the server's memo (phaseHelp); asked is the hash as asked
+// for (hexName).
+func (s *Server) fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment, asked string) {
+	fillView(v, jd, idx, c, hexName(c, asked), func(a *secret.Action) string { return s.phaseHelp(jd, a) })
+}
+
+// fillView makes v the view of commitment c, named name (c.String()),
+// from the judgement (the actions at idx), with help giving an action's
+// PhaseHelp. v's Actions and their Reveals and Edits keep their capacity.
+func fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment, name string, help func(*secret.Action) string) {
+	v.Commitment, v.JudgedAt = name, jd.at
+	acts := v.Actions[:0]
 	for _, i := range idx {
 		a := &jd.j.Actions[i]
+		var reveals []revealView
+		var edits []editView
+		if len(acts) < cap(acts) {
+			old := &acts[:len(acts)+1][len(acts)]
+			reveals, edits = old.Reveals[:0], old.Edits[:0]
+		}
+		if reveals == nil {
+			reveals = []revealView{}
+		}
+		if edits == nil {
+			edits = []editView{}
+		}
 		av := actionView{Index: a.Post.Index, Player: a.Post.Player, PlayerNotes: hiddenNotes(a.Post.Player, false), ActionType: a.Post.ActionType, Channel: a.Post.Channel,
 			IntegratedAt: a.Post.IntegratedAt, PostedAt: a.Post.PostedAt, State: a.State, Maturation: a.Maturation,
-			Revelation: a.Revelation, Failure: a.Failure, PhaseHelp: wrongPhaseHelp(g, a, jd.at), Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags,
-			Reveals: []revealView{}, Edits: []editView{}}
+			Revelation: a.Revelation, Failure: a.Failure, PhaseHelp: help(a), Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags,
+			Reveals: reveals, Edits: edits}
 		for _, r := range jd.reveals[a.Post.Index] {
 			res := commit.Verify(c, r.Text)
 			rv := revealView{Index: r.Index, Player: r.Player, PlayerNotes: hiddenNotes(r.Player, false), IntegratedAt: r.IntegratedAt, PostedAt: r.PostedAt,
@@ -183,76 +276,164 @@ func viewOf(jd *judgement, idx []int, c commit.Commitment, g secret.Game) *commi
 		for _, e := range jd.edits[a.Post.Index] {
 			av.Edits = append(av.Edits, editView{Index: e.Index, Player: e.Player, IntegratedAt: e.IntegratedAt, PostedAt: e.PostedAt})
 		}
-		v.Actions = append(v.Actions, av)
+		acts = append(acts, av)
 	}
-	return v
+	v.Actions = acts
 }
 
 // commitmentPage is GET /c/{hash}.
 func (s *Server) commitmentPage(c echo.Context) error {
-	h, err := parseHash(c.Param("hash"))
+	asked := c.Param("hash")
+	h, err := parseHash(asked)
 	if err != nil {
 		return err
 	}
-	v, err := s.lookupCommitment(h)
+	v, err := s.lookupAsked(h, asked)
 	if err != nil {
 		return err
 	}
-	b, err := v.page(s.pages)
+	defer v.release()
+	buf := getScratch()
+	defer putScratch(buf)
+	*buf, err = s.pages.appendPage(*buf, v)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
-	return c.HTMLBlob(http.StatusOK, b)
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(*buf)))
+	return c.HTMLBlob(http.StatusOK, *buf)
 }
 
-// page is the view's HTML page, rendered once: written by pageWriter (the
-// template's bytes, faster), or by the template when pageWriter declines.
-func (v *commitmentView) page(r *renderer) ([]byte, error) {
-	v.htmlOnce.Do(func() {
-		if b, ok := r.frame.commitmentPage(v); ok {
-			v.html = b
-			v.charge(len(b))
-			return
-		}
-		var buf bytes.Buffer
-		v.htmlErr = r.Render(&buf, "commitment", v, nil)
-		v.html = buf.Bytes()
-		v.charge(len(v.html))
-	})
-	return v.html, v.htmlErr
+// appendPage appends the HTML page of v to dst: written by pageWriter
+// (the template's bytes, faster), or by the template when pageWriter
+// declines.
+func (r *renderer) appendPage(dst []byte, v *commitmentView) ([]byte, error) {
+	if b, ok := r.frame.appendPage(dst, v); ok {
+		return b, nil
+	}
+	buf := bytes.NewBuffer(dst)
+	err := r.Render(buf, "commitment", v, nil)
+	return buf.Bytes(), err
 }
 
 // apiCommitment is GET /api/v1/commitments/{hash}.
 func (s *Server) apiCommitment(c echo.Context) error {
-	h, err := parseHash(c.Param("hash"))
+	asked := c.Param("hash")
+	h, err := parseHash(asked)
 	if err != nil {
 		return err
 	}
-	v, err := s.lookupCommitment(h)
+	v, err := s.lookupAsked(h, asked)
 	if err != nil {
 		return err
 	}
-	b, err := v.encoded()
+	defer v.release()
+	buf := getScratch()
+	defer putScratch(buf)
+	*buf, err = appendView(*buf, v)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
-	return c.JSONBlob(http.StatusOK, b)
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(*buf)))
+	return c.JSONBlob(http.StatusOK, *buf)
 }
 
-// encoded is the view's JSON (json.Marshal's bytes, marshalView), encoded once.
-func (v *commitmentView) encoded() ([]byte, error) {
-	v.once.Do(func() {
-		v.json, v.jsonErr = marshalView(v)
-		v.charge(len(v.json))
-	})
-	return v.json, v.jsonErr
+// answerCommitment answers GET /api/v1/commitments/{hash} and GET
+// /c/{hash} without echo when the answer is the commitment's JSON or
+// page: for a GET with no body, a path that is one of those with 64 hex
+// digits, no read rate limit, and a commitment the current judgement
+// holds. It sets the headers echo would (the security headers, the
+// content type and length), and reports false, having written nothing,
+// for anything else, which echo then serves (errors, HEAD, rate limits,
+// bodies, a panic while building the answer). The bytes are those of
+// apiCommitment and commitmentPage (TestFastAnswersMatchEcho).
+func (s *Server) answerCommitment(w http.ResponseWriter, r *http.Request) (done bool) {
+	if r.Method != http.MethodGet || r.ContentLength != 0 || r.URL.RawPath != "" || s.o.ReadRate > 0 {
+		return false
+	}
+	asked, page := "", false
+	if h, ok := strings.CutPrefix(r.URL.Path, "/api/v1/commitments/"); ok {
+		asked = h
+	} else if h, ok := strings.CutPrefix(r.URL.Path, "/c/"); ok {
+		asked, page = h, true
+	} else {
+		return false
+	}
+	c, ok, lower := decodeHex64(asked)
+	if !ok {
+		return false
+	}
+	name := asked // c.String(), as asked
+	if !lower {
+		name = c.String()
+	}
+	jd, err := s.judge.get()
+	if err != nil {
+		return false
+	}
+	idx := jd.byCommitment[c]
+	if len(idx) == 0 {
+		return false // a commitment the judgement lacks: echo's lookup checks the ledger
+	}
+	buf := getScratch()
+	defer putScratch(buf)
+	if !s.writeAnswer(buf, jd, idx, c, name, page) {
+		return false
+	}
+	hd := w.Header()
+	setSecurityHeaders(hd)
+	if page {
+		hd[echo.HeaderContentType] = htmlType
+	} else {
+		hd[echo.HeaderContentType] = jsonType
+	}
+	hd[echo.HeaderContentLength] = contentLength(len(*buf))
+	w.WriteHeader(http.StatusOK)
+	w.Write(*buf)
+	return true
 }
 
-// charge counts n bytes more held by the view against its cache's budget.
-func (v *commitmentView) charge(n int) {
-	if v.cache != nil {
-		v.cache.charge(v.key, n)
+// contentLengths holds the Content-Length values of answers shorter
+// than 16 KiB, each made on first use and then shared (never written to).
+var contentLengths [16 << 10]atomic.Pointer[[]string]
+
+// contentLength is the Content-Length header value of an answer of n
+// bytes, as a header map holds it.
+func contentLength(n int) []string {
+	if n < 0 || n >= len(contentLengths) {
+		return []string{strconv.Itoa(n)}
 	}
+	if p := contentLengths[n].Load(); p != nil {
+		return *p
+	}
+	v := []string{strconv.Itoa(n)}[:1:1]
+	contentLengths[n].Store(&v)
+	return v
+}
+
+// Content types of the commitment answers, as echo's JSONBlob and
+// HTMLBlob set them (shared slices, never written to).
+var (
+	jsonType = []string{echo.MIMEApplicationJSON}[:1:1]
+	htmlType = []string{echo.MIMETextHTMLCharsetUTF8}[:1:1]
+)
+
+// writeAnswer writes the JSON (or, when page, the HTML page) of the view
+// of c, named name (c.String()), into buf, and reports whether it did:
+// false when an encoder failed or panicked, leaving the answer to echo.
+func (s *Server) writeAnswer(buf *[]byte, jd *judgement, idx []int, c commit.Commitment, name string, page bool) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	v := views.Get().(*commitmentView)
+	defer v.release()
+	fillView(v, jd, idx, c, name, func(a *secret.Action) string { return s.phaseHelp(jd, a) })
+	var err error
+	if page {
+		*buf, err = s.pages.appendPage(*buf, v)
+	} else {
+		*buf, err = appendView(*buf, v)
+	}
+	return err == nil
 }

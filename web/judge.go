@@ -31,9 +31,6 @@ type judgement struct {
 	byCommitment map[commit.Commitment][]int
 	reveals      map[int64][]secret.Reveal // by the commit entry they name
 	edits        map[int64][]secret.Edit
-	// views caches the commitment views built from this judgement, within
-	// a byte budget (viewCache); a new judgement starts empty.
-	views *viewCache
 }
 
 // judgeCache keeps the latest judgement. A judgement depends only on the
@@ -47,9 +44,7 @@ type judgeCache struct {
 	game secret.Game
 	now  func() time.Time
 	ttl  time.Duration
-	// viewBytes is the budget of each judgement's view cache.
-	viewBytes int64
-	mu        sync.Mutex // held while checking or recomputing
+	mu   sync.Mutex // held while checking or recomputing
 	// hist is the secret-action entries below histSize, all verified
 	// against a signed checkpoint; it grows with the ledger (extend), so
 	// each entry is read and decoded once. Guarded by mu.
@@ -59,8 +54,8 @@ type judgeCache struct {
 	stale    atomic.Bool
 }
 
-func newJudgeCache(l *ledger.Ledger, g secret.Game, now func() time.Time, ttl time.Duration, viewBytes int64) *judgeCache {
-	return &judgeCache{l: l, game: g, now: now, ttl: ttl, viewBytes: viewBytes}
+func newJudgeCache(l *ledger.Ledger, g secret.Game, now func() time.Time, ttl time.Duration) *judgeCache {
+	return &judgeCache{l: l, game: g, now: now, ttl: ttl}
 }
 
 // invalidate makes the next get check the ledger.
@@ -110,7 +105,7 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 		return nil, err
 	}
 	if cur != nil && cur.size == size && jc.now().Before(cur.until) {
-		next := *cur // shares views: the judgement is the same
+		next := *cur // the judgement is the same
 		next.checked = time.Now()
 		jc.cur.Store(&next)
 		return &next, nil
@@ -198,7 +193,7 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 	}
 	jd := &judgement{checked: time.Now(), at: at, size: size, until: farFuture, j: j,
 		byCommitment: make(map[commit.Commitment][]int, len(j.Actions)),
-		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: newViewCache(jc.viewBytes)}
+		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}}
 	later := func(t time.Time) {
 		if t.After(at) && t.Before(jd.until) {
 			jd.until = t

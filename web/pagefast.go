@@ -25,6 +25,10 @@ import (
 type pageWriter struct {
 	b  []byte
 	ok bool
+	// last is the last time written by when, at b[lastAt:lastAt+lastN]:
+	// repeated times are copied, not formatted again.
+	last          time.Time
+	lastAt, lastN int
 }
 
 // pageFrame is the layout's output around the commitment page's title and
@@ -67,21 +71,22 @@ func newPageFrame(page *template.Template) (*pageFrame, error) {
 
 // commitmentPage renders the page of v, or reports false when it must be
 // left to the template.
-func (f *pageFrame) commitmentPage(v *commitmentView) ([]byte, bool) {
-	buf := getScratch()
-	defer putScratch(buf)
-	w := pageWriter{b: *buf, ok: true}
+func (f *pageFrame) commitmentPage(v *commitmentView) ([]byte, bool) { return f.appendPage(nil, v) }
+
+// appendPage appends the page of v to dst, or reports false (and returns
+// dst) when it must be left to the template.
+func (f *pageFrame) appendPage(dst []byte, v *commitmentView) ([]byte, bool) {
+	w := pageWriter{b: dst, ok: true}
 	w.raw(f.beforeTitle)
 	w.raw("Commitment ")
 	w.esc(shortText(v.Commitment))
 	w.raw(f.beforeContent)
 	w.content(v)
 	w.raw(f.after)
-	*buf = w.b
 	if !w.ok {
-		return nil, false
+		return w.b[:len(dst)], false
 	}
-	return append([]byte(nil), w.b...), true
+	return w.b, true
 }
 
 // shortText is the template helper "short".
@@ -99,7 +104,16 @@ func (w *pageWriter) raw(s string) { w.b = append(w.b, s...) }
 // other bytes, invalid UTF-8 included, are kept).
 func (w *pageWriter) esc(s string) {
 	start := 0
+	slow := 0 // bytes from here on have not been found in a plain word
 	for i := 0; i < len(s); i++ {
+		if i >= slow {
+			// Plain words are skipped; the next eight bytes, which hold a
+			// byte to escape or end s, are looked at one by one.
+			if i = htmlPlainPrefix(s, i); i == len(s) {
+				break
+			}
+			slow = i + 8
+		}
 		var r string
 		switch s[i] {
 		case 0:
@@ -134,7 +148,13 @@ func (w *pageWriter) when(t time.Time) {
 		w.raw("—")
 		return
 	}
+	if w.lastN > 0 && t == w.last { // the same instant, location and representation: the same text
+		w.b = append(w.b, w.b[w.lastAt:w.lastAt+w.lastN]...)
+		return
+	}
+	at := len(w.b)
 	w.b = appendWhen(w.b, t)
+	w.last, w.lastAt, w.lastN = t, at, len(w.b)-at
 }
 
 // parts is the layout's "marked" template over parts.
@@ -196,12 +216,11 @@ func (w *pageWriter) cite(e *secret.Explanation) {
 // hexOnly reports whether s is lowercase hex digits only (a commitment as
 // the view holds it), safe in any URL part as it is.
 func hexOnly(s string) bool {
+	var seen byte
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
+		seen |= hexDigit[s[i]]
 	}
-	return true
+	return seen&(hexBad|hexUpper) == 0
 }
 
 // content is templates/commitment.html's "content".

@@ -87,3 +87,45 @@ func wrongPhaseHelp(g secret.Game, a *secret.Action, now time.Time) string {
 	return fmt.Sprintf("A %s counts only when posted in the %s (%s %s); this one was posted outside it and cannot count. %s",
 		a.Post.ActionType, name, span, cal.Loc(), when)
 }
+
+// phaseHelps remembers wrongPhaseHelp's text per action type for one
+// judgement instant: the text depends only on the action type's phase, the
+// calendar and that instant, so the commitments of a judgement share it
+// instead of formatting it anew for each answer. A phaseHelps is never
+// changed once published (Server.helps): a text not yet in it makes a
+// copy with it added, so readers take no lock. At most maxPhaseHelps
+// action types are remembered (the ones with a phase are the game's
+// configured types); others are formatted each time.
+type phaseHelps struct {
+	at time.Time
+	m  map[string]string
+}
+
+// maxPhaseHelps bounds a phaseHelps.
+const maxPhaseHelps = 64
+
+// phaseHelp is wrongPhaseHelp(s.o.Game, a, jd.at), remembered per action
+// type for jd's instant.
+func (s *Server) phaseHelp(jd *judgement, a *secret.Action) string {
+	if a.Failure == nil || a.Failure.Reason != secret.WrongPhase {
+		return ""
+	}
+	ph := s.helps.Load()
+	if ph != nil && ph.at.Equal(jd.at) {
+		if h, ok := ph.m[a.Post.ActionType]; ok {
+			return h
+		}
+	}
+	h := wrongPhaseHelp(s.o.Game, a, jd.at)
+	next := &phaseHelps{at: jd.at, m: map[string]string{a.Post.ActionType: h}}
+	if ph != nil && ph.at.Equal(jd.at) {
+		if len(ph.m) >= maxPhaseHelps {
+			return h
+		}
+		for k, v := range ph.m {
+			next.m[k] = v
+		}
+	}
+	s.helps.CompareAndSwap(ph, next) // lost to another answer: the next one adds it
+	return h
+}

@@ -3,8 +3,9 @@ package web
 import "sync"
 
 // scratch holds the buffers the JSON and the page of a commitment are
-// built in: the result is copied out at its exact size, so a cached
-// encoding holds no spare capacity and building one allocates once.
+// written in, straight from its view, before they are written to the
+// answer: a buffer is used by one answer at a time and goes back to the
+// pool after it, so answering allocates no buffer once the pool is warm.
 var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // getScratch returns an empty buffer from the pool.

@@ -7,6 +7,7 @@ import (
 	"log"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -30,10 +31,6 @@ const (
 	// judgement is recomputed only when the ledger grew or a maturation or
 	// revelation date passed).
 	DefaultJudgeTTL = time.Second
-	// DefaultViewCacheBytes is the budget of the commitment views kept
-	// with their JSON and HTML (16 MiB): the least recently used are
-	// dropped past it and built again when asked for.
-	DefaultViewCacheBytes = 16 << 20
 )
 
 // Options configure New.
@@ -71,9 +68,6 @@ type Options struct {
 	// process; 0 means DefaultJudgeTTL. The server's own appends, and a
 	// lookup of a commitment the judgement lacks, check at once.
 	JudgeTTL time.Duration
-	// ViewCacheBytes bounds the memory of the cached commitment views
-	// (their JSON and HTML included); 0 means DefaultViewCacheBytes.
-	ViewCacheBytes int64
 	// Log receives server errors (answers 500); nil discards them.
 	Log io.Writer
 }
@@ -86,7 +80,8 @@ type Server struct {
 	judge   *judgeCache
 	reports *reportCache
 	ties    *tieCache
-	results searchIndex // entries by replay digest, seed commitment and player, for search and replay links
+	results searchIndex                // entries by replay digest, seed commitment and player, for search and replay links
+	helps   atomic.Pointer[phaseHelps] // the phase help texts of the latest judgement instant
 	log     *log.Logger
 }
 
@@ -96,7 +91,7 @@ func New(o Options) (*Server, error) {
 	if o.Reader == nil {
 		return nil, errors.New("web: Options.Reader is required (a ledger opened read-only)")
 	}
-	if o.BodyLimit < 0 || o.WriteRate < 0 || o.WriteBurst < 0 || o.ReadRate < 0 || o.ReadBurst < 0 || o.JudgeTTL < 0 || o.ViewCacheBytes < 0 {
+	if o.BodyLimit < 0 || o.WriteRate < 0 || o.WriteBurst < 0 || o.ReadRate < 0 || o.ReadBurst < 0 || o.JudgeTTL < 0 {
 		return nil, errors.New("web: limits must not be negative")
 	}
 	if o.BodyLimit == 0 {
@@ -110,9 +105,6 @@ func New(o Options) (*Server, error) {
 	}
 	if o.JudgeTTL == 0 {
 		o.JudgeTTL = DefaultJudgeTTL
-	}
-	if o.ViewCacheBytes == 0 {
-		o.ViewCacheBytes = DefaultViewCacheBytes
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -128,7 +120,7 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{o: o, pages: pages, log: log.New(o.Log, "sealed web: ", log.LstdFlags),
-		judge: newJudgeCache(o.Reader, o.Game, o.Now, o.JudgeTTL, o.ViewCacheBytes), reports: newReportCache(64), ties: newTieCache(256)}
+		judge: newJudgeCache(o.Reader, o.Game, o.Now, o.JudgeTTL), reports: newReportCache(64), ties: newTieCache(256)}
 	s.e = s.routes()
 	return s, nil
 }
@@ -142,8 +134,15 @@ func (s *Server) Warm() error {
 	return err
 }
 
-// ServeHTTP serves the site.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.e.ServeHTTP(w, r) }
+// ServeHTTP serves the site. A commitment's JSON or page is answered
+// directly (answerCommitment, the same bytes and headers), everything
+// else through echo's middleware and routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.answerCommitment(w, r) {
+		return
+	}
+	s.e.ServeHTTP(w, r)
+}
 
 // HTTPServer returns an *http.Server for s on addr with timeouts that bound
 // slow clients: 5 s to read the headers (at most 16 KiB), 15 s for the

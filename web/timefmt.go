@@ -16,7 +16,7 @@ func appendDateTime(b []byte, t time.Time, sep byte) []byte {
 // appendRFC3339Nano is t.AppendFormat(b, time.RFC3339Nano), faster for a
 // time in UTC of a year 0-9999 (the others go to AppendFormat).
 func appendRFC3339Nano(b []byte, t time.Time) []byte {
-	if t.Location() != time.UTC || t.Year() < 0 || t.Year() > 9999 {
+	if y := t.Year(); t.Location() != time.UTC || y < 0 || y > 9999 {
 		return t.AppendFormat(b, time.RFC3339Nano)
 	}
 	b = appendDateTime(b, t, 'T')
@@ -40,7 +40,7 @@ func appendRFC3339Nano(b []byte, t time.Time) []byte {
 // pages' "when", faster for a year 0-9999.
 func appendWhen(b []byte, t time.Time) []byte {
 	t = t.UTC()
-	if t.Year() < 0 || t.Year() > 9999 {
+	if y := t.Year(); y < 0 || y > 9999 {
 		return t.AppendFormat(b, "2006-01-02 15:04:05 MST")
 	}
 	return append(appendDateTime(b, t, ' '), " UTC"...)

@@ -18,19 +18,26 @@ import (
 type viewJSON struct {
 	b  []byte
 	ok bool
+	// last is the last time written, at b[lastAt:lastAt+lastN] (quoted):
+	// a view repeats its times (a post's time is also its failure's and
+	// its explanations'), which are then copied, not formatted again.
+	last          time.Time
+	lastAt, lastN int
 }
 
 // marshalView is json.Marshal(v), faster.
-func marshalView(v *commitmentView) ([]byte, error) {
-	buf := getScratch()
-	defer putScratch(buf)
-	w := viewJSON{b: *buf, ok: true}
+func marshalView(v *commitmentView) ([]byte, error) { return appendView(nil, v) }
+
+// appendView appends json.Marshal(v)'s bytes to dst, written by viewJSON,
+// or by json.Marshal when viewJSON cannot (ok false).
+func appendView(dst []byte, v *commitmentView) ([]byte, error) {
+	w := viewJSON{b: dst, ok: true}
 	w.view(v)
-	*buf = w.b
 	if !w.ok {
-		return json.Marshal(v)
+		b, err := json.Marshal(v)
+		return append(w.b[:len(dst)], b...), err
 	}
-	return append([]byte(nil), w.b...), nil
+	return w.b, nil
 }
 
 // jsonPlain marks the bytes encoding/json writes as they are: printable
@@ -51,7 +58,16 @@ func (w *viewJSON) str(s string) {
 	const hex = "0123456789abcdef"
 	b := append(w.b, '"')
 	start := 0
+	slow := 0 // bytes from here on have not been found in a plain word
 	for i := 0; i < len(s); {
+		if i >= slow {
+			// Plain words are skipped; the next eight bytes, which hold a
+			// byte to escape or end s, are looked at one by one.
+			if i = jsonPlainPrefix(s, i); i == len(s) {
+				break
+			}
+			slow = i + 8
+		}
 		c := s[i]
 		if jsonPlain[c] {
 			i++
@@ -118,13 +134,19 @@ func (w *viewJSON) strs(ss []string) {
 
 // time appends t as time.Time.MarshalJSON does (RFC 3339 with nanoseconds).
 func (w *viewJSON) time(t time.Time) {
+	if w.lastN > 0 && t == w.last { // the same instant, location and representation: the same text
+		w.b = append(w.b, w.b[w.lastAt:w.lastAt+w.lastN]...)
+		return
+	}
 	if y := t.Year(); y < 0 || y > 9999 {
 		w.ok = false
 		return
 	}
+	at := len(w.b)
 	w.b = append(w.b, '"')
 	w.b = appendRFC3339Nano(w.b, t)
 	w.b = append(w.b, '"')
+	w.last, w.lastAt, w.lastN = t, at, len(w.b)-at
 }
 
 func (w *viewJSON) int(n int64) { w.b = strconv.AppendInt(w.b, n, 10) }

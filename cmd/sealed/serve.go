@@ -85,11 +85,13 @@ Stop with Ctrl-C.`,
 }
 
 // serveGCPercent is the garbage collector's target of sealed serve (as
-// GOGC=50) once the site has judged the ledger, unless GOGC is set: the
-// heap may grow half its live size between collections, not all of it, so
-// the resident memory stays near the site's caches and judgement
-// (docs/web.md, "State and caching").
-const serveGCPercent = 50
+// GOGC=100) once the site has judged the ledger, unless GOGC is set: the
+// heap may grow by its live size between collections. An answer leaves
+// next to no garbage of its own (net/http's), so the heap stays within
+// twice the judgement and history, and each collection, which marks all
+// of that, comes half as often as at 50% (docs/web.md, "State and
+// caching"; docs/performance.md, issue 12's request rate).
+const serveGCPercent = 100
 
 func runServe(ctx context.Context, a *app, o *serveOptions) error {
 	if o.DB == "" {

@@ -1,0 +1,219 @@
+package web
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/rules/secret"
+	"github.com/sealedhq/sealed/verify"
+)
+
+// TestCommitmentAnswersMatchReference: the answers of GET
+// /api/v1/commitments/{c} and GET /c/{c}, built in pooled views reused
+// from one commitment to the next (fewer or more actions, reveals and
+// edits than the view held before) with the phase help remembered per
+// judgement instant, are byte for byte json.Marshal of a view built
+// afresh (viewOf) and the template's page of it, with the Content-Length
+// of those bytes; for every commitment of the fixture (with bids and a
+// Hand posted in the Bartering Phase: phase help) and of a generated
+// ledger, at three instants, in shuffled orders.
+func TestCommitmentAnswersMatchReference(t *testing.T) {
+	r, err := newRenderer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, helps := 0, 0
+	wrong := newFixture(t)
+	for i, p := range []struct{ name, when, player, typ string }{
+		{"late-bid-1", "2026-03-07T13:00:00Z", "alice", secret.ActionBid},
+		{"late-bid-2", "2026-03-07T14:00:00Z", "bob", secret.ActionBid},
+		{"late-hand", "2026-03-07T15:00:00Z", "alice", secret.ActionHand},
+	} {
+		c := commit.Sum([]byte(fmt.Sprintf("late %d\nsalt: wrong-phase", i)))
+		wrong.add(t, p.name, p.when, &ledger.Body{Kind: ledger.KindCommit, Player: p.player, ActionType: p.typ, Channel: "#auctions", Commitment: hex.EncodeToString(c[:])})
+	}
+	for _, f := range []*fixture{wrong, genFixture(t, 4)} {
+		h, err := verify.LoadHistory(f.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cs []commit.Commitment
+		for _, p := range h.Posts {
+			cs = append(cs, p.Commitment)
+		}
+		now := at(t, "2026-03-04T12:00:00Z")
+		s := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
+		rng := rand.New(rand.NewPCG(3, 3))
+		for _, when := range []string{"2026-03-04T12:00:00Z", "2026-03-08T12:00:00Z", "2026-03-09T12:00:00Z", "2026-03-08T12:00:00Z"} {
+			now = at(t, when)
+			s.judge.invalidate()
+			for range 2 {
+				rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+				for _, c := range cs {
+					jd, idx, err := s.judge.lookup(c)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(idx) == 0 {
+						continue // posted after now
+					}
+					ref := viewOf(jd, idx, c, s.o.Game)
+					wantJSON, err := json.Marshal(ref)
+					if err != nil {
+						t.Fatal(err)
+					}
+					wantPage := templatePage(t, r, ref)
+					for _, a := range ref.Actions {
+						if a.PhaseHelp != "" {
+							helps++
+						}
+					}
+					for _, x := range []struct{ path, want, ct string }{
+						{"/api/v1/commitments/" + c.String(), string(wantJSON), "application/json"},
+						{"/c/" + c.String(), wantPage, "text/html; charset=UTF-8"},
+					} {
+						w := do(s, http.MethodGet, x.path, "")
+						if w.Code != http.StatusOK {
+							t.Fatalf("GET %s: %d %s", x.path, w.Code, w.Body)
+						}
+						if got := w.Body.String(); got != x.want {
+							t.Errorf("GET %s at %s:\n got %s\nwant %s", x.path, when, got, x.want)
+						}
+						if got := w.Header().Get("Content-Length"); got != strconv.Itoa(len(x.want)) {
+							t.Errorf("GET %s: Content-Length %s, want %d", x.path, got, len(x.want))
+						}
+						if got := w.Header().Get("Content-Type"); got != x.ct {
+							t.Errorf("GET %s: Content-Type %q, want %q", x.path, got, x.ct)
+						}
+						checkSecurityHeaders(t, w)
+						n++
+					}
+				}
+			}
+		}
+	}
+	if helps == 0 {
+		t.Error("no view had phase help")
+	}
+	t.Logf("%d answers compared, %d actions with phase help", n, helps)
+}
+
+// TestFastAnswersMatchEcho: a commitment's JSON and page answered
+// without echo (answerCommitment) have the status, every header and the
+// bytes echo's route gives, for each commitment of the fixture, asked in
+// lowercase and uppercase; requests the fast path leaves to echo (HEAD,
+// a body, a hash that is not 64 hex digits, a commitment the ledger
+// lacks, escaped paths) are declined with nothing written.
+func TestFastAnswersMatchEcho(t *testing.T) {
+	f := newFixture(t)
+	now := at(t, "2026-03-09T12:00:00Z")
+	s := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
+	h, err := verify.LoadHistory(f.r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(path string) {
+		t.Helper()
+		fast := httptest.NewRecorder()
+		if !s.answerCommitment(fast, httptest.NewRequest(http.MethodGet, path, nil)) {
+			t.Errorf("GET %s: declined by the fast path", path)
+			return
+		}
+		slow := do(s.e, http.MethodGet, path, "")
+		if fast.Code != slow.Code || fast.Body.String() != slow.Body.String() {
+			t.Errorf("GET %s: fast %d %q, echo %d %q", path, fast.Code, fast.Body, slow.Code, slow.Body)
+		}
+		fh, sh := fast.Header().Clone(), slow.Header().Clone()
+		if !reflect.DeepEqual(fh, sh) {
+			t.Errorf("GET %s: fast headers %v, echo's %v", path, fh, sh)
+		}
+	}
+	n := 0
+	for _, p := range h.Posts {
+		if p.IntegratedAt.After(now) {
+			continue
+		}
+		for _, hx := range []string{p.Commitment.String(), strings.ToUpper(p.Commitment.String())} {
+			same("/api/v1/commitments/" + hx)
+			same("/c/" + hx)
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no commitment compared")
+	}
+	c := h.Posts[0].Commitment.String()
+	for _, req := range []*http.Request{
+		httptest.NewRequest(http.MethodHead, "/c/"+c, nil),
+		httptest.NewRequest(http.MethodGet, "/c/"+c, strings.NewReader("x")),
+		httptest.NewRequest(http.MethodGet, "/c/sha256:"+c, nil),
+		httptest.NewRequest(http.MethodGet, "/c/"+c[:63], nil),
+		httptest.NewRequest(http.MethodGet, "/c/"+c+"/", nil),
+		httptest.NewRequest(http.MethodGet, "/c/"+strings.Repeat("0", 64), nil),
+		httptest.NewRequest(http.MethodGet, "/api/v1/commitments/"+c[:10]+"%30"+c[11:], nil),
+		httptest.NewRequest(http.MethodGet, "/api/v1/commitment/"+c, nil),
+	} {
+		w := httptest.NewRecorder()
+		if s.answerCommitment(w, req) || len(w.Header()) > 0 || w.Body.Len() > 0 {
+			t.Errorf("%s %s: answered by the fast path", req.Method, req.URL)
+		}
+	}
+	rl := f.server(t, func(o *Options) { o.ReadRate = 100 })
+	if rl.answerCommitment(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/c/"+c, nil)) {
+		t.Error("answered by the fast path with a read rate limit")
+	}
+}
+
+// TestSecurityHeadersAsEchoSecure: the security headers are those echo's
+// Secure middleware sets configured with them, on the answer and on
+// errors.
+func TestSecurityHeadersAsEchoSecure(t *testing.T) {
+	e := echo.New()
+	e.Pre(middleware.SecureWithConfig(middleware.SecureConfig{
+		ContentTypeNosniff:    "nosniff",
+		XFrameOptions:         "DENY",
+		ContentSecurityPolicy: ContentSecurityPolicy,
+		ReferrerPolicy:        "no-referrer",
+	}))
+	want := do(e, http.MethodGet, "/nowhere", "").Header()
+	got := http.Header{}
+	setSecurityHeaders(got)
+	delete(want, echo.HeaderContentType)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("security headers %v, echo's Secure %v", got, want)
+	}
+	s := newFixture(t).server(t, nil)
+	for _, path := range []string{"/", "/nowhere", "/c/xyz", "/api/v1/commitments/" + strings.Repeat("0", 64)} {
+		w := do(s, http.MethodGet, path, "")
+		for k, v := range want {
+			if !reflect.DeepEqual(w.Header()[k], v) {
+				t.Errorf("GET %s: %s %q, want %q", path, k, w.Header()[k], v)
+			}
+		}
+	}
+}
+
+// TestContentLength: the shared Content-Length values are the lengths,
+// made once, below the table's size and past it.
+func TestContentLength(t *testing.T) {
+	for _, n := range []int{0, 1, 1487, len(contentLengths) - 1, len(contentLengths), 1 << 20} {
+		for range 2 {
+			if v := contentLength(n); len(v) != 1 || v[0] != strconv.Itoa(n) {
+				t.Errorf("contentLength(%d) = %q", n, v)
+			}
+		}
+	}
+}
