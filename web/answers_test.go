@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strconv"
 	"strings"
@@ -111,34 +110,32 @@ func TestCommitmentAnswersMatchReference(t *testing.T) {
 	t.Logf("%d answers compared, %d actions with phase help", n, helps)
 }
 
-// TestFastAnswersMatchEcho: a commitment's JSON and page answered
-// without echo (answerCommitment) have the status, every header and the
-// bytes echo's route gives, for each commitment of the fixture, asked in
-// lowercase and uppercase; requests the fast path leaves to echo (HEAD,
-// a body, a hash that is not 64 hex digits, a commitment the ledger
-// lacks, escaped paths) are declined with nothing written.
+// TestFastAnswersMatchEcho: a commitment's JSON and page answered the
+// fast way (answerFast: a pooled view and buffer, shared header values)
+// have the status, every header and the bytes the general way gives
+// (a server with it turned off), for each commitment of the fixture,
+// asked in lowercase and uppercase, with GET and HEAD; requests the fast
+// way leaves to the general one (a "sha256:" spelling, a hash that is not
+// 64 hex digits, a commitment the ledger lacks, escaped paths) answer the
+// same too; and the read rate limit holds for the fast answers.
 func TestFastAnswersMatchEcho(t *testing.T) {
 	f := newFixture(t)
 	now := at(t, "2026-03-09T12:00:00Z")
-	s := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
+	fast := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
+	general := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
+	general.general = true
 	h, err := verify.LoadHistory(f.r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	same := func(path string) {
+	same := func(method, path string) {
 		t.Helper()
-		fast := httptest.NewRecorder()
-		if !s.answerCommitment(fast, httptest.NewRequest(http.MethodGet, path, nil)) {
-			t.Errorf("GET %s: declined by the fast path", path)
-			return
+		a, b := do(fast, method, path, ""), do(general, method, path, "")
+		if a.Code != b.Code || a.Body.String() != b.Body.String() {
+			t.Errorf("%s %s: fast %d %q, general %d %q", method, path, a.Code, a.Body, b.Code, b.Body)
 		}
-		slow := do(s.e, http.MethodGet, path, "")
-		if fast.Code != slow.Code || fast.Body.String() != slow.Body.String() {
-			t.Errorf("GET %s: fast %d %q, echo %d %q", path, fast.Code, fast.Body, slow.Code, slow.Body)
-		}
-		fh, sh := fast.Header().Clone(), slow.Header().Clone()
-		if !reflect.DeepEqual(fh, sh) {
-			t.Errorf("GET %s: fast headers %v, echo's %v", path, fh, sh)
+		if ah, bh := a.Header().Clone(), b.Header().Clone(); !reflect.DeepEqual(ah, bh) {
+			t.Errorf("%s %s: fast headers %v, general %v", method, path, ah, bh)
 		}
 	}
 	n := 0
@@ -147,8 +144,10 @@ func TestFastAnswersMatchEcho(t *testing.T) {
 			continue
 		}
 		for _, hx := range []string{p.Commitment.String(), strings.ToUpper(p.Commitment.String())} {
-			same("/api/v1/commitments/" + hx)
-			same("/c/" + hx)
+			for _, m := range []string{http.MethodGet, http.MethodHead} {
+				same(m, "/api/v1/commitments/"+hx)
+				same(m, "/c/"+hx)
+			}
 			n++
 		}
 	}
@@ -156,24 +155,16 @@ func TestFastAnswersMatchEcho(t *testing.T) {
 		t.Fatal("no commitment compared")
 	}
 	c := h.Posts[0].Commitment.String()
-	for _, req := range []*http.Request{
-		httptest.NewRequest(http.MethodHead, "/c/"+c, nil),
-		httptest.NewRequest(http.MethodGet, "/c/"+c, strings.NewReader("x")),
-		httptest.NewRequest(http.MethodGet, "/c/sha256:"+c, nil),
-		httptest.NewRequest(http.MethodGet, "/c/"+c[:63], nil),
-		httptest.NewRequest(http.MethodGet, "/c/"+c+"/", nil),
-		httptest.NewRequest(http.MethodGet, "/c/"+strings.Repeat("0", 64), nil),
-		httptest.NewRequest(http.MethodGet, "/api/v1/commitments/"+c[:10]+"%30"+c[11:], nil),
-		httptest.NewRequest(http.MethodGet, "/api/v1/commitment/"+c, nil),
-	} {
-		w := httptest.NewRecorder()
-		if s.answerCommitment(w, req) || len(w.Header()) > 0 || w.Body.Len() > 0 {
-			t.Errorf("%s %s: answered by the fast path", req.Method, req.URL)
-		}
+	for _, path := range []string{"/c/sha256:" + c, "/c/" + c[:63], "/c/" + c + "/", "/c/" + strings.Repeat("0", 64),
+		"/api/v1/commitments/" + c[:10] + "%30" + c[11:], "/api/v1/commitment/" + c} {
+		same(http.MethodGet, path)
 	}
-	rl := f.server(t, func(o *Options) { o.ReadRate = 100 })
-	if rl.answerCommitment(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/c/"+c, nil)) {
-		t.Error("answered by the fast path with a read rate limit")
+	rl := f.server(t, func(o *Options) { o.Now = func() time.Time { return now }; o.ReadRate, o.ReadBurst = 0.001, 1 })
+	if w := do(rl, http.MethodGet, "/c/"+c, ""); w.Code != http.StatusOK {
+		t.Fatalf("first read: %d", w.Code)
+	}
+	if w := do(rl, http.MethodGet, "/api/v1/commitments/"+c, ""); w.Code != http.StatusTooManyRequests {
+		t.Errorf("second read past a burst of 1: %d, want 429", w.Code)
 	}
 }
 

@@ -283,6 +283,9 @@ func fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment, 
 
 // commitmentPage is GET /c/{hash}.
 func (s *Server) commitmentPage(c echo.Context) error {
+	if s.answerFast(c, true) {
+		return nil
+	}
 	asked := c.Param("hash")
 	h, err := parseHash(asked)
 	if err != nil {
@@ -317,6 +320,9 @@ func (r *renderer) appendPage(dst []byte, v *commitmentView) ([]byte, error) {
 
 // apiCommitment is GET /api/v1/commitments/{hash}.
 func (s *Server) apiCommitment(c echo.Context) error {
+	if s.answerFast(c, false) {
+		return nil
+	}
 	asked := c.Param("hash")
 	h, err := parseHash(asked)
 	if err != nil {
@@ -337,58 +343,49 @@ func (s *Server) apiCommitment(c echo.Context) error {
 	return c.JSONBlob(http.StatusOK, *buf)
 }
 
-// answerCommitment answers GET /api/v1/commitments/{hash} and GET
-// /c/{hash} without echo when the answer is the commitment's JSON or
-// page: for a GET with no body, a path that is one of those with 64 hex
-// digits, no read rate limit, and a commitment the current judgement
-// holds. It sets the headers echo would (the security headers, the
-// content type and length), and reports false, having written nothing,
-// for anything else, which echo then serves (errors, HEAD, rate limits,
-// bodies, a panic while building the answer). The bytes are those of
-// apiCommitment and commitmentPage (TestFastAnswersMatchEcho).
-func (s *Server) answerCommitment(w http.ResponseWriter, r *http.Request) (done bool) {
-	if r.Method != http.MethodGet || r.ContentLength != 0 || r.URL.RawPath != "" || s.o.ReadRate > 0 {
+// answerFast answers a commitment's JSON (or, when page, its HTML page)
+// from a pooled view into a pooled buffer, with shared header values, when
+// the hash in the path is 64 hex digits and the current judgement holds
+// the commitment; it reports false, having written nothing, for anything
+// else, which the handler then answers the general way (errors, a
+// "sha256:" spelling, a commitment the judgement lacks, a panic while
+// building the answer). The bytes and headers are the general way's
+// (TestFastAnswersMatchEcho).
+func (s *Server) answerFast(c echo.Context, page bool) bool {
+	if s.general {
 		return false
 	}
-	asked, page := "", false
-	if h, ok := strings.CutPrefix(r.URL.Path, "/api/v1/commitments/"); ok {
-		asked = h
-	} else if h, ok := strings.CutPrefix(r.URL.Path, "/c/"); ok {
-		asked, page = h, true
-	} else {
-		return false
-	}
-	c, ok, lower := decodeHex64(asked)
+	asked := c.Param("hash")
+	h, ok, lower := decodeHex64(asked)
 	if !ok {
 		return false
 	}
-	name := asked // c.String(), as asked
+	name := asked // h.String(), as asked
 	if !lower {
-		name = c.String()
+		name = h.String()
 	}
 	jd, err := s.judge.get()
 	if err != nil {
 		return false
 	}
-	idx := jd.byCommitment[c]
+	idx := jd.byCommitment[h]
 	if len(idx) == 0 {
-		return false // a commitment the judgement lacks: echo's lookup checks the ledger
+		return false // a commitment the judgement lacks: the lookup checks the ledger
 	}
 	buf := getScratch()
 	defer putScratch(buf)
-	if !s.writeAnswer(buf, jd, idx, c, name, page) {
+	if !s.writeAnswer(buf, jd, idx, h, name, page) {
 		return false
 	}
-	hd := w.Header()
-	setSecurityHeaders(hd)
+	hd := c.Response().Header()
 	if page {
 		hd[echo.HeaderContentType] = htmlType
 	} else {
 		hd[echo.HeaderContentType] = jsonType
 	}
 	hd[echo.HeaderContentLength] = contentLength(len(*buf))
-	w.WriteHeader(http.StatusOK)
-	w.Write(*buf)
+	c.Response().WriteHeader(http.StatusOK)
+	c.Response().Write(*buf)
 	return true
 }
 

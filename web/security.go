@@ -33,21 +33,12 @@ var securityHeaderValues = [...]struct {
 }
 
 // setSecurityHeaders sets the security headers on h, as echo's Secure
-// middleware configured with them would (without allocating).
+// middleware configured with them would (without allocating):
+// Server.ServeHTTP sets them on every answer, errors and unknown paths
+// included, before routing.
 func setSecurityHeaders(h http.Header) {
 	for _, kv := range securityHeaderValues {
 		h[kv.key] = kv.value
-	}
-}
-
-// securityHeaders sets the security headers on every answer, errors and
-// unknown paths included (it runs before routing).
-func securityHeaders() echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			setSecurityHeaders(c.Response().Header())
-			return next(c)
-		}
 	}
 }
 

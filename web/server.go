@@ -83,6 +83,9 @@ type Server struct {
 	results searchIndex                // entries by replay digest, seed commitment and player, for search and replay links
 	helps   atomic.Pointer[phaseHelps] // the phase help texts of the latest judgement instant
 	log     *log.Logger
+	// general turns answerFast off (tests compare its answers with the
+	// general way's).
+	general bool
 }
 
 // New builds the site on o.Reader. It returns an error when o.Reader is nil
@@ -134,13 +137,11 @@ func (s *Server) Warm() error {
 	return err
 }
 
-// ServeHTTP serves the site. A commitment's JSON or page is answered
-// directly (answerCommitment, the same bytes and headers), everything
-// else through echo's middleware and routes.
+// ServeHTTP serves the site: the security headers on every answer
+// (shared values, set before echo so that no per-request middleware is
+// needed for them), then echo's router and middleware.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.answerCommitment(w, r) {
-		return
-	}
+	setSecurityHeaders(w.Header())
 	s.e.ServeHTTP(w, r)
 }
 
@@ -169,9 +170,10 @@ func (s *Server) routes() *echo.Echo {
 	e.HTTPErrorHandler = s.handleError
 	e.JSONSerializer = jsonSerializer{}
 	e.Renderer = s.pages
-	e.Pre(securityHeaders())
+	// The security headers are set by ServeHTTP, before echo. Only POST
+	// routes read a body: the body limit is theirs.
 	e.Use(middleware.Recover())
-	e.Use(middleware.BodyLimit(fmt.Sprintf("%dB", s.o.BodyLimit)))
+	limit := middleware.BodyLimit(fmt.Sprintf("%dB", s.o.BodyLimit))
 	if s.o.ReadRate > 0 {
 		e.Use(rateLimit(s.o.ReadRate, s.o.ReadBurst, func(c echo.Context) bool { return c.Request().Method == http.MethodPost }))
 	}
@@ -184,7 +186,7 @@ func (s *Server) routes() *echo.Echo {
 	get("/c/:hash", s.commitmentPage)
 	get("/hash", s.hashPage)
 	get("/verify", s.verifyForm)
-	e.POST("/verify", s.verifyPost, writes)
+	e.POST("/verify", s.verifyPost, limit, writes)
 	get("/ledger", s.ledgerPage)
 	get("/entry/:index", s.entryPage)
 	// C2SP tlog-tiles: the checkpoint (with witness cosignatures), hash
@@ -208,7 +210,7 @@ func (s *Server) routes() *echo.Echo {
 	get("/api/v1/proofs/inclusion/:index", s.apiInclusion)
 	get("/api/v1/proofs/consistency", s.apiConsistency)
 	get("/api/v1/replays/:id/report", s.apiReplayReport)
-	e.POST("/api/v1/verify", s.apiVerify, writes)
-	e.POST("/api/v1/entries", s.apiAppend, writes, s.writeEnabled, s.bearer())
+	e.POST("/api/v1/verify", s.apiVerify, limit, writes)
+	e.POST("/api/v1/entries", s.apiAppend, limit, writes, s.writeEnabled, s.bearer())
 	return e
 }

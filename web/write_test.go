@@ -73,7 +73,7 @@ func TestWriteAPI(t *testing.T) {
 	}
 	// Duplicate member names (RFC 7493 section 2.3) are refused, not
 	// "last wins".
-	if code, a, _ := post(strings.Replace(entry, `"kind":"commit"`, `"kind":"commit","kind":"commit"`, 1), auth...); code != 400 || !strings.Contains(a.Error, "Duplicate key") {
+	if code, a, _ := post(strings.Replace(entry, `"kind":"commit"`, `"kind":"commit","kind":"commit"`, 1), auth...); code != 400 || !strings.Contains(a.Error, `the member "kind" appears twice`) {
 		t.Errorf("duplicate member: %d %+v, want 400", code, a)
 	}
 	// Only application/json is an entry body (415 otherwise, with a JSON
