@@ -1,0 +1,223 @@
+package secret
+
+import (
+	"sync"
+	"time"
+
+	"github.com/sealedhq/sealed/commit"
+)
+
+// Lazy is Judge's judgement made one player at a time, when an action of
+// the player is first asked for: an action depends only on its own
+// entries, on the earlier actions of its player and type, and (for its
+// flags) on the earlier posts of every player and the salts of its
+// player's earlier actions, so a player's actions can be judged without
+// judging anyone else's. Action(i) is exactly Judge's Actions[i]
+// (TestLazyMatchesJudge). Safe for concurrent use.
+type Lazy struct {
+	g       Game
+	at      time.Time
+	posts   []Post
+	edits   map[int64][]Edit
+	reveals map[int64][]Reveal
+	actions []Action
+	// playerOf is the player number of each post; players the posts of
+	// each player, by action type (in time order), and all of them in
+	// time order.
+	playerOf []int32
+	players  []lazyPlayer
+	// copied is the copied-commitment flag of the posts that have one
+	// (flagCopies).
+	copied map[int]Flag
+}
+
+// lazyPlayer is one player's posts and whether they are judged.
+type lazyPlayer struct {
+	once   sync.Once
+	groups [][]int // positions in posts, one list per action type
+	all    []int   // every position, in order
+}
+
+// Prepare checks g and h as Judge does and returns the judgement of h at
+// the instant at, to be made one player at a time (Lazy). It costs a sort
+// of the posts and a map of their commitments; the rules run when an
+// action is asked for.
+func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
+	posts, edits, reveals, err := g.prepare(h, at)
+	if err != nil {
+		return nil, err
+	}
+	z := &Lazy{g: g, at: at, posts: posts, edits: edits, reveals: reveals,
+		actions: make([]Action, len(posts)), playerOf: make([]int32, len(posts))}
+	type key struct{ player, actionType string }
+	playerNum := map[string]int32{}
+	groupOf := map[key]int{}
+	for i, p := range posts {
+		n, ok := playerNum[p.Player]
+		if !ok {
+			n = int32(len(z.players))
+			playerNum[p.Player] = n
+			z.players = append(z.players, lazyPlayer{})
+		}
+		z.playerOf[i] = n
+		pl := &z.players[n]
+		k := key{p.Player, p.ActionType}
+		gi, ok := groupOf[k]
+		if !ok {
+			gi = len(pl.groups)
+			groupOf[k] = gi
+			pl.groups = append(pl.groups, nil)
+		}
+		pl.groups[gi] = append(pl.groups[gi], i)
+		pl.all = append(pl.all, i)
+	}
+	z.copied = copyFlags(posts)
+	return z, nil
+}
+
+// At is the instant judged.
+func (z *Lazy) At() time.Time { return z.at }
+
+// Len is the number of actions: the posts at or before At.
+func (z *Lazy) Len() int { return len(z.posts) }
+
+// Post is the post of action i (in Judge's order: time of post, then
+// ledger index), without judging it.
+func (z *Lazy) Post(i int) *Post { return &z.posts[i] }
+
+// Action is action i as Judge's Actions[i]; the first call for a player
+// judges all of that player's actions. The Action must not be changed.
+func (z *Lazy) Action(i int) *Action {
+	pl := &z.players[z.playerOf[i]]
+	pl.once.Do(func() { z.judgePlayer(pl) })
+	return &z.actions[i]
+}
+
+// Judgement judges every player not judged yet and returns the whole
+// judgement, as Judge would (its Actions are shared with z).
+func (z *Lazy) Judgement() *Judgement {
+	for i := range z.players {
+		pl := &z.players[i]
+		pl.once.Do(func() { z.judgePlayer(pl) })
+	}
+	return &Judgement{At: z.at, Actions: z.actions}
+}
+
+// judgePlayer judges one player's actions, as judgeAll, flagCopies and
+// flagSaltReuse do for them.
+func (z *Lazy) judgePlayer(pl *lazyPlayer) {
+	for _, group := range pl.groups {
+		var live []*Action
+		for _, i := range group {
+			p := z.posts[i]
+			z.actions[i] = z.g.judgeOne(p, z.edits[p.Index], z.reveals[p.Index], &live, z.at)
+			live = append(live, &z.actions[i])
+		}
+	}
+	for _, i := range pl.all {
+		if f, ok := z.copied[i]; ok {
+			z.actions[i].Flags = append(z.actions[i].Flags, f)
+		}
+	}
+	// flagSaltReuse, keyed by player and salt: one player's actions alone.
+	seen := map[string]int{}
+	for _, i := range pl.all {
+		a := &z.actions[i]
+		salt, ok := revealedSalt(a, z.reveals)
+		if !ok {
+			continue
+		}
+		if j, dup := seen[salt]; dup {
+			a.Flags = append(a.Flags, saltFlag(a, &z.actions[j], salt))
+			continue
+		}
+		seen[salt] = i
+	}
+}
+
+// Dates calls fn with the maturation and revelation dates of every
+// action (the zero time for one never taken), as Judge sets them, without
+// judging the actions: what a cache of the judgement needs to know when
+// it may change with no new entry.
+func (z *Lazy) Dates(fn func(maturation, revelation time.Time)) {
+	var c calendarMemo
+	thr := z.g.gapThreshold()
+	for i := range z.posts {
+		p := &z.posts[i]
+		posted := entryTime("post", p.Stamp, thr)
+		s := z.g.SettingsFor(p.ActionType)
+		if p.Channel != s.Channel {
+			fn(time.Time{}, time.Time{})
+			continue
+		}
+		ph, _, end := c.phaseAt(z.g.Calendar, posted.At)
+		if s.Phase != NoPhase && ph != s.Phase {
+			fn(time.Time{}, time.Time{})
+			continue
+		}
+		mat := end // MaturationDate: the next phase's start
+		if s.Maturation == MatureAfterDelay {
+			mat = posted.At.Add(s.MaturationDelay)
+		}
+		fn(mat, c.addDays(z.g.Calendar, mat, s.RevelationDays))
+	}
+}
+
+// calendarMemo remembers the last week and the last AddDays a Calendar
+// computed: consecutive posts mostly fall in one week and mature at one
+// phase start. The week containing an instant is one of a tiling of
+// Mondays' midnights, so the remembered week is the answer for any
+// instant inside it.
+type calendarMemo struct {
+	monday, thursday, next time.Time
+	week                   bool
+	from                   time.Time
+	days                   int
+	to                     time.Time
+	added                  bool
+}
+
+// phaseAt is c.PhaseAt(t).
+func (m *calendarMemo) phaseAt(c Calendar, t time.Time) (Phase, time.Time, time.Time) {
+	if !m.week || t.Before(m.monday) || !t.Before(m.next) {
+		m.monday, m.thursday, m.next = c.weekOf(t)
+		m.week = true
+	}
+	if t.Before(m.thursday) {
+		return Auction, m.monday, m.thursday
+	}
+	return Bartering, m.thursday, m.next
+}
+
+// addDays is c.AddDays(t, n).
+func (m *calendarMemo) addDays(c Calendar, t time.Time, n int) time.Time {
+	if !m.added || t != m.from || n != m.days {
+		m.from, m.days, m.to, m.added = t, n, c.AddDays(t, n), true
+	}
+	return m.to
+}
+
+// copyFlags is flagCopies' flags by position in posts (in time order).
+func copyFlags(posts []Post) map[int]Flag {
+	flags := map[int]Flag{}
+	first := make(map[commit.Commitment][]int, len(posts))
+	for i := range posts {
+		p := &posts[i]
+		firsts := first[p.Commitment]
+		seen, flagged := false, false
+		for _, j := range firsts {
+			if posts[j].Player == p.Player {
+				seen = true
+				continue
+			}
+			if !flagged {
+				flagged = true
+				flags[i] = copyFlag(p, &posts[j])
+			}
+		}
+		if !seen {
+			first[p.Commitment] = append(firsts, i)
+		}
+	}
+	return flags
+}
