@@ -159,7 +159,7 @@ func (s *Server) lookupCommitment(c commit.Commitment) (*commitmentView, error) 
 func viewOf(jd *judgement, idx []int, c commit.Commitment, g secret.Game) *commitmentView {
 	v := &commitmentView{Commitment: c.String(), JudgedAt: jd.at, key: c}
 	for _, i := range idx {
-		a := &jd.j.Actions[i]
+		a := jd.j.Action(i)
 		av := actionView{Index: a.Post.Index, Player: a.Post.Player, PlayerNotes: hiddenNotes(a.Post.Player, false), ActionType: a.Post.ActionType, Channel: a.Post.Channel,
 			IntegratedAt: a.Post.IntegratedAt, PostedAt: a.Post.PostedAt, State: a.State, Maturation: a.Maturation,
 			Revelation: a.Revelation, Failure: a.Failure, PhaseHelp: wrongPhaseHelp(g, a, jd.at), Declaration: a.Declaration, Decisions: a.Decisions, Flags: a.Flags,

@@ -25,7 +25,10 @@ type judgement struct {
 	// entry, after at. The judgement holds until then or until the ledger
 	// grows.
 	until time.Time
-	j     *secret.Judgement
+	// j judges a player's actions when one is first looked up
+	// (secret.Lazy): the first lookup after a start or a new entry waits
+	// for one player's judgement, not everyone's.
+	j *secret.Lazy
 	// byCommitment maps a commitment to the positions in j.Actions of the
 	// actions carrying it, in ledger order.
 	byCommitment map[commit.Commitment][]int
@@ -191,24 +194,27 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 		return nil, fmt.Errorf("judging the secret actions: the history covers %d entries, not %d", jc.histSize, size)
 	}
 	h := jc.hist
-	j, err := jc.game.Judge(h, at)
+	j, err := jc.game.Prepare(h, at)
 	if err != nil {
 		jc.stale.Store(true)
 		return nil, fmt.Errorf("judging the secret actions: %w", err)
 	}
 	jd := &judgement{checked: time.Now(), at: at, size: size, until: farFuture, j: j,
-		byCommitment: make(map[commit.Commitment][]int, len(j.Actions)),
+		byCommitment: make(map[commit.Commitment][]int, j.Len()),
 		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: newViewCache(jc.viewBytes)}
 	later := func(t time.Time) {
 		if t.After(at) && t.Before(jd.until) {
 			jd.until = t
 		}
 	}
-	for i, a := range j.Actions {
-		jd.byCommitment[a.Post.Commitment] = append(jd.byCommitment[a.Post.Commitment], i)
-		later(a.Maturation)
-		later(a.Revelation)
+	for i := range j.Len() {
+		c := j.Post(i).Commitment
+		jd.byCommitment[c] = append(jd.byCommitment[c], i)
 	}
+	j.Dates(func(maturation, revelation time.Time) {
+		later(maturation)
+		later(revelation)
+	})
 	for _, p := range h.Posts {
 		t, _ := p.Time()
 		later(t)
