@@ -134,7 +134,8 @@ func (l *Ledger) verifyRows(ctx context.Context, from, to, size int64, each func
 // time, duplicate key and lookup columns, compared in Go: checkBlobs); a
 // chunk that does not check out in every respect is read again row by
 // row (verifyRows), which decides, so the fast path can only accept what
-// entryOf accepts. A goroutine reads the next chunk while one is checked.
+// entryOf accepts. Two goroutines read the next chunks while one is
+// checked.
 func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int64, each func(*Entry) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -143,27 +144,36 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 		c          *EntryChunk
 		err        error
 	}
-	reads := make(chan read, 2)
-	go func() {
-		defer close(reads)
-		for a := from; a < to; a += auditEntryChunk {
-			r := read{first: a, end: min(a+auditEntryChunk, to), c: &EntryChunk{Columns: true}}
-			r.err = cr.EntryChunk(ctx, r.first, r.end, r.c)
-			select {
-			case reads <- r:
-			case <-ctx.Done():
-				return
+	// Two readers (connections) take turns, as the audit's: reader k
+	// reads chunks k, k+2, ...
+	var ins [auditEntryReaders]chan read
+	for k := range ins {
+		ins[k] = make(chan read, 1)
+		go func() {
+			defer close(ins[k])
+			for a := from + int64(k)*auditEntryChunk; a < to; a += auditEntryReaders * auditEntryChunk {
+				r := read{first: a, end: min(a+auditEntryChunk, to), c: &EntryChunk{Columns: true}}
+				r.err = cr.EntryChunk(ctx, r.first, r.end, r.c)
+				select {
+				case ins[k] <- r:
+				case <-ctx.Done():
+					return
+				}
+				if r.err != nil {
+					return
+				}
 			}
-			if r.err != nil {
-				return
-			}
-		}
-	}()
+		}()
+	}
 	var hashes []tlog.Hash
 	var results []namedReplay
 	lc := leafChecker{store: l.store, columns: true}
 	next := from
-	for r := range reads {
+	for k := 0; ; k++ {
+		r, ok := <-ins[k%len(ins)]
+		if !ok {
+			break
+		}
 		if r.err != nil {
 			return r.err
 		}
