@@ -26,10 +26,11 @@ type judgement struct {
 	// grows.
 	until time.Time
 	// j judges a player's actions when one is first looked up
-	// (secret.Lazy): the first lookup after a start or a new entry waits
-	// for one player's judgement, not everyone's.
+	// (secret.Lazy), or before in the background (recompute): the first
+	// lookup after a start or a new entry waits for one player's
+	// judgement at most, not everyone's.
 	j *secret.Lazy
-	// byCommitment maps a commitment to the positions in j.Actions of the
+	// byCommitment maps a commitment to the positions in j (j.Action) of the
 	// actions carrying it, in ledger order.
 	byCommitment map[commit.Commitment][]int
 	reveals      map[int64][]secret.Reveal // by the commit entry they name
@@ -230,6 +231,12 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 		later(t)
 	}
 	jc.cur.Store(jd)
+	// The other players' actions are judged in the background, one
+	// player after the other, until this judgement is replaced.
+	go j.JudgeRest(func() bool {
+		cur := jc.cur.Load()
+		return cur == nil || cur.j != j
+	})
 	return jd, nil
 }
 

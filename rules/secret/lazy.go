@@ -103,6 +103,19 @@ func (z *Lazy) Judgement() *Judgement {
 	return &Judgement{At: z.at, Actions: z.actions}
 }
 
+// JudgeRest judges the players not judged yet, one after the other, until
+// all are or stop reports true (it is asked before each player): a server
+// calls it in the background so that lookups find their actions judged.
+func (z *Lazy) JudgeRest(stop func() bool) {
+	for i := range z.players {
+		if stop() {
+			return
+		}
+		pl := &z.players[i]
+		pl.once.Do(func() { z.judgePlayer(pl) })
+	}
+}
+
 // judgePlayer judges one player's actions, as judgeAll, flagCopies and
 // flagSaltReuse do for them.
 func (z *Lazy) judgePlayer(pl *lazyPlayer) {

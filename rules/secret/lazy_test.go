@@ -14,7 +14,7 @@ import (
 
 // TestLazyMatchesJudge: Prepare's judgement, made a player at a time as
 // its actions are asked for (in a random order, from several goroutines
-// at once), is Judge's action by action and byte for byte as JSON, and
+// at once, while JudgeRest judges the others), is Judge's action by action and byte for byte as JSON, and
 // its Dates are the judged actions' maturation and revelation dates. The
 // generated histories have every state, most failure reasons and both
 // flags; they are judged in UTC and in Europe/Paris over a change of
@@ -62,6 +62,9 @@ func TestLazyMatchesJudge(t *testing.T) {
 				}
 				order := rand.New(rand.NewPCG(7, uint64(gi))).Perm(z.Len())
 				var wg sync.WaitGroup
+				// The rest judged in the background meanwhile, as the site
+				// does.
+				wg.Go(func() { z.JudgeRest(func() bool { return false }) })
 				for w := range 4 {
 					wg.Go(func() {
 						for _, i := range order[w*len(order)/4 : (w+1)*len(order)/4] {
