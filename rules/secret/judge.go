@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -333,9 +334,10 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, live *[]*Action, 
 			continue
 		}
 		*live = (*live)[k:] // those before q are outstanding no more
-		fail(AttemptOutstanding, posted.At, RuleNewAttempt, ReadingNewAttemptFails, fmt.Sprintf(
-			"%s's %s action posted at ledger index %d was still outstanding (not failed, not revealed, revelation date %s not passed)",
-			p.Player, p.ActionType, q.Post.Index, q.Revelation.UTC().Format(time.RFC3339)), posted, q.Posted, derivedTime("revelation date of the outstanding attempt", q.Revelation))
+		fail(AttemptOutstanding, posted.At, RuleNewAttempt, ReadingNewAttemptFails,
+			p.Player+"'s "+p.ActionType+" action posted at ledger index "+strconv.FormatInt(q.Post.Index, 10)+
+				" was still outstanding (not failed, not revealed, revelation date "+q.Revelation.UTC().Format(time.RFC3339)+" not passed)",
+			posted, q.Posted, derivedTime("revelation date of the outstanding attempt", q.Revelation))
 		return a
 	}
 	*live = (*live)[:0]
@@ -424,7 +426,7 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, live *[]*Action, 
 		}
 	}
 	if a.State == "" && !at.Before(a.Revelation) {
-		text := fmt.Sprintf("%s had not revealed the text at the revelation date", p.Player)
+		text := p.Player + " had not revealed the text at the revelation date"
 		if len(uncounted) > 0 {
 			text += "; reveals that did not count: " + strings.Join(uncounted, "; ")
 		}
