@@ -28,13 +28,11 @@ type judgement struct {
 	// j judges a player's actions when one is first looked up
 	// (secret.Lazy), or before in the background (recompute): the first
 	// lookup after a start or a new entry waits for one player's
-	// judgement at most, not everyone's.
-	j *secret.Lazy
-	// byCommitment maps a commitment to the positions in j (j.Action) of the
-	// actions carrying it, in ledger order.
-	byCommitment map[commit.Commitment][]int
-	reveals      map[int64][]secret.Reveal // by the commit entry they name
-	edits        map[int64][]secret.Edit
+	// judgement at most, not everyone's. j.Find gives the positions of
+	// the actions carrying a commitment.
+	j       *secret.Lazy
+	reveals map[int64][]secret.Reveal // by the commit entry they name
+	edits   map[int64][]secret.Edit
 	// views caches the commitment views built from this judgement, within
 	// a byte budget (viewCache); a new judgement starts empty.
 	views *viewCache
@@ -201,16 +199,11 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 		return nil, fmt.Errorf("judging the secret actions: %w", err)
 	}
 	jd := &judgement{checked: time.Now(), at: at, size: size, until: farFuture, j: j,
-		byCommitment: make(map[commit.Commitment][]int, j.Len()),
-		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: newViewCache(jc.viewBytes)}
+		reveals: map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: newViewCache(jc.viewBytes)}
 	later := func(t time.Time) {
 		if t.After(at) && t.Before(jd.until) {
 			jd.until = t
 		}
-	}
-	for i := range j.Len() {
-		c := j.Post(i).Commitment
-		jd.byCommitment[c] = append(jd.byCommitment[c], i)
 	}
 	j.Dates(func(maturation, revelation time.Time) {
 		later(maturation)
@@ -252,7 +245,7 @@ func (jc *judgeCache) lookup(c commit.Commitment) (*judgement, []int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if idx := jd.byCommitment[c]; len(idx) > 0 {
+	if idx := jd.j.Find(c); len(idx) > 0 {
 		return jd, idx, nil
 	}
 	es, err := jc.l.CommitsByCommitment(c.String())
@@ -265,5 +258,5 @@ func (jc *judgeCache) lookup(c commit.Commitment) (*judgement, []int, error) {
 	if jd, err = jc.refresh(); err != nil {
 		return nil, nil, err
 	}
-	return jd, jd.byCommitment[c], nil
+	return jd, jd.j.Find(c), nil
 }

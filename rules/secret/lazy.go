@@ -26,9 +26,9 @@ type Lazy struct {
 	// time order.
 	playerOf []int32
 	players  []lazyPlayer
-	// copied is the copied-commitment flag of the posts that have one
-	// (flagCopies).
-	copied map[int]Flag
+	// byCommitment is the positions in posts of each commitment, in
+	// order (copied-commitment flags, Find).
+	byCommitment map[commit.Commitment][]int
 }
 
 // lazyPlayer is one player's posts and whether they are judged.
@@ -49,10 +49,27 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 	}
 	z := &Lazy{g: g, at: at, posts: posts, edits: edits, reveals: reveals,
 		actions: make([]Action, len(posts)), playerOf: make([]int32, len(posts))}
+	// The commitments' index is built beside the players' (two maps of
+	// every post: on a large ledger, on two goroutines).
+	done := make(chan struct{})
+	index := func() {
+		defer close(done)
+		z.byCommitment = make(map[commit.Commitment][]int, len(posts))
+		for i := range posts {
+			c := posts[i].Commitment
+			z.byCommitment[c] = append(z.byCommitment[c], i)
+		}
+	}
+	if len(posts) >= parallelFrom {
+		go index()
+	} else {
+		index()
+	}
 	type key struct{ player, actionType string }
 	playerNum := map[string]int32{}
 	groupOf := map[key]int{}
-	for i, p := range posts {
+	for i := range posts {
+		p := &posts[i]
 		n, ok := playerNum[p.Player]
 		if !ok {
 			n = int32(len(z.players))
@@ -71,9 +88,13 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 		pl.groups[gi] = append(pl.groups[gi], i)
 		pl.all = append(pl.all, i)
 	}
-	z.copied = copyFlags(posts)
+	<-done
 	return z, nil
 }
+
+// Find returns the positions of the actions whose post carries commitment
+// c, in order (none if no post does). The slice must not be changed.
+func (z *Lazy) Find(c commit.Commitment) []int { return z.byCommitment[c] }
 
 // At is the instant judged.
 func (z *Lazy) At() time.Time { return z.at }
@@ -127,9 +148,29 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 			live = append(live, &z.actions[i])
 		}
 	}
+	// flagCopies: the flag names the earliest post of the commitment by
+	// another player, if earlier (the earliest post of each player is
+	// among flagCopies' firsts, in time order); found once per commitment.
+	other := map[commit.Commitment]int{}
 	for _, i := range pl.all {
-		if f, ok := z.copied[i]; ok {
-			z.actions[i].Flags = append(z.actions[i].Flags, f)
+		p := &z.posts[i]
+		list := z.byCommitment[p.Commitment]
+		if len(list) < 2 {
+			continue
+		}
+		j, ok := other[p.Commitment]
+		if !ok {
+			j = -1
+			for _, k := range list {
+				if z.posts[k].Player != p.Player {
+					j = k
+					break
+				}
+			}
+			other[p.Commitment] = j
+		}
+		if j >= 0 && j < i {
+			z.actions[i].Flags = append(z.actions[i].Flags, copyFlag(p, &z.posts[j]))
 		}
 	}
 	// flagSaltReuse, keyed by player and salt: one player's actions alone.
@@ -208,29 +249,4 @@ func (m *calendarMemo) addDays(c Calendar, t time.Time, n int) time.Time {
 		m.from, m.days, m.to, m.added = t, n, c.AddDays(t, n), true
 	}
 	return m.to
-}
-
-// copyFlags is flagCopies' flags by position in posts (in time order).
-func copyFlags(posts []Post) map[int]Flag {
-	flags := map[int]Flag{}
-	first := make(map[commit.Commitment][]int, len(posts))
-	for i := range posts {
-		p := &posts[i]
-		firsts := first[p.Commitment]
-		seen, flagged := false, false
-		for _, j := range firsts {
-			if posts[j].Player == p.Player {
-				seen = true
-				continue
-			}
-			if !flagged {
-				flagged = true
-				flags[i] = copyFlag(p, &posts[j])
-			}
-		}
-		if !seen {
-			first[p.Commitment] = append(firsts, i)
-		}
-	}
-	return flags
 }
