@@ -47,7 +47,7 @@ func (l *Ledger) VerifiedSize(ctx context.Context) (int64, error) {
 // then. An error from fn stops the check and is returned. fn must not
 // call the Ledger's VerifiedSize methods; it may keep the entry's Leaf.
 // A store with chunked reads (ChunkReader) is read as the audit reads it,
-// a chunk of aggregates at a time (the next read while one is checked),
+// a chunk of aggregates at a time (two chunks read and checked at once),
 // and a chunk that does not check out is read again row by row, which
 // decides: fn sees the same entries, and the same errors are returned.
 func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (int64, error) {
@@ -134,26 +134,38 @@ func (l *Ledger) verifyRows(ctx context.Context, from, to, size int64, each func
 // time, duplicate key and lookup columns, compared in Go: checkBlobs); a
 // chunk that does not check out in every respect is read again row by
 // row (verifyRows), which decides, so the fast path can only accept what
-// entryOf accepts. Two goroutines read the next chunks while one is
-// checked.
+// entryOf accepts. Two goroutines (and connections) read and check
+// chunks, taking turns; the entries are handed to each in index order.
 func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int64, each func(*Entry) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	type read struct {
+	type checked struct {
 		first, end int64
-		c          *EntryChunk
+		entries    []Entry // nil if the chunk did not check out
 		err        error
 	}
-	// Two readers (connections) take turns, as the audit's: reader k
-	// reads chunks k, k+2, ...
-	var ins [auditEntryReaders]chan read
+	// Reader k reads and checks chunks k, k+2, ...
+	var ins [auditEntryReaders]chan checked
 	for k := range ins {
-		ins[k] = make(chan read, 1)
+		ins[k] = make(chan checked, 1)
 		go func() {
 			defer close(ins[k])
+			var hashes []tlog.Hash
+			var results []namedReplay
+			lc := leafChecker{store: l.store, columns: true}
 			for a := from + int64(k)*auditEntryChunk; a < to; a += auditEntryReaders * auditEntryChunk {
-				r := read{first: a, end: min(a+auditEntryChunk, to), c: &EntryChunk{Columns: true}}
-				r.err = cr.EntryChunk(ctx, r.first, r.end, r.c)
+				r := checked{first: a, end: min(a+auditEntryChunk, to)}
+				c := &EntryChunk{Columns: true}
+				if r.err = cr.EntryChunk(ctx, r.first, r.end, c); r.err == nil {
+					n := int(r.end - r.first)
+					hashes = slices.Grow(hashes[:0], n)[:n]
+					entries := make([]Entry, 0, n) // each may keep the entries' leaves, slices of the chunk
+					lc.entries, lc.prev, lc.commits, results = &entries, math.MinInt64, lc.commits[:0], results[:0]
+					var cols bool
+					if lc.checkBlobs(c, r.first, hashes, &results, &cols) && cols && len(entries) == n {
+						r.entries = entries
+					}
+				}
 				select {
 				case ins[k] <- r:
 				case <-ctx.Done():
@@ -165,9 +177,6 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 			}
 		}()
 	}
-	var hashes []tlog.Hash
-	var results []namedReplay
-	lc := leafChecker{store: l.store, columns: true}
 	next := from
 	for k := 0; ; k++ {
 		r, ok := <-ins[k%len(ins)]
@@ -177,14 +186,9 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 		if r.err != nil {
 			return r.err
 		}
-		n := int(r.end - r.first)
-		hashes = slices.Grow(hashes[:0], n)[:n]
-		entries := make([]Entry, 0, n) // fn may keep the entries' leaves, slices of the chunk
-		lc.entries, lc.prev, lc.commits, results = &entries, math.MinInt64, lc.commits[:0], results[:0]
-		var cols bool
-		if lc.checkBlobs(r.c, r.first, hashes, &results, &cols) && cols && len(entries) == n {
-			for i := range entries {
-				if err := each(&entries[i]); err != nil {
+		if r.entries != nil {
+			for i := range r.entries {
+				if err := each(&r.entries[i]); err != nil {
 					return err
 				}
 			}
