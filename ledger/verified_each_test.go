@@ -66,7 +66,7 @@ func TestVerifiedSizeEach(t *testing.T) {
 	}
 }
 
-// TestVerifiedSizeEachChunks: over more than one chunk of the store's
+// TestVerifiedSizeEachChunks: over three chunks of the store's
 // aggregated reads (VerifiedSizeEach's fast path), with commits, reveals
 // and edits, some with posted_at, every entry handed to fn is exactly the
 // one Entry reads (row by row, entryOf); with a lookup column rewritten in
@@ -75,7 +75,7 @@ func TestVerifiedSizeEach(t *testing.T) {
 func TestVerifiedSizeEachChunks(t *testing.T) {
 	ctx := context.Background()
 	l, path, _ := newTestLedger(t, ledger.Options{CheckpointInterval: time.Millisecond})
-	const n = 5000
+	const n = 9000 // three chunks: the first reader reads two
 	last, lastCommit := int64(-1), int64(0)
 	for i := range n {
 		b := &ledger.Body{Kind: ledger.KindCommit, Player: fmt.Sprintf("p%d", i%7), ActionType: "bid", Channel: "#auctions", Commitment: fmt.Sprintf("%064x", i+1)}
