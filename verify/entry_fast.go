@@ -2,7 +2,6 @@ package verify
 
 import (
 	"encoding/base64"
-	"encoding/hex"
 	"unicode/utf8"
 
 	"github.com/sealedhq/sealed/commit"
@@ -141,22 +140,41 @@ func scanSecretLeaf(leaf []byte, s *secretLeaf) bool {
 // invalid UTF-8 (which encoding/json would refuse or replace) or does not
 // end.
 func plainString(leaf []byte, i int) int {
-	ascii := true
+	var high uint8
 	for j := i + 1; j < len(leaf); j++ {
-		switch c := leaf[j]; {
-		case c == '"':
-			if !ascii && !utf8.Valid(leaf[i+1:j]) {
+		c := leaf[j]
+		switch stringClass[c] {
+		case 0:
+			continue
+		case 1: // the closing quote
+			if high != 0 && !utf8.Valid(leaf[i+1:j]) {
 				return -1
 			}
 			return j
-		case c == '\\' || c < 0x20:
+		case 2: // a backslash or a control character
 			return -1
-		case c >= 0x80:
-			ascii = false
 		}
+		high = 1
 	}
 	return -1
 }
+
+// stringClass sorts the bytes of a JSON string for plainString: 0 plain
+// ASCII, 1 the quote, 2 a backslash or control character, 3 a byte of a
+// multi-byte UTF-8 sequence.
+var stringClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c == '"':
+			t[c] = 1
+		case c == '\\' || c < 0x20:
+			t[c] = 2
+		case c >= 0x80:
+			t[c] = 3
+		}
+	}
+	return t
+}()
 
 // plainIndex reads a non-negative integer at leaf[i] as the ledger writes
 // an index (no sign, no leading zero, at most 18 digits): the index after
@@ -179,14 +197,30 @@ func lowerHex64(b []byte) (c commit.Commitment, ok bool) {
 	if len(b) != 64 {
 		return c, false
 	}
-	for _, x := range b {
-		if (x < '0' || x > '9') && (x < 'a' || x > 'f') {
-			return c, false
+	var bad uint8
+	for k := range c {
+		hi, lo := lowerHexVal[b[2*k]], lowerHexVal[b[2*k+1]]
+		bad |= hi | lo
+		c[k] = hi<<4 | lo&0x0f
+	}
+	return c, bad&0x80 == 0
+}
+
+// lowerHexVal is the value of a lowercase hex digit, 0x80 for any other
+// byte.
+var lowerHexVal = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = uint8(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = uint8(c - 'a' + 10)
+		default:
+			t[c] = 0x80
 		}
 	}
-	_, err := hex.Decode(c[:], b)
-	return c, err == nil
-}
+	return t
+}()
 
 // addEntryFast is addEntry for a commit, reveal or edit entry whose leaf
 // the fast path reads; false (h unchanged) for any other, which addEntry

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/rules/secret"
 )
@@ -140,4 +141,29 @@ func FuzzAddEntryFast(f *testing.F) {
 	f.Fuzz(func(t *testing.T, k uint8, leaf []byte) {
 		checkFast(t, kinds[int(k)%len(kinds)], leaf)
 	})
+}
+
+// TestLowerHex64: the fast path's commitment reader accepts exactly 64
+// lowercase hex digits and decodes them as commit.ParseCommitment does.
+func TestLowerHex64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	digits := []byte("0123456789abcdef")
+	for n := range 20000 {
+		b := make([]byte, 64)
+		for i := range b {
+			b[i] = digits[rng.IntN(len(digits))]
+		}
+		if n%2 == 1 { // one byte of any value
+			b[rng.IntN(64)] = byte(rng.IntN(256))
+		}
+		got, ok := lowerHex64(b)
+		lower := true
+		for _, c := range b {
+			lower = lower && (c >= '0' && c <= '9' || c >= 'a' && c <= 'f')
+		}
+		want, err := commit.ParseCommitment(string(b))
+		if ok != lower || (ok && (err != nil || got != want)) {
+			t.Fatalf("%q: got %x, %v; ParseCommitment %x, %v", b, got, ok, want, err)
+		}
+	}
 }
