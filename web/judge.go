@@ -176,15 +176,25 @@ func (jc *judgeCache) extend() (int64, error) {
 			return 0, err
 		}
 	}
-	jc.hist.Posts = append(jc.hist.Posts, add.Posts...)
-	jc.hist.Reveals = append(jc.hist.Reveals, add.Reveals...)
-	jc.hist.Edits = append(jc.hist.Edits, add.Edits...)
+	jc.hist.Posts = appendAll(jc.hist.Posts, add.Posts)
+	jc.hist.Reveals = appendAll(jc.hist.Reveals, add.Reveals)
+	jc.hist.Edits = appendAll(jc.hist.Edits, add.Edits)
 	jc.histSize = max(jc.histSize, size)
 	return size, nil
 }
 
-// recompute judges the whole ledger below size (jc.hist, extended to
-// size); jc.mu is held. size is the ledger size read before, so entries
+// appendAll is append(s, add...), or add itself when s is empty (the
+// first load: no copy of the whole history).
+func appendAll[T any](s, add []T) []T {
+	if len(s) == 0 {
+		return add
+	}
+	return append(s, add...)
+}
+
+// recompute prepares the judgement of the whole ledger below size
+// (jc.hist, extended to size; secret.Game.Prepare), whose players are then
+// judged in the background or when looked up; jc.mu is held. size is the ledger size read before, so entries
 // appended meanwhile make the next check recompute again.
 func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 	at := jc.now()
