@@ -26,7 +26,7 @@ type judgement struct {
 	// grows.
 	until time.Time
 	// j judges a player's actions when one is first looked up
-	// (secret.Lazy), or before in the background (recompute): the first
+	// (secret.Lazy), or before in the background (judgeRest): the first
 	// lookup after a start or a new entry waits for one player's
 	// judgement at most, not everyone's. j.Find gives the positions of
 	// the actions carrying a commitment.
@@ -36,6 +36,9 @@ type judgement struct {
 	// views caches the commitment views built from this judgement, within
 	// a byte budget (viewCache); a new judgement starts empty.
 	views *viewCache
+	// rest starts judging the players in the background, once, after the
+	// first lookup has judged its own (judgeRest).
+	rest *sync.Once
 }
 
 // judgeCache keeps the latest judgement. A judgement depends only on the
@@ -194,8 +197,9 @@ func appendAll[T any](s, add []T) []T {
 
 // recompute prepares the judgement of the whole ledger below size
 // (jc.hist, extended to size; secret.Game.Prepare), whose players are then
-// judged in the background or when looked up; jc.mu is held. size is the ledger size read before, so entries
-// appended meanwhile make the next check recompute again.
+// judged in the background or when looked up; jc.mu is held. size is the
+// ledger size read before, so entries appended meanwhile make the next
+// check recompute again.
 func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 	at := jc.now()
 	if jc.histSize != size {
@@ -209,7 +213,7 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 		return nil, fmt.Errorf("judging the secret actions: %w", err)
 	}
 	jd := &judgement{checked: time.Now(), at: at, size: size, until: farFuture, j: j,
-		reveals: map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: newViewCache(jc.viewBytes)}
+		reveals: map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, views: newViewCache(jc.viewBytes), rest: new(sync.Once)}
 	later := func(t time.Time) {
 		if t.After(at) && t.Before(jd.until) {
 			jd.until = t
@@ -234,12 +238,6 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 		later(t)
 	}
 	jc.cur.Store(jd)
-	// The other players' actions are judged in the background, one
-	// player after the other, until this judgement is replaced.
-	go j.JudgeRest(func() bool {
-		cur := jc.cur.Load()
-		return cur == nil || cur.j != j
-	})
 	return jd, nil
 }
 
@@ -256,6 +254,7 @@ func (jc *judgeCache) lookup(c commit.Commitment) (*judgement, []int, error) {
 		return nil, nil, err
 	}
 	if idx := jd.j.Find(c); len(idx) > 0 {
+		jc.judgeRest(jd, idx)
 		return jd, idx, nil
 	}
 	es, err := jc.l.CommitsByCommitment(c.String())
@@ -268,5 +267,26 @@ func (jc *judgeCache) lookup(c commit.Commitment) (*judgement, []int, error) {
 	if jd, err = jc.refresh(); err != nil {
 		return nil, nil, err
 	}
-	return jd, jd.j.Find(c), nil
+	idx := jd.j.Find(c)
+	jc.judgeRest(jd, idx)
+	return jd, idx, nil
+}
+
+// judgeRest judges the players of the actions at idx, then, on the first
+// lookup of jd, starts judging the other players in the background (on
+// every CPU, a player at a time: secret.Lazy.JudgeRest) until jd's
+// judgement is replaced, so later lookups find their actions judged. The
+// first lookup after a start or a new entry waits for its own players
+// only, with no background work competing.
+func (jc *judgeCache) judgeRest(jd *judgement, idx []int) {
+	for _, i := range idx {
+		jd.j.Action(i)
+	}
+	jd.rest.Do(func() {
+		j := jd.j
+		go j.JudgeRest(func() bool {
+			cur := jc.cur.Load()
+			return cur == nil || cur.j != j
+		})
+	})
 }

@@ -1,7 +1,9 @@
 package secret
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sealedhq/sealed/commit"
@@ -124,17 +126,22 @@ func (z *Lazy) Judgement() *Judgement {
 	return &Judgement{At: z.at, Actions: z.actions}
 }
 
-// JudgeRest judges the players not judged yet, one after the other, until
-// all are or stop reports true (it is asked before each player): a server
-// calls it in the background so that lookups find their actions judged.
+// JudgeRest judges the players not judged yet, on up to GOMAXPROCS
+// goroutines taking the players in turn, until all are or stop reports
+// true (it is asked before each player): a server calls it in the
+// background so that lookups find their actions judged.
 func (z *Lazy) JudgeRest(stop func() bool) {
-	for i := range z.players {
-		if stop() {
-			return
-		}
-		pl := &z.players[i]
-		pl.once.Do(func() { z.judgePlayer(pl) })
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(z.players)) {
+		wg.Go(func() {
+			for n := next.Add(1) - 1; n < int64(len(z.players)) && !stop(); n = next.Add(1) - 1 {
+				pl := &z.players[n]
+				pl.once.Do(func() { z.judgePlayer(pl) })
+			}
+		})
 	}
+	wg.Wait()
 }
 
 // judgePlayer judges one player's actions, as judgeAll, flagCopies and
