@@ -219,10 +219,7 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 			jd.until = t
 		}
 	}
-	j.Dates(func(maturation, revelation time.Time) {
-		later(maturation)
-		later(revelation)
-	})
+	later(j.NextDate()) // the actions' maturation and revelation dates
 	for _, p := range h.Posts {
 		t, _ := p.Time()
 		later(t)

@@ -19,18 +19,23 @@ import (
 type Lazy struct {
 	g       Game
 	at      time.Time
-	posts   []Post
 	edits   map[int64][]Edit
 	reveals map[int64][]Reveal
+	// actions holds each post (Judge's order) until its player is
+	// judged, then its action: a player's are written by its judging only.
 	actions []Action
-	// playerOf is the player number of each post; players the posts of
-	// each player, by action type (in time order), and all of them in
-	// time order.
+	// playerOf is the player number of each post, index its ledger index;
+	// players the posts of each player, by action type (in time order),
+	// and all of them in time order; names the players' names.
 	playerOf []int32
+	index    []int64
 	players  []lazyPlayer
-	// byCommitment is the positions in posts of each commitment, in
-	// order (copied-commitment flags, Find).
+	names    []string
+	// byCommitment is the positions of each commitment, in order
+	// (copied-commitment flags, Find).
 	byCommitment map[commit.Commitment][]int
+	// next is the earliest maturation or revelation date after at.
+	next time.Time
 }
 
 // lazyPlayer is one player's posts and whether they are judged.
@@ -49,8 +54,8 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 	if err != nil {
 		return nil, err
 	}
-	z := &Lazy{g: g, at: at, posts: posts, edits: edits, reveals: reveals,
-		actions: make([]Action, len(posts)), playerOf: make([]int32, len(posts))}
+	z := &Lazy{g: g, at: at, edits: edits, reveals: reveals,
+		actions: make([]Action, len(posts)), playerOf: make([]int32, len(posts)), index: make([]int64, len(posts))}
 	// The commitments' index is built beside the players' (two maps of
 	// every post: on a large ledger, on two goroutines).
 	done := make(chan struct{})
@@ -77,8 +82,9 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 			n = int32(len(z.players))
 			playerNum[p.Player] = n
 			z.players = append(z.players, lazyPlayer{})
+			z.names = append(z.names, p.Player)
 		}
-		z.playerOf[i] = n
+		z.playerOf[i], z.index[i] = n, p.Index
 		pl := &z.players[n]
 		k := key{p.Player, p.ActionType}
 		gi, ok := groupOf[k]
@@ -90,7 +96,11 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 		pl.groups[gi] = append(pl.groups[gi], i)
 		pl.all = append(pl.all, i)
 	}
+	z.next = g.nextDate(posts, at)
 	<-done
+	for i := range posts {
+		z.actions[i].Post = posts[i] // posts is dropped: one copy of each
+	}
 	return z, nil
 }
 
@@ -102,11 +112,12 @@ func (z *Lazy) Find(c commit.Commitment) []int { return z.byCommitment[c] }
 func (z *Lazy) At() time.Time { return z.at }
 
 // Len is the number of actions: the posts at or before At.
-func (z *Lazy) Len() int { return len(z.posts) }
+func (z *Lazy) Len() int { return len(z.actions) }
 
-// Post is the post of action i (in Judge's order: time of post, then
-// ledger index), without judging it.
-func (z *Lazy) Post(i int) *Post { return &z.posts[i] }
+// NextDate is the earliest maturation or revelation date of an action
+// after At, as Judge sets the dates (the zero time if none is): until
+// then, and with no new entry, no state changes. It judges nothing.
+func (z *Lazy) NextDate() time.Time { return z.next }
 
 // Action is action i as Judge's Actions[i]; the first call for a player
 // judges all of that player's actions. The Action must not be changed.
@@ -150,7 +161,7 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 	for _, group := range pl.groups {
 		var live []*Action
 		for _, i := range group {
-			p := z.posts[i]
+			p := z.actions[i].Post
 			z.actions[i] = z.g.judgeOne(p, z.edits[p.Index], z.reveals[p.Index], &live, z.at)
 			live = append(live, &z.actions[i])
 		}
@@ -160,7 +171,7 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 	// among flagCopies' firsts, in time order); found once per commitment.
 	other := map[commit.Commitment]int{}
 	for _, i := range pl.all {
-		p := &z.posts[i]
+		p := &z.actions[i].Post
 		list := z.byCommitment[p.Commitment]
 		if len(list) < 2 {
 			continue
@@ -169,7 +180,7 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 		if !ok {
 			j = -1
 			for _, k := range list {
-				if z.posts[k].Player != p.Player {
+				if z.playerOf[k] != z.playerOf[i] {
 					j = k
 					break
 				}
@@ -177,7 +188,8 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 			other[p.Commitment] = j
 		}
 		if j >= 0 && j < i {
-			z.actions[i].Flags = append(z.actions[i].Flags, copyFlag(p, &z.posts[j]))
+			earlier := Post{Stamp: Stamp{Index: z.index[j]}, Player: z.names[z.playerOf[j]]}
+			z.actions[i].Flags = append(z.actions[i].Flags, copyFlag(p, &earlier))
 		}
 	}
 	// flagSaltReuse, keyed by player and salt: one player's actions alone.
@@ -196,32 +208,36 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 	}
 }
 
-// Dates calls fn with the maturation and revelation dates of every
-// action (the zero time for one never taken), as Judge sets them, without
-// judging the actions: what a cache of the judgement needs to know when
-// it may change with no new entry.
-func (z *Lazy) Dates(fn func(maturation, revelation time.Time)) {
+// nextDate is the earliest maturation or revelation date after at of the
+// actions of posts, as judgeOne sets them (none for an action never
+// taken), without judging them.
+func (g Game) nextDate(posts []Post, at time.Time) time.Time {
 	var c calendarMemo
-	thr := z.g.gapThreshold()
-	for i := range z.posts {
-		p := &z.posts[i]
-		posted := entryTime("post", p.Stamp, thr)
-		s := z.g.SettingsFor(p.ActionType)
+	var next time.Time
+	later := func(t time.Time) {
+		if t.After(at) && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	for i := range posts {
+		p := &posts[i]
+		posted, _ := p.Time()
+		s := g.SettingsFor(p.ActionType)
 		if p.Channel != s.Channel {
-			fn(time.Time{}, time.Time{})
 			continue
 		}
-		ph, _, end := c.phaseAt(z.g.Calendar, posted.At)
+		ph, _, end := c.phaseAt(g.Calendar, posted)
 		if s.Phase != NoPhase && ph != s.Phase {
-			fn(time.Time{}, time.Time{})
 			continue
 		}
 		mat := end // MaturationDate: the next phase's start
 		if s.Maturation == MatureAfterDelay {
-			mat = posted.At.Add(s.MaturationDelay)
+			mat = posted.Add(s.MaturationDelay)
 		}
-		fn(mat, c.addDays(z.g.Calendar, mat, s.RevelationDays))
+		later(mat)
+		later(c.addDays(g.Calendar, mat, s.RevelationDays))
 	}
+	return next
 }
 
 // calendarMemo remembers the last week and the last AddDays a Calendar
