@@ -97,6 +97,10 @@ type leafChecker struct {
 	// pending holds the current chunk's.
 	playersOut chan<- []playerCommit
 	pending    []playerCommit
+	// entries, if not nil, takes each entry of a chunk checkBlobs reads,
+	// as entryOf would give it (VerifiedSizeEach's fast path); a chunk
+	// that does not check out may leave some there.
+	entries *[]Entry
 }
 
 // player hands a checked entry to the players re-derivation.
@@ -240,6 +244,9 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 		}
 		prev = integrated
 		hashes[i] = h
+		if c.entries != nil && !c.entry(first+int64(i), kind, body, h, integrated, &m) {
+			return false
+		}
 	}
 	if len(bodies) != 0 {
 		return false
@@ -247,6 +254,27 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 	c.prev = prev
 	*results = found
 	*columns = colsOK && cols.done(e)
+	return true
+}
+
+// entry appends to c.entries the entry of a leaf checkBlobs checked, as
+// entryOf converts its row: the kind, integration time and posted_at
+// columns are the leaf's members (checkBlobs' caller requires the chunk's
+// columns to have checked out). false if posted_at does not parse.
+func (c *leafChecker) entry(index int64, kind Kind, body []byte, h tlog.Hash, integrated int64, m *leafMembers) bool {
+	e := Entry{Index: index, Kind: kind, Leaf: body, LeafHash: h, IntegratedAt: time.Unix(0, integrated).UTC()}
+	if m[mPostedAt] >= 0 {
+		s, ok := m.bytes(body, mPostedAt)
+		if !ok {
+			return false
+		}
+		t, err := time.Parse(TimeLayout, string(s))
+		if err != nil {
+			return false
+		}
+		e.PostedAt = time.Unix(0, t.UnixNano()).UTC()
+	}
+	*c.entries = append(*c.entries, e)
 	return true
 }
 

@@ -3,6 +3,8 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"math"
+	"slices"
 	"sync"
 
 	"golang.org/x/mod/sumdb/tlog"
@@ -43,7 +45,11 @@ func (l *Ledger) VerifiedSize(ctx context.Context) (int64, error) {
 // the entries are backed by the signed checkpoint only if
 // VerifiedSizeEach returns no error, so fn should keep them aside until
 // then. An error from fn stops the check and is returned. fn must not
-// call the Ledger's VerifiedSize methods.
+// call the Ledger's VerifiedSize methods; it may keep the entry's Leaf.
+// A store with chunked reads (ChunkReader) is read as the audit reads it,
+// a chunk of aggregates at a time (two chunks read and checked at once),
+// and a chunk that does not check out is read again row by row, which
+// decides: fn sees the same entries, and the same errors are returned.
 func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (int64, error) {
 	v := &l.verified
 	v.mu.Lock()
@@ -58,35 +64,26 @@ func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (i
 	}
 	f := v.f // extend a copy: the cache changes only once the root checks out
 	var added []tlog.Hash
-	for from := done; from < cp.Size; from += MaxEntries {
-		to := min(from+MaxEntries, cp.Size)
-		rows, err := l.store.EntryRange(ctx, from, to)
+	each := func(e *Entry) error {
+		if fn != nil {
+			if err := fn(e); err != nil {
+				return err
+			}
+		}
+		hs, err := tlog.StoredHashesForRecordHash(e.Index, e.LeafHash, &f)
 		if err != nil {
+			return err
+		}
+		f.add(hs)
+		added = append(added, e.LeafHash)
+		return nil
+	}
+	if cr, ok := l.store.(ChunkReader); ok && cp.Size > done {
+		if err := l.verifyChunks(ctx, cr, done, cp.Size, each); err != nil {
 			return done, err
 		}
-		for i := range rows {
-			if rows[i].Index != from+int64(i) {
-				return done, fmt.Errorf("entry %d is missing below the checkpoint size %d: %w", from+int64(i), cp.Size, ErrTampered)
-			}
-			e, err := entryOf(&rows[i])
-			if err != nil {
-				return done, err
-			}
-			if fn != nil {
-				if err := fn(&e); err != nil {
-					return done, err
-				}
-			}
-			hs, err := tlog.StoredHashesForRecordHash(e.Index, e.LeafHash, &f)
-			if err != nil {
-				return done, err
-			}
-			f.add(hs)
-			added = append(added, e.LeafHash)
-		}
-		if int64(len(rows)) != to-from {
-			return done, fmt.Errorf("entries %d..%d: %d of %d present below the checkpoint size %d: %w", from, to-1, len(rows), to-from, cp.Size, ErrTampered)
-		}
+	} else if err := l.verifyRows(ctx, done, cp.Size, cp.Size, each); err != nil {
+		return done, err
 	}
 	if cp.Size > done || done == 0 {
 		root, err := f.root()
@@ -100,6 +97,113 @@ func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (i
 	v.hashes = append(v.hashes, added...)
 	v.f = f
 	return cp.Size, nil
+}
+
+// verifyRows reads entries [from, to) row by row, checks each (entryOf)
+// and hands it to each, in index order; size is the checkpoint's, for the
+// errors.
+func (l *Ledger) verifyRows(ctx context.Context, from, to, size int64, each func(*Entry) error) error {
+	for ; from < to; from += MaxEntries {
+		end := min(from+MaxEntries, to)
+		rows, err := l.store.EntryRange(ctx, from, end)
+		if err != nil {
+			return err
+		}
+		for i := range rows {
+			if rows[i].Index != from+int64(i) {
+				return fmt.Errorf("entry %d is missing below the checkpoint size %d: %w", from+int64(i), size, ErrTampered)
+			}
+			e, err := entryOf(&rows[i])
+			if err != nil {
+				return err
+			}
+			if err := each(&e); err != nil {
+				return err
+			}
+		}
+		if int64(len(rows)) != end-from {
+			return fmt.Errorf("entries %d..%d: %d of %d present below the checkpoint size %d: %w", from, end-1, len(rows), end-from, size, ErrTampered)
+		}
+	}
+	return nil
+}
+
+// verifyChunks is verifyRows through the store's chunk reads (the
+// audit's fast path, ChunkReader): each chunk of entries is read as a few
+// aggregates and checked as the audit checks it (leaf hash, integration
+// time, duplicate key and lookup columns, compared in Go: checkBlobs); a
+// chunk that does not check out in every respect is read again row by
+// row (verifyRows), which decides, so the fast path can only accept what
+// entryOf accepts. Two goroutines (and connections) read and check
+// chunks, taking turns; the entries are handed to each in index order.
+func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int64, each func(*Entry) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type checked struct {
+		first, end int64
+		entries    []Entry // nil if the chunk did not check out
+		err        error
+	}
+	// Reader k reads and checks chunks k, k+2, ...
+	var ins [auditEntryReaders]chan checked
+	for k := range ins {
+		ins[k] = make(chan checked, 1)
+		go func() {
+			defer close(ins[k])
+			var hashes []tlog.Hash
+			var results []namedReplay
+			lc := leafChecker{store: l.store, columns: true}
+			for a := from + int64(k)*auditEntryChunk; a < to; a += auditEntryReaders * auditEntryChunk {
+				r := checked{first: a, end: min(a+auditEntryChunk, to)}
+				c := &EntryChunk{Columns: true}
+				if r.err = cr.EntryChunk(ctx, r.first, r.end, c); r.err == nil {
+					n := int(r.end - r.first)
+					hashes = slices.Grow(hashes[:0], n)[:n]
+					entries := make([]Entry, 0, n) // each may keep the entries' leaves, slices of the chunk
+					lc.entries, lc.prev, lc.commits, results = &entries, math.MinInt64, lc.commits[:0], results[:0]
+					var cols bool
+					if lc.checkBlobs(c, r.first, hashes, &results, &cols) && cols && len(entries) == n {
+						r.entries = entries
+					}
+				}
+				select {
+				case ins[k] <- r:
+				case <-ctx.Done():
+					return
+				}
+				if r.err != nil {
+					return
+				}
+			}
+		}()
+	}
+	next := from
+	for k := 0; ; k++ {
+		r, ok := <-ins[k%len(ins)]
+		if !ok {
+			break
+		}
+		if r.err != nil {
+			return r.err
+		}
+		if r.entries != nil {
+			for i := range r.entries {
+				if err := each(&r.entries[i]); err != nil {
+					return err
+				}
+			}
+		} else if err := l.verifyRows(ctx, r.first, r.end, to, each); err != nil {
+			return err
+		}
+		next = r.end
+	}
+	if next < to {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("entries %d..%d were not read", next, to-1)
+	}
+	return nil
 }
 
 // checkVerified holds an entry read from the store to the leaf hash

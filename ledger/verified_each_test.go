@@ -2,8 +2,11 @@ package ledger_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,5 +63,86 @@ func TestVerifiedSizeEach(t *testing.T) {
 	}
 	if got, n, err = collect(); err != nil || n != 8 || len(got) != 0 {
 		t.Fatalf("third call: size %d, %d entries, %v; want 8 and none", n, len(got), err)
+	}
+}
+
+// TestVerifiedSizeEachChunks: over three chunks of the store's
+// aggregated reads (VerifiedSizeEach's fast path), with commits, reveals
+// and edits, some with posted_at, every entry handed to fn is exactly the
+// one Entry reads (row by row, entryOf); with a lookup column rewritten in
+// the second chunk, the check fails as the row-by-row reading says, and fn
+// has seen the entries before the altered one only.
+func TestVerifiedSizeEachChunks(t *testing.T) {
+	ctx := context.Background()
+	l, path, _ := newTestLedger(t, ledger.Options{CheckpointInterval: time.Millisecond})
+	const n = 9000 // three chunks: the first reader reads two
+	last, lastCommit := int64(-1), int64(0)
+	for i := range n {
+		b := &ledger.Body{Kind: ledger.KindCommit, Player: fmt.Sprintf("p%d", i%7), ActionType: "bid", Channel: "#auctions", Commitment: fmt.Sprintf("%064x", i+1)}
+		switch {
+		case i%5 == 1:
+			c, text := lastCommit, fmt.Sprintf("bid %d on lot 1\nsalt: s%d \"é\"", i, i)
+			b = &ledger.Body{Kind: ledger.KindReveal, Commit: &c, Player: "p1", Text: &text}
+		case i%11 == 3:
+			c := lastCommit
+			b = &ledger.Body{Kind: ledger.KindEdit, Commit: &c, Player: "someone"}
+		}
+		if i%3 == 0 {
+			b.PostedAt = time.Date(2026, 3, 2, 0, 0, i, 0, time.UTC).Format(ledger.TimeLayout)
+		}
+		idx, err := l.AppendBody(ctx, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last = idx; b.Kind == ledger.KindCommit {
+			lastCommit = idx
+		}
+	}
+	if _, err := l.WaitCheckpoint(ctx, last+1); err != nil {
+		t.Fatal(err)
+	}
+	var got []ledger.Entry
+	size, err := l.VerifiedSizeEach(ctx, func(e *ledger.Entry) error { got = append(got, *e); return nil })
+	if err != nil || size != n || len(got) != n {
+		t.Fatalf("size %d, %d entries, %v; want %d", size, len(got), err, n)
+	}
+	for i := range got {
+		want, err := l.Entry(int64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[i], *want) {
+			t.Fatalf("entry %d handed as\n%+v\nEntry reads\n%+v", i, got[i], *want)
+		}
+	}
+
+	// A rewritten commitment column in the second chunk, on a fresh
+	// reading of the file.
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const bad = 4500 // a commit (4500 % 5 == 0, 4500 % 11 == 1)
+	for _, s := range []string{`DROP TRIGGER IF EXISTS entries_no_update`, `UPDATE entries SET commitment = '` + fmt.Sprintf("%064x", 1) + `' WHERE idx = ` + fmt.Sprint(bad)} {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := openLedger(t, path, ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	seen := 0
+	_, err = r.VerifiedSizeEach(ctx, func(e *ledger.Entry) error {
+		if e.Index != int64(seen) {
+			t.Fatalf("entry %d handed after %d others", e.Index, seen)
+		}
+		seen++
+		return nil
+	})
+	if !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), fmt.Sprintf("entry %d: the stored columns disagree", bad)) || seen != bad {
+		t.Fatalf("with entry %d's commitment column rewritten: %v, %d entries handed; want ErrTampered naming it, %d handed", bad, err, seen, bad)
 	}
 }

@@ -72,8 +72,19 @@ func LoadHistoryRange(l *ledger.Ledger, h *secret.History, from, size int64) err
 // themselves (ledger.Ledger.VerifiedSizeEach) build a history with it.
 func AddEntry(h *secret.History, e *ledger.Entry) error { return addEntry(h, e) }
 
-// addEntry adds one ledger entry to h if it is a secret-action entry.
+// addEntry adds one ledger entry to h if it is a secret-action entry: a
+// leaf in the ledger's own form through the fast path (addEntryFast),
+// any other through encoding/json (addEntryJSON), which decides.
 func addEntry(h *secret.History, e *ledger.Entry) error {
+	if addEntryFast(h, e) {
+		return nil
+	}
+	return addEntryJSON(h, e)
+}
+
+// addEntryJSON is addEntry decoding the leaf with encoding/json
+// (ledger.Entry.Body).
+func addEntryJSON(h *secret.History, e *ledger.Entry) error {
 	switch e.Kind {
 	case ledger.KindCommit, ledger.KindReveal, ledger.KindEdit:
 	default:

@@ -240,7 +240,7 @@ func fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment, 
 	v.Commitment, v.JudgedAt = name, jd.at
 	acts := v.Actions[:0]
 	for _, i := range idx {
-		a := &jd.j.Actions[i]
+		a := jd.j.Action(i)
 		var reveals []revealView
 		var edits []editView
 		if len(acts) < cap(acts) {
@@ -368,10 +368,11 @@ func (s *Server) answerFast(c echo.Context, page bool) bool {
 	if err != nil {
 		return false
 	}
-	idx := jd.byCommitment[h]
+	idx := jd.j.Find(h)
 	if len(idx) == 0 {
 		return false // a commitment the judgement lacks: the lookup checks the ledger
 	}
+	s.judge.judgeRest(jd, idx)
 	buf := getScratch()
 	defer putScratch(buf)
 	if !s.writeAnswer(buf, jd, idx, h, name, page) {

@@ -25,12 +25,17 @@ type judgement struct {
 	// entry, after at. The judgement holds until then or until the ledger
 	// grows.
 	until time.Time
-	j     *secret.Judgement
-	// byCommitment maps a commitment to the positions in j.Actions of the
-	// actions carrying it, in ledger order.
-	byCommitment map[commit.Commitment][]int
-	reveals      map[int64][]secret.Reveal // by the commit entry they name
-	edits        map[int64][]secret.Edit
+	// j judges a player's actions when one is first looked up
+	// (secret.Lazy), or before in the background (judgeRest): the first
+	// lookup after a start or a new entry waits for one player's
+	// judgement at most, not everyone's. j.Find gives the positions of
+	// the actions carrying a commitment.
+	j       *secret.Lazy
+	reveals map[int64][]secret.Reveal // by the commit entry they name
+	edits   map[int64][]secret.Edit
+	// rest starts judging the players in the background, once, after the
+	// first lookup has judged its own (judgeRest).
+	rest *sync.Once
 }
 
 // judgeCache keeps the latest judgement. A judgement depends only on the
@@ -169,16 +174,27 @@ func (jc *judgeCache) extend() (int64, error) {
 			return 0, err
 		}
 	}
-	jc.hist.Posts = append(jc.hist.Posts, add.Posts...)
-	jc.hist.Reveals = append(jc.hist.Reveals, add.Reveals...)
-	jc.hist.Edits = append(jc.hist.Edits, add.Edits...)
+	jc.hist.Posts = appendAll(jc.hist.Posts, add.Posts)
+	jc.hist.Reveals = appendAll(jc.hist.Reveals, add.Reveals)
+	jc.hist.Edits = appendAll(jc.hist.Edits, add.Edits)
 	jc.histSize = max(jc.histSize, size)
 	return size, nil
 }
 
-// recompute judges the whole ledger below size (jc.hist, extended to
-// size); jc.mu is held. size is the ledger size read before, so entries
-// appended meanwhile make the next check recompute again.
+// appendAll is append(s, add...), or add itself when s is empty (the
+// first load: no copy of the whole history).
+func appendAll[T any](s, add []T) []T {
+	if len(s) == 0 {
+		return add
+	}
+	return append(s, add...)
+}
+
+// recompute prepares the judgement of the whole ledger below size
+// (jc.hist, extended to size; secret.Game.Prepare), whose players are then
+// judged in the background or when looked up; jc.mu is held. size is the
+// ledger size read before, so entries appended meanwhile make the next
+// check recompute again.
 func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 	at := jc.now()
 	if jc.histSize != size {
@@ -186,24 +202,19 @@ func (jc *judgeCache) recompute(size int64) (*judgement, error) {
 		return nil, fmt.Errorf("judging the secret actions: the history covers %d entries, not %d", jc.histSize, size)
 	}
 	h := jc.hist
-	j, err := jc.game.Judge(h, at)
+	j, err := jc.game.Prepare(h, at)
 	if err != nil {
 		jc.stale.Store(true)
 		return nil, fmt.Errorf("judging the secret actions: %w", err)
 	}
 	jd := &judgement{checked: time.Now(), at: at, size: size, until: farFuture, j: j,
-		byCommitment: make(map[commit.Commitment][]int, len(j.Actions)),
-		reveals:      map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}}
+		reveals: map[int64][]secret.Reveal{}, edits: map[int64][]secret.Edit{}, rest: new(sync.Once)}
 	later := func(t time.Time) {
 		if t.After(at) && t.Before(jd.until) {
 			jd.until = t
 		}
 	}
-	for i, a := range j.Actions {
-		jd.byCommitment[a.Post.Commitment] = append(jd.byCommitment[a.Post.Commitment], i)
-		later(a.Maturation)
-		later(a.Revelation)
-	}
+	later(j.NextDate()) // the actions' maturation and revelation dates
 	for _, p := range h.Posts {
 		t, _ := p.Time()
 		later(t)
@@ -234,7 +245,8 @@ func (jc *judgeCache) lookup(c commit.Commitment) (*judgement, []int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if idx := jd.byCommitment[c]; len(idx) > 0 {
+	if idx := jd.j.Find(c); len(idx) > 0 {
+		jc.judgeRest(jd, idx)
 		return jd, idx, nil
 	}
 	es, err := jc.l.CommitsByCommitment(c.String())
@@ -247,5 +259,26 @@ func (jc *judgeCache) lookup(c commit.Commitment) (*judgement, []int, error) {
 	if jd, err = jc.refresh(); err != nil {
 		return nil, nil, err
 	}
-	return jd, jd.byCommitment[c], nil
+	idx := jd.j.Find(c)
+	jc.judgeRest(jd, idx)
+	return jd, idx, nil
+}
+
+// judgeRest judges the players of the actions at idx, then, on the first
+// lookup of jd, starts judging the other players in the background (on
+// every CPU, a player at a time: secret.Lazy.JudgeRest) until jd's
+// judgement is replaced, so later lookups find their actions judged. The
+// first lookup after a start or a new entry waits for its own players
+// only, with no background work competing.
+func (jc *judgeCache) judgeRest(jd *judgement, idx []int) {
+	for _, i := range idx {
+		jd.j.Action(i)
+	}
+	jd.rest.Do(func() {
+		j := jd.j
+		go j.JudgeRest(func() bool {
+			cur := jc.cur.Load()
+			return cur == nil || cur.j != j
+		})
+	})
 }

@@ -97,17 +97,30 @@ func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryC
 		return err
 	}
 	if c.HasColumns = c.Columns; c.Columns {
-		c.Kinds = append(c.Kinds[:0], kinds...)
-		c.PostedAts = append(c.PostedAts[:0], posted...)
-		c.Refs = append(c.Refs[:0], refs...)
-		c.Commitments = append(c.Commitments[:0], commitments...)
+		c.Kinds = keep(c.Kinds, kinds)
+		c.PostedAts = keep(c.PostedAts, posted)
+		c.Refs = keep(c.Refs, refs)
+		c.Commitments = keep(c.Commitments, commitments)
 	}
-	c.Dedups = append(c.Dedups[:0], dedups...)
-	c.Bodies = append(c.Bodies[:0], bodies...)
-	c.LeafHashes = append(c.LeafHashes[:0], leaves...)
-	c.Lengths = append(c.Lengths[:0], lengths...)
-	c.Instants = append(c.Instants[:0], instants...)
+	c.Dedups = keep(c.Dedups, dedups)
+	c.Bodies = keep(c.Bodies, bodies)
+	c.LeafHashes = keep(c.LeafHashes, leaves)
+	c.Lengths = keep(c.Lengths, lengths)
+	c.Instants = keep(c.Instants, instants)
 	return rows.Close()
+}
+
+// keep returns the aggregate raw as a chunk keeps it: copied into buf
+// when the chunk has a buffer to reuse (the audit's readers), else raw
+// itself. go-sqlite3 hands every blob as a fresh Go slice (C.GoBytes)
+// that database/sql passes to a sql.RawBytes as is and the driver never
+// writes again, so a chunk read into empty buffers (VerifiedSizeEach's)
+// keeps it instead of copying megabytes.
+func keep(buf []byte, raw sql.RawBytes) []byte {
+	if buf == nil {
+		return raw
+	}
+	return append(buf[:0], raw...)
 }
 
 // HashChunk implements ledger.ChunkReader.

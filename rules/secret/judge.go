@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,47 +142,57 @@ type Judgement struct {
 // two posts with one ledger index, or an edit or reveal naming a ledger
 // index that is not a post.
 func (g Game) Judge(h History, at time.Time) (*Judgement, error) {
-	if err := g.Validate(); err != nil {
+	posts, edits, reveals, err := g.prepare(h, at)
+	if err != nil {
 		return nil, err
 	}
-	byIndex := map[int64]int{}
+	j := &Judgement{At: at, Actions: make([]Action, len(posts))}
+	g.judgeAll(posts, edits, reveals, at, j.Actions)
+	flagCopies(j.Actions)
+	flagSaltReuse(j.Actions, reveals)
+	return j, nil
+}
+
+// prepare checks g and h as Judge does and returns the posts that happened
+// at or before at, in time order, with the edits and reveals that
+// happened by then, by the post they name.
+func (g Game) prepare(h History, at time.Time) (posts []Post, edits map[int64][]Edit, reveals map[int64][]Reveal, err error) {
+	if err := g.Validate(); err != nil {
+		return nil, nil, nil, err
+	}
+	byIndex := make(map[int64]int, len(h.Posts))
 	for i, p := range h.Posts {
 		if _, dup := byIndex[p.Index]; dup {
-			return nil, fmt.Errorf("two commit entries with ledger index %d", p.Index)
+			return nil, nil, nil, fmt.Errorf("two commit entries with ledger index %d", p.Index)
 		}
 		byIndex[p.Index] = i
 	}
-	edits := map[int64][]Edit{}
+	edits = map[int64][]Edit{}
 	for _, e := range h.Edits {
 		if _, ok := byIndex[e.Commit]; !ok {
-			return nil, fmt.Errorf("edit entry %d names entry %d, which is not a commit entry", e.Index, e.Commit)
+			return nil, nil, nil, fmt.Errorf("edit entry %d names entry %d, which is not a commit entry", e.Index, e.Commit)
 		}
 		if happened(e.Stamp, at) {
 			edits[e.Commit] = append(edits[e.Commit], e)
 		}
 	}
-	reveals := map[int64][]Reveal{}
+	reveals = map[int64][]Reveal{}
 	for _, r := range h.Reveals {
 		if _, ok := byIndex[r.Commit]; !ok {
-			return nil, fmt.Errorf("reveal entry %d names entry %d, which is not a commit entry", r.Index, r.Commit)
+			return nil, nil, nil, fmt.Errorf("reveal entry %d names entry %d, which is not a commit entry", r.Index, r.Commit)
 		}
 		if happened(r.Stamp, at) {
 			reveals[r.Commit] = append(reveals[r.Commit], r)
 		}
 	}
-	var posts []Post
+	posts = make([]Post, 0, len(h.Posts))
 	for _, p := range h.Posts {
 		if happened(p.Stamp, at) {
 			posts = append(posts, p)
 		}
 	}
 	slices.SortFunc(posts, func(a, b Post) int { return byStamp(a.Stamp, b.Stamp) })
-
-	j := &Judgement{At: at, Actions: make([]Action, len(posts))}
-	g.judgeAll(posts, edits, reveals, at, j.Actions)
-	flagCopies(j.Actions)
-	flagSaltReuse(j.Actions, reveals)
-	return j, nil
+	return posts, edits, reveals, nil
 }
 
 // parallelFrom is the number of posts from which judgeAll spreads the
@@ -323,9 +334,10 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, live *[]*Action, 
 			continue
 		}
 		*live = (*live)[k:] // those before q are outstanding no more
-		fail(AttemptOutstanding, posted.At, RuleNewAttempt, ReadingNewAttemptFails, fmt.Sprintf(
-			"%s's %s action posted at ledger index %d was still outstanding (not failed, not revealed, revelation date %s not passed)",
-			p.Player, p.ActionType, q.Post.Index, q.Revelation.UTC().Format(time.RFC3339)), posted, q.Posted, derivedTime("revelation date of the outstanding attempt", q.Revelation))
+		fail(AttemptOutstanding, posted.At, RuleNewAttempt, ReadingNewAttemptFails,
+			p.Player+"'s "+p.ActionType+" action posted at ledger index "+strconv.FormatInt(q.Post.Index, 10)+
+				" was still outstanding (not failed, not revealed, revelation date "+q.Revelation.UTC().Format(time.RFC3339)+" not passed)",
+			posted, q.Posted, derivedTime("revelation date of the outstanding attempt", q.Revelation))
 		return a
 	}
 	*live = (*live)[:0]
@@ -414,7 +426,7 @@ func (g Game) judgeOne(p Post, edits []Edit, reveals []Reveal, live *[]*Action, 
 		}
 	}
 	if a.State == "" && !at.Before(a.Revelation) {
-		text := fmt.Sprintf("%s had not revealed the text at the revelation date", p.Player)
+		text := p.Player + " had not revealed the text at the revelation date"
 		if len(uncounted) > 0 {
 			text += "; reveals that did not count: " + strings.Join(uncounted, "; ")
 		}
@@ -484,15 +496,20 @@ func flagCopies(actions []Action) {
 			}
 			if !flagged {
 				flagged = true
-				e := &actions[j]
-				a.Flags = append(a.Flags, Flag{Kind: CopiedCommitment, Earlier: e.Post.Index, EarlierPlayer: e.Post.Player, Text: fmt.Sprintf(
-					"%s posted the same commitment %s at ledger index %d", e.Post.Player, a.Post.Commitment, e.Post.Index)})
+				a.Flags = append(a.Flags, copyFlag(&a.Post, &actions[j].Post))
 			}
 		}
 		if !seen {
 			first[a.Post.Commitment] = append(firsts, i)
 		}
 	}
+}
+
+// copyFlag is the flag of post p, whose commitment earlier, another
+// player's post, has.
+func copyFlag(p, earlier *Post) Flag {
+	return Flag{Kind: CopiedCommitment, Earlier: earlier.Index, EarlierPlayer: earlier.Player, Text: fmt.Sprintf(
+		"%s posted the same commitment %s at ledger index %d", earlier.Player, p.Commitment, earlier.Index)}
 }
 
 // flagSaltReuse flags each action whose revealed salt the same player
@@ -503,28 +520,39 @@ func flagSaltReuse(actions []Action, reveals map[int64][]Reveal) {
 	seen := map[key]int{}
 	for i := range actions {
 		a := &actions[i]
-		salt, ok := a.Salt, a.Salt != ""
-		if !ok {
-			for _, r := range reveals[a.Post.Index] {
-				if commit.Sum(r.Text) == a.Post.Commitment {
-					if _, s, found := commit.SplitSalt(r.Text); found {
-						salt, ok = string(s), true
-						break
-					}
-				}
-			}
-		}
+		salt, ok := revealedSalt(a, reveals)
 		if !ok {
 			continue
 		}
 		k := key{a.Post.Player, salt}
 		if j, dup := seen[k]; dup {
-			e := &actions[j]
-			a.Flags = append(a.Flags, Flag{Kind: SaltReused, Earlier: e.Post.Index, EarlierPlayer: e.Post.Player, Text: fmt.Sprintf(
-				"%s reuses the salt %q revealed for the action posted at ledger index %d: anyone who saw that reveal can brute-force this commitment",
-				a.Post.Player, salt, e.Post.Index)})
+			a.Flags = append(a.Flags, saltFlag(a, &actions[j], salt))
 			continue
 		}
 		seen[k] = i
 	}
+}
+
+// revealedSalt is the salt action a made public: its counted reveal's,
+// else that of the first reveal hashing to its commitment that has one.
+func revealedSalt(a *Action, reveals map[int64][]Reveal) (string, bool) {
+	if a.Salt != "" {
+		return a.Salt, true
+	}
+	for _, r := range reveals[a.Post.Index] {
+		if commit.Sum(r.Text) == a.Post.Commitment {
+			if _, s, found := commit.SplitSalt(r.Text); found {
+				return string(s), true
+			}
+		}
+	}
+	return "", false
+}
+
+// saltFlag is the flag of action a, which reuses the salt of earlier, the
+// same player's action.
+func saltFlag(a, earlier *Action, salt string) Flag {
+	return Flag{Kind: SaltReused, Earlier: earlier.Post.Index, EarlierPlayer: earlier.Post.Player, Text: fmt.Sprintf(
+		"%s reuses the salt %q revealed for the action posted at ledger index %d: anyone who saw that reveal can brute-force this commitment",
+		a.Post.Player, salt, earlier.Post.Index)}
 }

@@ -19,8 +19,46 @@ import (
 // other, and on four, where they are judged at once: the judgements must
 // be identical, action by action.
 func TestJudgeParallelMatchesSequential(t *testing.T) {
-	rng := rand.New(rand.NewPCG(12, 34))
 	start := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC) // a Monday
+	h, at := genHistory(rand.New(rand.NewPCG(12, 34)), start)
+	judge := func(procs int) *secret.Judgement {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		j, err := secret.Game{}.Judge(h, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j
+	}
+	one, four := judge(1), judge(4)
+	if len(one.Actions) != len(h.Posts) || len(four.Actions) != len(h.Posts) {
+		t.Fatalf("%d and %d actions judged, want %d", len(one.Actions), len(four.Actions), len(h.Posts))
+	}
+	states, flags := map[secret.State]int{}, 0
+	for i := range one.Actions {
+		if !reflect.DeepEqual(one.Actions[i], four.Actions[i]) {
+			t.Fatalf("action %d (entry %d) differs:\none CPU:   %+v\nfour CPUs: %+v", i, one.Actions[i].Post.Index, one.Actions[i], four.Actions[i])
+		}
+		states[one.Actions[i].State]++
+		flags += len(one.Actions[i].Flags)
+	}
+	// The history exercises the rules, not one path through them.
+	reasons := map[secret.Reason]int{}
+	for i := range one.Actions {
+		if f := one.Actions[i].Failure; f != nil {
+			reasons[f.Reason]++
+		}
+	}
+	if states[secret.Revealed] == 0 || states[secret.Failed] == 0 || len(reasons) < 4 || flags == 0 {
+		t.Fatalf("the generated history is too plain: states %v, failures %v, %d flags", states, reasons, flags)
+	}
+	t.Logf("states %v, failures %v, %d flags", states, reasons, flags)
+}
+
+// genHistory draws a large history from rng from start on (6,000 posts:
+// bids and hands of 400 players, every 250 s, with copied commitments,
+// reused salts, wrong texts and channels, reveals by the wrong player,
+// edits) and returns it with the instant after its last entry.
+func genHistory(rng *rand.Rand, start time.Time) (secret.History, time.Time) {
 	var h secret.History
 	idx := int64(0)
 	next := func() secret.Stamp {
@@ -72,36 +110,5 @@ func TestJudgeParallelMatchesSequential(t *testing.T) {
 			h.Edits = append(h.Edits, secret.Edit{Stamp: next(), Commit: o.p.Index, Player: o.p.Player})
 		}
 	}
-	at := start.Add(time.Duration(idx) * 250 * time.Second)
-	judge := func(procs int) *secret.Judgement {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		j, err := secret.Game{}.Judge(h, at)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return j
-	}
-	one, four := judge(1), judge(4)
-	if len(one.Actions) != len(h.Posts) || len(four.Actions) != len(h.Posts) {
-		t.Fatalf("%d and %d actions judged, want %d", len(one.Actions), len(four.Actions), len(h.Posts))
-	}
-	states, flags := map[secret.State]int{}, 0
-	for i := range one.Actions {
-		if !reflect.DeepEqual(one.Actions[i], four.Actions[i]) {
-			t.Fatalf("action %d (entry %d) differs:\none CPU:   %+v\nfour CPUs: %+v", i, one.Actions[i].Post.Index, one.Actions[i], four.Actions[i])
-		}
-		states[one.Actions[i].State]++
-		flags += len(one.Actions[i].Flags)
-	}
-	// The history exercises the rules, not one path through them.
-	reasons := map[secret.Reason]int{}
-	for i := range one.Actions {
-		if f := one.Actions[i].Failure; f != nil {
-			reasons[f.Reason]++
-		}
-	}
-	if states[secret.Revealed] == 0 || states[secret.Failed] == 0 || len(reasons) < 4 || flags == 0 {
-		t.Fatalf("the generated history is too plain: states %v, failures %v, %d flags", states, reasons, flags)
-	}
-	t.Logf("states %v, failures %v, %d flags", states, reasons, flags)
+	return h, start.Add(time.Duration(idx) * 250 * time.Second)
 }

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -185,11 +186,13 @@ func (g Game) RevelationDate(actionType string, matured time.Time) time.Time {
 // action is taken. The text is the one the judge's failure gives.
 func (g Game) NotTaken(actionType, channel string, posted time.Time) (Reason, string) {
 	s := g.SettingsFor(actionType)
+	// Concatenated, not formatted with fmt (the same bytes): every post
+	// of a type taken in one phase only and posted in the other gets one.
 	if channel != s.Channel {
-		return WrongChannel, fmt.Sprintf("a %s action must be posted in %s, not %q", actionType, s.Channel, channel)
+		return WrongChannel, "a " + actionType + " action must be posted in " + s.Channel + ", not " + strconv.Quote(channel)
 	}
 	if ph, _, _ := g.Calendar.PhaseAt(posted); s.Phase != NoPhase && ph != s.Phase {
-		return WrongPhase, fmt.Sprintf("a %s action may be taken only in the %s phase; it was posted in the %s phase", actionType, s.Phase, ph)
+		return WrongPhase, "a " + actionType + " action may be taken only in the " + s.Phase.String() + " phase; it was posted in the " + ph.String() + " phase"
 	}
 	return "", ""
 }

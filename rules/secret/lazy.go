@@ -1,0 +1,275 @@
+package secret
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sealedhq/sealed/commit"
+)
+
+// Lazy is Judge's judgement made one player at a time, when an action of
+// the player is first asked for: an action depends only on its own
+// entries, on the earlier actions of its player and type, and (for its
+// flags) on the earlier posts of every player and the salts of its
+// player's earlier actions, so a player's actions can be judged without
+// judging anyone else's. Action(i) is exactly Judge's Actions[i]
+// (TestLazyMatchesJudge). Safe for concurrent use.
+type Lazy struct {
+	g       Game
+	at      time.Time
+	edits   map[int64][]Edit
+	reveals map[int64][]Reveal
+	// actions holds each post (Judge's order) until its player is
+	// judged, then its action: a player's are written by its judging only.
+	actions []Action
+	// playerOf is the player number of each post, index its ledger index;
+	// players the posts of each player, by action type (in time order),
+	// and all of them in time order; names the players' names.
+	playerOf []int32
+	index    []int64
+	players  []lazyPlayer
+	names    []string
+	// byCommitment is the positions of each commitment, in order
+	// (copied-commitment flags, Find).
+	byCommitment map[commit.Commitment][]int
+	// next is the earliest maturation or revelation date after at.
+	next time.Time
+}
+
+// lazyPlayer is one player's posts and whether they are judged.
+type lazyPlayer struct {
+	once   sync.Once
+	groups [][]int // positions in posts, one list per action type
+	all    []int   // every position, in order
+}
+
+// Prepare checks g and h as Judge does and returns the judgement of h at
+// the instant at, to be made one player at a time (Lazy). It costs a sort
+// of the posts and a map of their commitments; the rules run when an
+// action is asked for.
+func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
+	posts, edits, reveals, err := g.prepare(h, at)
+	if err != nil {
+		return nil, err
+	}
+	z := &Lazy{g: g, at: at, edits: edits, reveals: reveals,
+		actions: make([]Action, len(posts)), playerOf: make([]int32, len(posts)), index: make([]int64, len(posts))}
+	// The commitments' index is built beside the players' (two maps of
+	// every post: on a large ledger, on two goroutines).
+	done := make(chan struct{})
+	index := func() {
+		defer close(done)
+		z.byCommitment = make(map[commit.Commitment][]int, len(posts))
+		for i := range posts {
+			c := posts[i].Commitment
+			z.byCommitment[c] = append(z.byCommitment[c], i)
+		}
+	}
+	if len(posts) >= parallelFrom {
+		go index()
+	} else {
+		index()
+	}
+	type key struct{ player, actionType string }
+	playerNum := map[string]int32{}
+	groupOf := map[key]int{}
+	for i := range posts {
+		p := &posts[i]
+		n, ok := playerNum[p.Player]
+		if !ok {
+			n = int32(len(z.players))
+			playerNum[p.Player] = n
+			z.players = append(z.players, lazyPlayer{})
+			z.names = append(z.names, p.Player)
+		}
+		z.playerOf[i], z.index[i] = n, p.Index
+		pl := &z.players[n]
+		k := key{p.Player, p.ActionType}
+		gi, ok := groupOf[k]
+		if !ok {
+			gi = len(pl.groups)
+			groupOf[k] = gi
+			pl.groups = append(pl.groups, nil)
+		}
+		pl.groups[gi] = append(pl.groups[gi], i)
+		pl.all = append(pl.all, i)
+	}
+	z.next = g.nextDate(posts, at)
+	<-done
+	for i := range posts {
+		z.actions[i].Post = posts[i] // posts is dropped: one copy of each
+	}
+	return z, nil
+}
+
+// Find returns the positions of the actions whose post carries commitment
+// c, in order (none if no post does). The slice must not be changed.
+func (z *Lazy) Find(c commit.Commitment) []int { return z.byCommitment[c] }
+
+// At is the instant judged.
+func (z *Lazy) At() time.Time { return z.at }
+
+// Len is the number of actions: the posts at or before At.
+func (z *Lazy) Len() int { return len(z.actions) }
+
+// NextDate is the earliest maturation or revelation date of an action
+// after At, as Judge sets the dates (the zero time if none is): until
+// then, and with no new entry, no state changes. It judges nothing.
+func (z *Lazy) NextDate() time.Time { return z.next }
+
+// Action is action i as Judge's Actions[i]; the first call for a player
+// judges all of that player's actions. The Action must not be changed.
+func (z *Lazy) Action(i int) *Action {
+	pl := &z.players[z.playerOf[i]]
+	pl.once.Do(func() { z.judgePlayer(pl) })
+	return &z.actions[i]
+}
+
+// Judgement judges every player not judged yet and returns the whole
+// judgement, as Judge would (its Actions are shared with z).
+func (z *Lazy) Judgement() *Judgement {
+	for i := range z.players {
+		pl := &z.players[i]
+		pl.once.Do(func() { z.judgePlayer(pl) })
+	}
+	return &Judgement{At: z.at, Actions: z.actions}
+}
+
+// JudgeRest judges the players not judged yet, on up to GOMAXPROCS
+// goroutines taking the players in turn, until all are or stop reports
+// true (it is asked before each player): a server calls it in the
+// background so that lookups find their actions judged.
+func (z *Lazy) JudgeRest(stop func() bool) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(z.players)) {
+		wg.Go(func() {
+			for n := next.Add(1) - 1; n < int64(len(z.players)) && !stop(); n = next.Add(1) - 1 {
+				pl := &z.players[n]
+				pl.once.Do(func() { z.judgePlayer(pl) })
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// judgePlayer judges one player's actions, as judgeAll, flagCopies and
+// flagSaltReuse do for them.
+func (z *Lazy) judgePlayer(pl *lazyPlayer) {
+	for _, group := range pl.groups {
+		var live []*Action
+		for _, i := range group {
+			p := z.actions[i].Post
+			z.actions[i] = z.g.judgeOne(p, z.edits[p.Index], z.reveals[p.Index], &live, z.at)
+			live = append(live, &z.actions[i])
+		}
+	}
+	// flagCopies: the flag names the earliest post of the commitment by
+	// another player, if earlier (the earliest post of each player is
+	// among flagCopies' firsts, in time order); found once per commitment.
+	other := map[commit.Commitment]int{}
+	for _, i := range pl.all {
+		p := &z.actions[i].Post
+		list := z.byCommitment[p.Commitment]
+		if len(list) < 2 {
+			continue
+		}
+		j, ok := other[p.Commitment]
+		if !ok {
+			j = -1
+			for _, k := range list {
+				if z.playerOf[k] != z.playerOf[i] {
+					j = k
+					break
+				}
+			}
+			other[p.Commitment] = j
+		}
+		if j >= 0 && j < i {
+			earlier := Post{Stamp: Stamp{Index: z.index[j]}, Player: z.names[z.playerOf[j]]}
+			z.actions[i].Flags = append(z.actions[i].Flags, copyFlag(p, &earlier))
+		}
+	}
+	// flagSaltReuse, keyed by player and salt: one player's actions alone.
+	seen := map[string]int{}
+	for _, i := range pl.all {
+		a := &z.actions[i]
+		salt, ok := revealedSalt(a, z.reveals)
+		if !ok {
+			continue
+		}
+		if j, dup := seen[salt]; dup {
+			a.Flags = append(a.Flags, saltFlag(a, &z.actions[j], salt))
+			continue
+		}
+		seen[salt] = i
+	}
+}
+
+// nextDate is the earliest maturation or revelation date after at of the
+// actions of posts, as judgeOne sets them (none for an action never
+// taken), without judging them.
+func (g Game) nextDate(posts []Post, at time.Time) time.Time {
+	var c calendarMemo
+	var next time.Time
+	later := func(t time.Time) {
+		if t.After(at) && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	for i := range posts {
+		p := &posts[i]
+		posted, _ := p.Time()
+		s := g.SettingsFor(p.ActionType)
+		if p.Channel != s.Channel {
+			continue
+		}
+		ph, _, end := c.phaseAt(g.Calendar, posted)
+		if s.Phase != NoPhase && ph != s.Phase {
+			continue
+		}
+		mat := end // MaturationDate: the next phase's start
+		if s.Maturation == MatureAfterDelay {
+			mat = posted.Add(s.MaturationDelay)
+		}
+		later(mat)
+		later(c.addDays(g.Calendar, mat, s.RevelationDays))
+	}
+	return next
+}
+
+// calendarMemo remembers the last week and the last AddDays a Calendar
+// computed: consecutive posts mostly fall in one week and mature at one
+// phase start. The week containing an instant is one of a tiling of
+// Mondays' midnights, so the remembered week is the answer for any
+// instant inside it.
+type calendarMemo struct {
+	monday, thursday, next time.Time
+	week                   bool
+	from                   time.Time
+	days                   int
+	to                     time.Time
+	added                  bool
+}
+
+// phaseAt is c.PhaseAt(t).
+func (m *calendarMemo) phaseAt(c Calendar, t time.Time) (Phase, time.Time, time.Time) {
+	if !m.week || t.Before(m.monday) || !t.Before(m.next) {
+		m.monday, m.thursday, m.next = c.weekOf(t)
+		m.week = true
+	}
+	if t.Before(m.thursday) {
+		return Auction, m.monday, m.thursday
+	}
+	return Bartering, m.thursday, m.next
+}
+
+// addDays is c.AddDays(t, n).
+func (m *calendarMemo) addDays(c Calendar, t time.Time, n int) time.Time {
+	if !m.added || t != m.from || n != m.days {
+		m.from, m.days, m.to, m.added = t, n, c.AddDays(t, n), true
+	}
+	return m.to
+}

@@ -1,0 +1,86 @@
+package secret_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sealedhq/sealed/rules/secret"
+)
+
+// TestLazyMatchesJudge: Prepare's judgement, made a player at a time as
+// its actions are asked for (in a random order, from several goroutines
+// at once, while JudgeRest judges the others), is Judge's action by action and byte for byte as JSON, and
+// its NextDate is the earliest judged maturation or revelation date. The
+// generated histories have every state, most failure reasons and both
+// flags; they are judged in UTC and in Europe/Paris over a change of
+// daylight saving time, with the default settings and with hands maturing
+// after a delay, at their end and at instants inside them.
+func TestLazyMatchesJudge(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Skip("no time zone database:", err)
+	}
+	games := []secret.Game{
+		{},
+		{Calendar: secret.Calendar{Location: paris}, Settings: map[string]secret.Settings{
+			"hand": {Maturation: secret.MatureAfterDelay, MaturationDelay: 30 * time.Hour, RevelationDays: 2}}},
+	}
+	starts := []time.Time{
+		time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 3, 11, 13, 0, 0, 0, time.UTC), // DST starts on 2026-03-29 in Paris
+	}
+	for si, start := range starts {
+		h, end := genHistory(rand.New(rand.NewPCG(uint64(si), 56)), start)
+		for gi, g := range games {
+			for _, at := range []time.Time{end, start.Add(end.Sub(start) / 3), start.Add(-time.Hour)} {
+				j, err := g.Judge(h, at)
+				if err != nil {
+					t.Fatal(err)
+				}
+				z, err := g.Prepare(h, at)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if z.Len() != len(j.Actions) || !z.At().Equal(at) {
+					t.Fatalf("start %d, game %d, at %s: %d actions, want %d", si, gi, at, z.Len(), len(j.Actions))
+				}
+				var next time.Time // the earliest judged date after at
+				for k := range j.Actions {
+					for _, d := range []time.Time{j.Actions[k].Maturation, j.Actions[k].Revelation} {
+						if d.After(at) && (next.IsZero() || d.Before(next)) {
+							next = d
+						}
+					}
+				}
+				if got := z.NextDate(); got != next {
+					t.Fatalf("start %d, game %d, at %s: NextDate %s, the judged dates give %s", si, gi, at, got, next)
+				}
+				order := rand.New(rand.NewPCG(7, uint64(gi))).Perm(z.Len())
+				var wg sync.WaitGroup
+				// The rest judged in the background meanwhile, as the site
+				// does.
+				wg.Go(func() { z.JudgeRest(func() bool { return false }) })
+				for w := range 4 {
+					wg.Go(func() {
+						for _, i := range order[w*len(order)/4 : (w+1)*len(order)/4] {
+							if a := z.Action(i); !reflect.DeepEqual(*a, j.Actions[i]) {
+								t.Errorf("start %d, game %d, at %s: action %d (entry %d) differs:\nlazy:  %+v\nJudge: %+v", si, gi, at, i, a.Post.Index, *a, j.Actions[i])
+							}
+						}
+					})
+				}
+				wg.Wait()
+				want, _ := json.Marshal(j)
+				got, _ := json.Marshal(z.Judgement())
+				if !bytes.Equal(got, want) {
+					t.Fatalf("start %d, game %d, at %s: the judgements' JSON differ (%d and %d bytes)", si, gi, at, len(got), len(want))
+				}
+			}
+		}
+	}
+}
