@@ -185,16 +185,19 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	if o.readDB != "" {
 		readDB = o.readDB
 	}
+	// Mark the ledger in use, so `sealed demo --db FILE --force` will not
+	// replace it under the server; where that cannot be done, serve anyway.
+	// Before any SQLite connection: closing a descriptor of the file (the
+	// release, after every connection is closed, or a failed hold) in a
+	// process holding SQLite's locks on it would release them.
+	if release, err := demo.Hold(o.db); err == nil {
+		defer release()
+	}
 	r, err := openLedgerRO(readDB)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	// Mark the ledger in use, so `sealed demo --db FILE --force` will not
-	// replace it under the server; where that cannot be done, serve anyway.
-	if release, err := demo.Hold(o.db); err == nil {
-		defer release()
-	}
 	var w *ledger.Ledger
 	if o.keyFile != "" {
 		if w, err = openLedgerRW(o.db, o.keyFile); err != nil {

@@ -2,9 +2,7 @@ package sqlitestore
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -17,8 +15,8 @@ import (
 // saying so, wrapping ledger.ErrTampered (the file was altered below
 // its rows: the audit's check failed, exit 1).
 func (s *Store) CheckIntegrity(ctx context.Context) error {
-	if err := checkFileSize(s.path); err != nil {
-		return fmt.Errorf("%w: %w", err, ledger.ErrTampered)
+	if err := checkFileSize(ctx, s.path, s.r); err != nil {
+		return err
 	}
 	rows, err := s.r.QueryContext(ctx, `PRAGMA quick_check(20)`)
 	if err != nil {
@@ -45,44 +43,53 @@ func (s *Store) CheckIntegrity(ctx context.Context) error {
 }
 
 // checkFileSize holds the file to its header (sqlite.org/fileformat2.html,
-// "The Database Header"): a whole number of pages, and, when the header's
-// page count is valid (its version-valid-for number equals the change
-// counter), exactly that many. SQLite reads the missing end of a file cut
-// short as zeros, so without this a file cut by one byte reads as rows
-// that changed.
-func checkFileSize(path string) error {
-	f, err := os.Open(path)
+// "The Database Header"): a whole number of pages, and, when there is no
+// WAL holding pages, exactly the pages the header counts. SQLite reads the
+// missing end of a file cut short as zeros, so without this a file cut by
+// one byte reads as rows that changed. Those errors wrap
+// ledger.ErrTampered.
+//
+// The file is never opened here: its size comes from stat, its page size
+// and page count from SQLite on q (which reads the header through its own
+// descriptor). Opening and closing the database file in a process that
+// holds SQLite connections to it would release every POSIX lock the
+// process holds on it (fcntl locks belong to the process and the file,
+// and any close drops them; sqlite.org/howtocorrupt.html, 2.2), and
+// another process would then see the database unused: it could delete the
+// WAL of the writer under it and lose acknowledged appends.
+func checkFileSize(ctx context.Context, path string, q queryer) error {
+	st, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
+	if st.Size() < 100 {
+		return fmt.Errorf("%s: the SQLite file is damaged: %d bytes, shorter than its 100-byte header: %w", path, st.Size(), ledger.ErrTampered)
 	}
-	var h [100]byte
-	if _, err := io.ReadFull(f, h[:]); err != nil {
-		return fmt.Errorf("%s: the SQLite file is damaged: %d bytes, shorter than its 100-byte header", path, st.Size())
-	}
-	pageSize := int64(binary.BigEndian.Uint16(h[16:18]))
-	if pageSize == 1 {
-		pageSize = 65536
+	var pageSize int64
+	if err := q.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&pageSize); err != nil {
+		return notLedger(err)
 	}
 	if pageSize < 512 {
-		return fmt.Errorf("%s: the SQLite file is damaged: its header gives a page size of %d bytes", path, pageSize)
+		return fmt.Errorf("%s: the SQLite file is damaged: its header gives a page size of %d bytes: %w", path, pageSize, ledger.ErrTampered)
 	}
 	if st.Size()%pageSize != 0 {
-		return fmt.Errorf("%s: the SQLite file is damaged: %d bytes is not a whole number of %d-byte pages (the file was cut short or padded)", path, st.Size(), pageSize)
+		return fmt.Errorf("%s: the SQLite file is damaged: %d bytes is not a whole number of %d-byte pages (the file was cut short or padded): %w", path, st.Size(), pageSize, ledger.ErrTampered)
 	}
 	// With a WAL holding pages a checkpoint has not finished copying, the
-	// file may already be longer than page 1 (its header) says: compare
-	// the counts only when there is no WAL.
+	// file may already be longer than its header says: compare the counts
+	// only when there is no WAL.
 	if wal, err := os.Stat(path + "-wal"); err == nil && wal.Size() > 0 {
 		return nil
 	}
-	pages := int64(binary.BigEndian.Uint32(h[28:32]))
-	if binary.BigEndian.Uint32(h[92:96]) == binary.BigEndian.Uint32(h[24:28]) && pages != 0 && pages*pageSize != st.Size() {
-		return fmt.Errorf("%s: the SQLite file is damaged: its header counts %d pages (%d bytes), but the file has %d bytes", path, pages, pages*pageSize, st.Size())
+	// SQLite's page count is the header's when the header's count is valid
+	// (its version-valid-for number equals the change counter), else the
+	// file's size: a file cut or padded by whole pages differs only then.
+	var pages int64
+	if err := q.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+		return notLedger(err)
+	}
+	if pages != 0 && pages*pageSize != st.Size() {
+		return fmt.Errorf("%s: the SQLite file is damaged: its header counts %d pages (%d bytes), but the file has %d bytes: %w", path, pages, pages*pageSize, st.Size(), ledger.ErrTampered)
 	}
 	return nil
 }

@@ -85,11 +85,6 @@ func Open(path string, opts Options) (*Store, error) {
 		if err := madeByLedger(path); err != nil {
 			return nil, err
 		}
-		// A file cut short or padded is the audit's finding: a writer
-		// refuses it before writing (CheckIntegrity).
-		if err := checkFileSize(path); err != nil {
-			return nil, fmt.Errorf("%w: %w", err, ledger.ErrTampered)
-		}
 	}
 	if !opts.ReadOnly {
 		mode := "rw"
@@ -142,7 +137,8 @@ func Open(path string, opts Options) (*Store, error) {
 
 // madeByLedger checks, on a read-only connection that writes nothing, that
 // the file at path holds a sealed ledger's schema_version and log_meta
-// tables; otherwise the error wraps ledger.ErrNotLedger.
+// tables (otherwise the error wraps ledger.ErrNotLedger) and is not cut
+// short or padded (checkFileSize; the error wraps ledger.ErrTampered).
 func madeByLedger(path string) error {
 	d, err := dsn(path, "ro")
 	if err != nil {
@@ -159,6 +155,11 @@ func madeByLedger(path string) error {
 	}
 	if n != 2 {
 		return fmt.Errorf("%w (no schema_version and log_meta tables)", ledger.ErrNotLedger)
+	}
+	// A file cut short or padded is the audit's finding: a writer refuses
+	// it before writing (CheckIntegrity).
+	if err := checkFileSize(context.Background(), path, db); err != nil {
+		return err
 	}
 	return nil
 }
