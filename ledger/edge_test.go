@@ -286,3 +286,21 @@ func TestCreateOriginLength(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendStrayPlayersRow: the last entry, its checkpoint and its
+// stored hashes removed leave its players_tail row behind; the next new
+// player's append at that index is refused with ErrTampered, not a
+// database error (the newcomer trial's case).
+func TestAppendStrayPlayersRow(t *testing.T) {
+	base, key := edgeLedger(t, 5)
+	db := copyFile(t, base)
+	copyKey(t, key, db)
+	if err := attackRestoring(t, db, `DELETE FROM entries WHERE idx = 4`, `DELETE FROM checkpoints WHERE size = 5`,
+		fmt.Sprintf(`DELETE FROM hashes WHERE id >= %d`, tlog.StoredHashCount(4))); err != nil {
+		t.Fatal(err)
+	}
+	err := appendOne(t, db, keyOf(db), "newcomer")
+	if !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), "players: a row the log did not write") {
+		t.Fatalf("append: %v; want ErrTampered naming the players row", err)
+	}
+}

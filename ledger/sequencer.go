@@ -391,7 +391,13 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			return err
 		}
 		if len(added) > 0 {
-			if err := tx.InsertPlayers(ctx, added); err != nil {
+			if err := tx.InsertPlayers(ctx, added); errors.Is(err, ErrConflict) {
+				// The log writes a players row only with its entry: a row
+				// already there at a new entry's index or skeleton was
+				// left by someone else.
+				return fmt.Errorf("players: a row the log did not write is already stored for a new player of entries %d..%d (%v); nothing was appended ('sealed ledger audit' names it): %w",
+					added[0].Index, added[len(added)-1].Index, err, ErrTampered)
+			} else if err != nil {
 				return fmt.Errorf("storing new players: %w", err)
 			}
 		}

@@ -159,6 +159,11 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 	progress, finish := a.progress("auditing", "entries")
 	defer finish()
 	rep, err := l.Audit(context.Background(), progress)
+	if errors.Is(err, ledger.ErrTampered) {
+		// A file cut short, padded or with a damaged page: the check
+		// failed (exit 1), it is no bad input.
+		return failedf("audit failed: %v", err)
+	}
 	if err != nil {
 		return err
 	}
