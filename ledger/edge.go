@@ -10,6 +10,9 @@ import (
 	"golang.org/x/mod/sumdb/tlog"
 )
 
+// nothing ends a writer's refusal of altered data.
+const nothing = "nothing was appended ('sealed ledger audit' names the rows)"
+
 // checkEdge holds the right edge f, loaded from the stored hashes before
 // the log extends it, to the latest signed checkpoint cp (nil: the store
 // has none): a writer signs only trees that extend what the log signed
@@ -27,7 +30,6 @@ import (
 // It reads O(log n) stored hashes, plus the entries past cp. Every
 // refusal wraps [ErrTampered] and says what does not match.
 func (l *Ledger) checkEdge(ctx context.Context, f *frontier, cp *Checkpoint) error {
-	const nothing = "nothing was appended ('sealed ledger audit' names the rows)"
 	if cp == nil {
 		if f.size == 0 {
 			return nil
@@ -70,7 +72,6 @@ func (l *Ledger) checkEdge(ctx context.Context, f *frontier, cp *Checkpoint) err
 // and checks that it gives want, the right edge loaded from the stored
 // hashes. base is modified. Refusals wrap [ErrTampered].
 func (l *Ledger) replayEdge(ctx context.Context, base, want *frontier) error {
-	const nothing = "nothing was appended ('sealed ledger audit' names the rows)"
 	if want.size < base.size {
 		return fmt.Errorf("the store holds %d entries, fewer than the %d this writer appended and checked: entries were removed; %s: %w", want.size, base.size, nothing, ErrTampered)
 	}

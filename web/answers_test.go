@@ -110,32 +110,33 @@ func TestCommitmentAnswersMatchReference(t *testing.T) {
 	t.Logf("%d answers compared, %d actions with phase help", n, helps)
 }
 
-// TestFastAnswersMatchEcho: a commitment's JSON and page answered the
-// fast way (answerFast: a pooled view and buffer, shared header values)
-// have the status, every header and the bytes the general way gives
-// (a server with it turned off), for each commitment of the fixture,
-// asked in lowercase and uppercase, with GET and HEAD; requests the fast
-// way leaves to the general one (a "sha256:" spelling, a hash that is not
-// 64 hex digits, a commitment the ledger lacks, escaped paths) answer the
-// same too; and the read rate limit holds for the fast answers.
-func TestFastAnswersMatchEcho(t *testing.T) {
+// TestCommitmentAnswerSpellings: a commitment asked for in uppercase or
+// with a "sha256:" prefix gets the status, every header but none other
+// and the bytes of the lowercase answer (the view names the commitment
+// in lowercase), for each commitment of the fixture, JSON and page; HEAD
+// gets GET's status and headers (net/http drops the body it writes); a hash that is not 64 hex
+// digits is 400 and a commitment the ledger lacks 404, with the security
+// headers; and the read rate limit holds for the answers (429).
+func TestCommitmentAnswerSpellings(t *testing.T) {
 	f := newFixture(t)
 	now := at(t, "2026-03-09T12:00:00Z")
-	fast := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
-	general := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
-	general.general = true
+	s := f.server(t, func(o *Options) { o.Now = func() time.Time { return now } })
 	h, err := verify.LoadHistory(f.r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	same := func(method, path string) {
+	same := func(method, path, refPath string) {
 		t.Helper()
-		a, b := do(fast, method, path, ""), do(general, method, path, "")
-		if a.Code != b.Code || a.Body.String() != b.Body.String() {
-			t.Errorf("%s %s: fast %d %q, general %d %q", method, path, a.Code, a.Body, b.Code, b.Body)
+		a, b := do(s, method, path, ""), do(s, http.MethodGet, refPath, "")
+		if b.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", refPath, b.Code, b.Body)
+		}
+		want := b.Body.String()
+		if a.Code != b.Code || a.Body.String() != want {
+			t.Errorf("%s %s: %d %q, want %d %q (GET %s)", method, path, a.Code, a.Body, b.Code, want, refPath)
 		}
 		if ah, bh := a.Header().Clone(), b.Header().Clone(); !reflect.DeepEqual(ah, bh) {
-			t.Errorf("%s %s: fast headers %v, general %v", method, path, ah, bh)
+			t.Errorf("%s %s: headers %v, GET %s's %v", method, path, ah, refPath, bh)
 		}
 	}
 	n := 0
@@ -143,21 +144,30 @@ func TestFastAnswersMatchEcho(t *testing.T) {
 		if p.IntegratedAt.After(now) {
 			continue
 		}
-		for _, hx := range []string{p.Commitment.String(), strings.ToUpper(p.Commitment.String())} {
-			for _, m := range []string{http.MethodGet, http.MethodHead} {
-				same(m, "/api/v1/commitments/"+hx)
-				same(m, "/c/"+hx)
-			}
-			n++
+		lower := p.Commitment.String()
+		for _, route := range []string{"/api/v1/commitments/", "/c/"} {
+			same(http.MethodGet, route+strings.ToUpper(lower), route+lower)
+			same(http.MethodGet, route+"sha256:"+lower, route+lower)
+			same(http.MethodHead, route+lower, route+lower)
+			same(http.MethodHead, route+strings.ToUpper(lower), route+lower)
 		}
+		n++
 	}
 	if n == 0 {
 		t.Fatal("no commitment compared")
 	}
 	c := h.Posts[0].Commitment.String()
-	for _, path := range []string{"/c/sha256:" + c, "/c/" + c[:63], "/c/" + c + "/", "/c/" + strings.Repeat("0", 64),
-		"/api/v1/commitments/" + c[:10] + "%30" + c[11:], "/api/v1/commitment/" + c} {
-		same(http.MethodGet, path)
+	for path, code := range map[string]int{
+		"/c/" + c[:63]:                                   http.StatusBadRequest,
+		"/c/" + strings.Repeat("0", 64):                  http.StatusNotFound,
+		"/api/v1/commitments/" + c[:10] + "g" + c[11:]:   http.StatusBadRequest,
+		"/api/v1/commitments/" + strings.Repeat("0", 64): http.StatusNotFound,
+	} {
+		w := do(s, http.MethodGet, path, "")
+		if w.Code != code {
+			t.Errorf("GET %s: %d, want %d", path, w.Code, code)
+		}
+		checkSecurityHeaders(t, w)
 	}
 	rl := f.server(t, func(o *Options) { o.Now = func() time.Time { return now }; o.ReadRate, o.ReadBurst = 0.001, 1 })
 	if w := do(rl, http.MethodGet, "/c/"+c, ""); w.Code != http.StatusOK {

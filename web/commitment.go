@@ -282,29 +282,7 @@ func fillView(v *commitmentView, jd *judgement, idx []int, c commit.Commitment, 
 }
 
 // commitmentPage is GET /c/{hash}.
-func (s *Server) commitmentPage(c echo.Context) error {
-	if s.answerFast(c, true) {
-		return nil
-	}
-	asked := c.Param("hash")
-	h, err := parseHash(asked)
-	if err != nil {
-		return err
-	}
-	v, err := s.lookupAsked(h, asked)
-	if err != nil {
-		return err
-	}
-	defer v.release()
-	buf := getScratch()
-	defer putScratch(buf)
-	*buf, err = s.pages.appendPage(*buf, v)
-	if err != nil {
-		return err
-	}
-	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(*buf)))
-	return c.HTMLBlob(http.StatusOK, *buf)
-}
+func (s *Server) commitmentPage(c echo.Context) error { return s.answerCommitment(c, true) }
 
 // appendPage appends the HTML page of v to dst: written by pageWriter
 // (the template's bytes, faster), or by the template when pageWriter
@@ -319,10 +297,15 @@ func (r *renderer) appendPage(dst []byte, v *commitmentView) ([]byte, error) {
 }
 
 // apiCommitment is GET /api/v1/commitments/{hash}.
-func (s *Server) apiCommitment(c echo.Context) error {
-	if s.answerFast(c, false) {
-		return nil
-	}
+func (s *Server) apiCommitment(c echo.Context) error { return s.answerCommitment(c, false) }
+
+// answerCommitment answers a commitment's JSON (or, when page, its HTML
+// page): the view is filled in one taken from a pool, written into a
+// pooled buffer, and sent with shared header values (Content-Type as
+// echo's JSONBlob and HTMLBlob set it, Content-Length of the bytes), so
+// an answer allocates nothing of its own. A malformed hash is 400, a
+// commitment no commit entry has 404 (parseHash, lookupAsked).
+func (s *Server) answerCommitment(c echo.Context, page bool) error {
 	asked := c.Param("hash")
 	h, err := parseHash(asked)
 	if err != nil {
@@ -335,59 +318,22 @@ func (s *Server) apiCommitment(c echo.Context) error {
 	defer v.release()
 	buf := getScratch()
 	defer putScratch(buf)
-	*buf, err = appendView(*buf, v)
+	ct := jsonType
+	if page {
+		ct = htmlType
+		*buf, err = s.pages.appendPage(*buf, v)
+	} else {
+		*buf, err = appendView(*buf, v)
+	}
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(*buf)))
-	return c.JSONBlob(http.StatusOK, *buf)
-}
-
-// answerFast answers a commitment's JSON (or, when page, its HTML page)
-// from a pooled view into a pooled buffer, with shared header values, when
-// the hash in the path is 64 hex digits and the current judgement holds
-// the commitment; it reports false, having written nothing, for anything
-// else, which the handler then answers the general way (errors, a
-// "sha256:" spelling, a commitment the judgement lacks, a panic while
-// building the answer). The bytes and headers are the general way's
-// (TestFastAnswersMatchEcho).
-func (s *Server) answerFast(c echo.Context, page bool) bool {
-	if s.general {
-		return false
-	}
-	asked := c.Param("hash")
-	h, ok, lower := decodeHex64(asked)
-	if !ok {
-		return false
-	}
-	name := asked // h.String(), as asked
-	if !lower {
-		name = h.String()
-	}
-	jd, err := s.judge.get()
-	if err != nil {
-		return false
-	}
-	idx := jd.j.Find(h)
-	if len(idx) == 0 {
-		return false // a commitment the judgement lacks: the lookup checks the ledger
-	}
-	s.judge.judgeRest(jd, idx)
-	buf := getScratch()
-	defer putScratch(buf)
-	if !s.writeAnswer(buf, jd, idx, h, name, page) {
-		return false
-	}
 	hd := c.Response().Header()
-	if page {
-		hd[echo.HeaderContentType] = htmlType
-	} else {
-		hd[echo.HeaderContentType] = jsonType
-	}
+	hd[echo.HeaderContentType] = ct
 	hd[echo.HeaderContentLength] = contentLength(len(*buf))
 	c.Response().WriteHeader(http.StatusOK)
-	c.Response().Write(*buf)
-	return true
+	_, err = c.Response().Write(*buf)
+	return err
 }
 
 // contentLengths holds the Content-Length values of answers shorter
@@ -414,24 +360,3 @@ var (
 	jsonType = []string{echo.MIMEApplicationJSON}[:1:1]
 	htmlType = []string{echo.MIMETextHTMLCharsetUTF8}[:1:1]
 )
-
-// writeAnswer writes the JSON (or, when page, the HTML page) of the view
-// of c, named name (c.String()), into buf, and reports whether it did:
-// false when an encoder failed or panicked, leaving the answer to echo.
-func (s *Server) writeAnswer(buf *[]byte, jd *judgement, idx []int, c commit.Commitment, name string, page bool) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	v := views.Get().(*commitmentView)
-	defer v.release()
-	fillView(v, jd, idx, c, name, func(a *secret.Action) string { return s.phaseHelp(jd, a) })
-	var err error
-	if page {
-		*buf, err = s.pages.appendPage(*buf, v)
-	} else {
-		*buf, err = appendView(*buf, v)
-	}
-	return err == nil
-}

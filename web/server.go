@@ -83,9 +83,6 @@ type Server struct {
 	results searchIndex                // entries by replay digest, seed commitment and player, for search and replay links
 	helps   atomic.Pointer[phaseHelps] // the phase help texts of the latest judgement instant
 	log     *log.Logger
-	// general turns answerFast off (tests compare its answers with the
-	// general way's).
-	general bool
 }
 
 // New builds the site on o.Reader. It returns an error when o.Reader is nil

@@ -270,6 +270,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
+// commandPathRe finds the command cobra's "unknown command X for
+// \"PATH\"" names.
+var commandPathRe = regexp.MustCompile(`for "([^"]+)"`)
+
 // errorText is the one-line message and the hint of err as run prints
 // them. cobra's "unknown command" error carries a "Did you mean this?"
 // list on lines of its own: the first suggestion becomes the hint, on a
@@ -290,7 +294,7 @@ func errorText(err error) (msg, hint string) {
 		}
 		msg = msg[:i]
 		prefix := ""
-		if m := regexp.MustCompile(`for "([^"]+)"`).FindStringSubmatch(msg); m != nil {
+		if m := commandPathRe.FindStringSubmatch(msg); m != nil {
 			prefix = m[1] + " "
 		}
 		for j := range suggestions {
@@ -306,7 +310,7 @@ func errorText(err error) (msg, hint string) {
 	if hint == "" && strings.HasPrefix(msg, "unknown command") {
 		// cobra's NoArgs names the command that got the stray argument.
 		path := "sealed"
-		if m := regexp.MustCompile(`for "(sealed[^"]*)"`).FindStringSubmatch(msg); m != nil {
+		if m := commandPathRe.FindStringSubmatch(msg); m != nil {
 			path = m[1]
 		}
 		hint = "run '" + path + " --help' for usage"

@@ -50,15 +50,45 @@ func (s *Store) CheckSchema(ctx context.Context) (table, what string, err error)
 
 // checkSchema is CheckSchema on the database q reads.
 func checkSchema(ctx context.Context, q queryer) (table, what string, err error) {
+	return schemaCheck(ctx, q, true, false)
+}
+
+// schemaCheck compares q's database with the schema schema.sql's
+// migrations make up to the version it records, built once in memory:
+// the tables' columns (columns: checkColumns) and the triggers and
+// indexes (objects: checkObjects), the first difference found. An
+// unreadable schema_version is a finding of the columns check, nothing
+// for the objects check alone; a version newer than this code's is left
+// to the census. A writer opening the file asks for both.
+func schemaCheck(ctx context.Context, q queryer, columns, objects bool) (table, what string, err error) {
 	var version int
 	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&version); err != nil {
+		if !columns {
+			return "", "", nil
+		}
 		return "schema_version", fmt.Sprintf("the table cannot be read as a sealed ledger writes it: %v", err), nil
 	}
-	ref, version, err := referenceSchema(ctx, q)
+	ref, err := referenceSchema(ctx, version)
 	if err != nil || ref == nil {
 		return "", "", err
 	}
 	defer ref.Close()
+	if columns {
+		if table, what, err := checkColumns(ctx, ref, q, version); err != nil || table != "" {
+			return table, what, err
+		}
+	}
+	if objects {
+		return checkObjects(ctx, ref, q, version)
+	}
+	return "", "", nil
+}
+
+// checkColumns compares the tables of q's database with those of ref,
+// the reference schema of version: each table there must be in the file
+// with the same columns in the same order, declared with the same type,
+// NOT NULL and primary key.
+func checkColumns(ctx context.Context, ref, q queryer, version int) (table, what string, err error) {
 	want, err := tableColumns(ctx, ref)
 	if err != nil {
 		return "", "", err
@@ -100,38 +130,23 @@ func checkSchema(ctx context.Context, q queryer) (table, what string, err error)
 // and indexes against those schema.sql's migrations make, up to the
 // version the file records (checkObjects).
 func (s *Store) CheckSchemaObjects(ctx context.Context) (table, what string, err error) {
-	return checkSchemaObjects(ctx, s.r)
-}
-
-// checkSchemaObjects is CheckSchemaObjects on the database q reads.
-func checkSchemaObjects(ctx context.Context, q queryer) (table, what string, err error) {
-	ref, version, err := referenceSchema(ctx, q)
-	if err != nil || ref == nil {
-		return "", "", err
-	}
-	defer ref.Close()
-	return checkObjects(ctx, ref, q, version)
+	return schemaCheck(ctx, s.r, false, true)
 }
 
 // referenceSchema builds, in an in-memory database, the schema
-// schema.sql's migrations make up to the version q's database records;
-// nil if that version is newer than this code's (left to the census) or
-// unreadable (CheckSchema's finding).
-func referenceSchema(ctx context.Context, q queryer) (*sql.DB, int, error) {
-	var version int
-	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&version); err != nil {
-		return nil, 0, nil
-	}
+// schema.sql's migrations make up to version; nil if that version is
+// newer than this code's (left to the census).
+func referenceSchema(ctx context.Context, version int) (*sql.DB, error) {
 	ms, err := schemaMigrations()
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	if version > ms[len(ms)-1].Version {
-		return nil, 0, nil
+		return nil, nil
 	}
 	ref, err := sql.Open("sqlite3", "file::memory:")
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	ref.SetMaxOpenConns(1) // one in-memory database
 	for _, m := range ms {
@@ -140,10 +155,10 @@ func referenceSchema(ctx context.Context, q queryer) (*sql.DB, int, error) {
 		}
 		if _, err := ref.ExecContext(ctx, m.SQL); err != nil {
 			ref.Close()
-			return nil, 0, fmt.Errorf("building the reference schema (migration %d): %w", m.Version, err)
+			return nil, fmt.Errorf("building the reference schema (migration %d): %w", m.Version, err)
 		}
 	}
-	return ref, version, nil
+	return ref, nil
 }
 
 // schemaObject is a trigger or an index as sqlite_master holds it.

@@ -99,12 +99,10 @@ func Open(path string, opts Options) (*Store, error) {
 		}
 		// A writer prepares statements on the tables: altered ones are
 		// the audit's finding, refused here before anything is written.
-		for _, check := range []func(context.Context, queryer) (string, string, error){checkSchema, checkSchemaObjects} {
-			if table, what, err := check(context.Background(), s.w); err != nil {
-				return fail(err)
-			} else if table != "" {
-				return fail(fmt.Errorf("%s: %s: %w", table, what, ledger.ErrTampered))
-			}
+		if table, what, err := schemaCheck(context.Background(), s.w, true, true); err != nil {
+			return fail(err)
+		} else if table != "" {
+			return fail(fmt.Errorf("%s: %s: %w", table, what, ledger.ErrTampered))
 		}
 		if err := s.inserts.prepare(s.w); err != nil {
 			return fail(fmt.Errorf("preparing statements: %w", err))
