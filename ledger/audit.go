@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
@@ -270,6 +271,11 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	if cr, ok := l.store.(ChunkReader); ok && storeColumns {
 		fast = cr
 	}
+	// The producers below stop once actx is cancelled; every return
+	// cancels it and then waits for them, so none reads the store after
+	// the audit returned (its caller may close the store at once).
+	var producers sync.WaitGroup
+	defer producers.Wait()
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var raw []chan entryChunk
@@ -282,7 +288,7 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	for k := range auditEntryReaders {
 		ch := make(chan entryChunk, 1)
 		raw = append(raw, ch)
-		go func() { errc <- l.readEntryChunks(actx, n, fast, fastColumns, int64(k), auditEntryReaders, ch, efree) }()
+		producers.Go(func() { errc <- l.readEntryChunks(actx, n, fast, fastColumns, int64(k), auditEntryReaders, ch, efree) })
 	}
 	// The players rows: looked up by the skeletons of the commit entries
 	// alongside the pass (audit_players_fast.go), or read before the pass
@@ -291,13 +297,13 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	pdone := make(chan playersFast, 1)
 	if pr, ok := l.store.(PlayerReader); ok && fast != nil {
 		pout = make(chan []playerCommit, 4)
-		go checkPlayersFast(actx, pr, pout, pdone)
+		producers.Go(func() { checkPlayersFast(actx, pr, pout, pdone) })
 	} else {
 		players, err := l.readPlayers(ctx)
 		rep.players, rep.playersErr = newPlayersAudit(players, false), err
 	}
-	go func() { errc <- l.checkLeafChunks(actx, raw, !storeColumns, rep.players, pout, leaves, efree, lfree) }()
-	go func() { errc <- l.readHashChunks(actx, hcount, fast, hashes, hfree) }()
+	producers.Go(func() { errc <- l.checkLeafChunks(actx, raw, !storeColumns, rep.players, pout, leaves, efree, lfree) })
+	producers.Go(func() { errc <- l.readHashChunks(actx, hcount, fast, hashes, hfree) })
 	f := &frontier{}
 	ci := 0
 	checkRoots := func() (bool, error) {

@@ -137,6 +137,10 @@ func (l *Ledger) verifyRows(ctx context.Context, from, to, size int64, each func
 // entryOf accepts. Two goroutines (and connections) read and check
 // chunks, taking turns; the entries are handed to each in index order.
 func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int64, each func(*Entry) error) error {
+	// Every return cancels the readers and waits for them: none reads the
+	// store after this returned.
+	var readers sync.WaitGroup
+	defer readers.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type checked struct {
@@ -148,7 +152,7 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 	var ins [auditEntryReaders]chan checked
 	for k := range ins {
 		ins[k] = make(chan checked, 1)
-		go func() {
+		readers.Go(func() {
 			defer close(ins[k])
 			var hashes []tlog.Hash
 			var results []namedReplay
@@ -175,7 +179,7 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 					return
 				}
 			}
-		}()
+		})
 	}
 	next := from
 	for k := 0; ; k++ {
