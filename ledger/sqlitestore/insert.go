@@ -27,6 +27,10 @@ type insertCache struct {
 	stmts  map[insertTable]map[int]*sql.Stmt
 	tail   *sql.Stmt // tailQuery, run before every batch
 	player *sql.Stmt // playerQuery, run once per skeleton
+	// tailBounds is tailBoundsQuery, run by every batch that looks a
+	// player up (prepared once: parsing it cost about as much as the
+	// lookups themselves).
+	tailBounds *sql.Stmt
 	// Argument buffers reused from batch to batch.
 	entryArgs, hashArgs []any
 	// lookups are the batched lookup statements, by kind and number of
@@ -50,6 +54,9 @@ var (
 	// one per probe (an OR of the terms makes SQLite collect and sort
 	// rowids, and a row-value IN list is not seeked: lookup_test.go).
 	dupsUnion = lookupKind{``, dupQuery, ` UNION ALL `, ``}
+	// kindsIn reads the kinds of the entries a batch's references name,
+	// by primary key.
+	kindsIn = lookupKind{`SELECT idx, kind FROM entries WHERE idx IN (`, `?`, `,`, `)`}
 )
 
 // lookupSizes are the key counts the batched lookups are prepared for,
@@ -115,7 +122,10 @@ func (c *insertCache) prepare(db *sql.DB) error {
 	if c.player, err = db.Prepare(playerQuery); err != nil {
 		return err
 	}
-	for _, k := range []lookupKind{playersIn, dupsUnion} {
+	if c.tailBounds, err = db.Prepare(tailBoundsQuery); err != nil {
+		return err
+	}
+	for _, k := range []lookupKind{playersIn, dupsUnion, kindsIn} {
 		if err := c.prepareLookups(db, k); err != nil {
 			return err
 		}

@@ -185,7 +185,7 @@ func (t *writeTx) syncTail(ctx context.Context) error {
 	if t.tailSynced {
 		return nil
 	}
-	if err := t.s.tail.sync(ctx, t.tx); err != nil {
+	if err := t.s.tail.sync(ctx, t.tx, t.s.inserts.tailBounds); err != nil {
 		return err
 	}
 	t.tailSynced = true

@@ -35,12 +35,13 @@ type playersTail struct {
 // one rowid seek), -1 when the table is empty.
 const tailBoundsQuery = `SELECT coalesce((SELECT min(idx) FROM players_tail), -1), coalesce((SELECT max(idx) FROM players_tail), -1)`
 
-// sync makes the copy match the table as tx sees it: it compares the
+// sync makes the copy match the table as tx sees it (bounds is
+// tailBoundsQuery prepared on the writer connection): it compares the
 // bounds and reads the whole table again if they moved (another process
 // appended or folded) or the copy was invalidated by a failed commit.
-func (pt *playersTail) sync(ctx context.Context, tx *sql.Tx) error {
+func (pt *playersTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) error {
 	var lo, hi int64
-	if err := tx.QueryRowContext(ctx, tailBoundsQuery).Scan(&lo, &hi); err != nil {
+	if err := tx.StmtContext(ctx, bounds).QueryRowContext(ctx).Scan(&lo, &hi); err != nil {
 		return fmt.Errorf("reading players_tail: %w", err)
 	}
 	if pt.valid && lo == pt.lo && hi == pt.hi {

@@ -664,20 +664,33 @@ func (t *writeTx) Kinds(ctx context.Context, indexes []int64) (map[int64]ledger.
 	if len(indexes) == 0 {
 		return out, nil
 	}
-	rows, err := t.tx.QueryContext(ctx, `SELECT idx, kind FROM entries WHERE idx IN (`+placeholders(len(indexes))+`)`, int64Args(indexes)...)
+	args := int64Args(indexes)
+	for len(args) > 0 {
+		st, filled, used := t.s.inserts.lookup(kindsIn, args, 1)
+		if err := t.kinds(ctx, st, filled, out); err != nil {
+			return nil, err
+		}
+		args = args[used:]
+	}
+	return out, nil
+}
+
+// kinds runs one kindsIn statement into out.
+func (t *writeTx) kinds(ctx context.Context, st *sql.Stmt, args []any, out map[int64]ledger.Kind) error {
+	rows, err := t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var i int64
 		var k string
 		if err := rows.Scan(&i, &k); err != nil {
-			return nil, err
+			return err
 		}
 		out[i] = ledger.Kind(k)
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // Duplicates implements ledger.WriteTx through the index entries_lookup
