@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -176,7 +177,9 @@ type WriteTx interface {
 	Duplicates(ctx context.Context, probes []DuplicateProbe) (map[[32]byte]IndexKind, error)
 	// Insert adds entries (consecutive indexes) and stored hashes. A row
 	// whose index or id is already present is an error wrapping
-	// ErrConflict.
+	// ErrConflict. A store checks that the database kept every row it
+	// was given ([CheckRowsStored]): a trigger or rule that silently
+	// drops an insert must fail the batch, never let it be acknowledged.
 	Insert(ctx context.Context, entries []StoredEntry, hashes []StoredHash) error
 	// Players returns the players rows stored under the given skeletons
 	// (those present), by skeleton.
@@ -357,4 +360,23 @@ type SchemaChecker interface {
 // scan error halfway through.
 type IntegrityChecker interface {
 	CheckIntegrity(ctx context.Context) error
+}
+
+// CheckRowsStored is how a store checks that an INSERT of want rows into
+// table stored them all: affected is the driver's count of rows the
+// statement stored (sql.Result.RowsAffected, a PostgreSQL command tag's
+// count). Fewer rows (a trigger answering RAISE(IGNORE) or returning
+// NULL, a DO INSTEAD NOTHING rule: objects a sealed schema does not
+// have) is an error wrapping [ErrTampered], so the batch is rolled back
+// and nothing is acknowledged that is not stored. An error from affected
+// is returned as it is.
+func CheckRowsStored(table string, affected func() (int64, error), want int) error {
+	n, err := affected()
+	if err != nil {
+		return fmt.Errorf("%s: counting the rows stored: %w", table, err)
+	}
+	if n != int64(want) {
+		return fmt.Errorf("%s: the database stored %d of the %d rows inserted (a trigger or rule that is not in sealed's schema changed the insert; nothing was appended): %w", table, n, want, ErrTampered)
+	}
+	return nil
 }

@@ -141,6 +141,9 @@ func (t *writeTx) InsertPlayers(ctx context.Context, rows []ledger.StoredPlayer)
 	for i, p := range rows {
 		sk[i], pl[i], idx[i] = p.Skeleton, p.Player, p.Index
 	}
-	_, err := t.conn.Exec(ctx, `INSERT INTO players(skeleton, player, idx) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`, sk, pl, idx)
-	return conflict(err)
+	tag, err := t.conn.Exec(ctx, `INSERT INTO players(skeleton, player, idx) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`, sk, pl, idx)
+	if err != nil {
+		return conflict(err)
+	}
+	return ledger.CheckRowsStored("players", rowsOf(tag), len(rows))
 }

@@ -465,13 +465,13 @@ func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) 
 // insertCheckpoint stores cp with the next ID; the caller holds the
 // checkpoint lock.
 func insertCheckpoint(ctx context.Context, tx pgx.Tx, cp *ledger.StoredCheckpoint) error {
-	_, err := tx.Exec(ctx, `INSERT INTO checkpoints(id, size, root, note, created_at)
+	tag, err := tx.Exec(ctx, `INSERT INTO checkpoints(id, size, root, note, created_at)
 		SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4 FROM checkpoints`,
 		cp.Size, nonNil(cp.Root), nonNil(cp.Note), cp.CreatedAt)
 	if err != nil {
 		return fmt.Errorf("storing a checkpoint: %w", err)
 	}
-	return nil
+	return ledger.CheckRowsStored("checkpoints", rowsOf(tag), 1)
 }
 
 // nonNil is b, or an empty slice for nil (which pgx would send as NULL).
@@ -487,9 +487,19 @@ func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) err
 	if err := s.refuseReadOnly("storing a replay"); err != nil {
 		return err
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO replays(sha256, bytes) VALUES($1, $2) ON CONFLICT(sha256) DO NOTHING`, digest, nonNil(replay))
+	tag, err := s.pool.Exec(ctx, `INSERT INTO replays(sha256, bytes) VALUES($1, $2) ON CONFLICT(sha256) DO NOTHING`, digest, nonNil(replay))
 	if err != nil {
 		return fmt.Errorf("storing replay %s: %w", digest, err)
+	}
+	if tag.RowsAffected() == 0 { // stored before, or dropped by a rule or trigger
+		var one int
+		err := s.pool.QueryRow(ctx, `SELECT 1 FROM replays WHERE sha256 = $1`, digest).Scan(&one)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return ledger.CheckRowsStored("replays", rowsOf(tag), 1)
+		}
+		if err != nil {
+			return fmt.Errorf("storing replay %s: %w", digest, err)
+		}
 	}
 	return nil
 }

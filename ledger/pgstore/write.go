@@ -258,12 +258,51 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 	if b.Len() == 0 {
 		return nil
 	}
-	return conflict(t.conn.SendBatch(ctx, &b).Close())
+	br := t.conn.SendBatch(ctx, &b)
+	if err := checkBatch(br, len(entries), len(hashes)); err != nil {
+		br.Close()
+		return conflict(err)
+	}
+	return conflict(br.Close())
+}
+
+// checkBatch reads the command tags of Insert's batch: the entries
+// statement (when entries > 0), then the hashes one (when hashes > 0),
+// each of which must have stored all its rows (ledger.CheckRowsStored:
+// a rule or trigger that is not in the schema may drop them).
+func checkBatch(br pgx.BatchResults, entries, hashes int) error {
+	for _, st := range []struct {
+		table string
+		rows  int
+	}{{"entries", entries}, {"hashes", hashes}} {
+		if st.rows == 0 {
+			continue
+		}
+		tag, err := br.Exec()
+		if err != nil {
+			return err
+		}
+		if err := ledger.CheckRowsStored(st.table, rowsOf(tag), st.rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rowsOf is a command tag's row count in the form
+// ledger.CheckRowsStored takes.
+func rowsOf(tag pgconn.CommandTag) func() (int64, error) {
+	return func() (int64, error) { return tag.RowsAffected(), nil }
+}
+
+// copied is a CopyFrom count in the form ledger.CheckRowsStored takes.
+func copied(n int64) func() (int64, error) {
+	return func() (int64, error) { return n, nil }
 }
 
 // copyInsert inserts the rows with COPY FROM STDIN (binary).
 func (t *writeTx) copyInsert(ctx context.Context, entries []ledger.StoredEntry, hashes []ledger.StoredHash) error {
-	_, err := t.conn.CopyFrom(ctx, pgx.Identifier{"entries"}, entryColumnNames, pgx.CopyFromSlice(len(entries), func(i int) ([]any, error) {
+	n, err := t.conn.CopyFrom(ctx, pgx.Identifier{"entries"}, entryColumnNames, pgx.CopyFromSlice(len(entries), func(i int) ([]any, error) {
 		e := &entries[i]
 		var posted, commitment, ref any
 		if e.HasPostedAt {
@@ -277,13 +316,21 @@ func (t *writeTx) copyInsert(ctx context.Context, entries []ledger.StoredEntry, 
 		}
 		return []any{e.Index, string(e.Kind), nonNil(e.Leaf), nonNil(e.LeafHash), e.IntegratedAt, posted, nonNil(e.Dedup), commitment, ref}, nil
 	}))
-	if err != nil || len(hashes) == 0 {
+	if err != nil {
 		return err
 	}
-	_, err = t.conn.CopyFrom(ctx, pgx.Identifier{"hashes"}, hashColumnNames, pgx.CopyFromSlice(len(hashes), func(i int) ([]any, error) {
+	// COPY runs row triggers (not rules): one returning NULL skips a row,
+	// which the count leaves out.
+	if err := ledger.CheckRowsStored("entries", copied(n), len(entries)); err != nil || len(hashes) == 0 {
+		return err
+	}
+	n, err = t.conn.CopyFrom(ctx, pgx.Identifier{"hashes"}, hashColumnNames, pgx.CopyFromSlice(len(hashes), func(i int) ([]any, error) {
 		return []any{hashes[i].ID, nonNil(hashes[i].Hash)}, nil
 	}))
-	return err
+	if err != nil {
+		return err
+	}
+	return ledger.CheckRowsStored("hashes", copied(n), len(hashes))
 }
 
 // uniqueViolation is SQLSTATE 23505.

@@ -3,18 +3,21 @@ package sqlitestore
 import (
 	"database/sql"
 	"strings"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // insertTable describes a multi-row INSERT: the table and its columns.
 type insertTable struct {
+	name string // the table
 	head string // "INSERT INTO t(c1, c2) VALUES"
 	cols int
 }
 
 var (
-	insertEntries     = insertTable{`INSERT INTO entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref) VALUES`, 9}
-	insertHashes      = insertTable{`INSERT INTO hashes(id, hash) VALUES`, 2}
-	insertPlayersTail = insertTable{`INSERT INTO players_tail(idx, skeleton, player) VALUES`, 3}
+	insertEntries     = insertTable{"entries", `INSERT INTO entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref) VALUES`, 9}
+	insertHashes      = insertTable{"hashes", `INSERT INTO hashes(id, hash) VALUES`, 2}
+	insertPlayersTail = insertTable{"players_tail", `INSERT INTO players_tail(idx, skeleton, player) VALUES`, 3}
 )
 
 // insertChunk is the most rows one INSERT statement writes.
@@ -153,11 +156,19 @@ func (c *insertCache) prepare(db *sql.DB) error {
 }
 
 // exec inserts args (len a multiple of t.cols) in chunks of insertChunk
-// rows within tx.
+// rows within tx. A statement that stored fewer rows than it was given
+// (a trigger the schema does not have, answering RAISE(IGNORE), added
+// after the writer opened the file) is an error wrapping
+// ledger.ErrTampered: the caller rolls the batch back, so nothing is
+// acknowledged that is not stored.
 func (c *insertCache) exec(tx *sql.Tx, t insertTable, args []any) error {
 	for len(args) > 0 {
 		rows := min(len(args)/t.cols, insertChunk)
-		if _, err := tx.Stmt(c.stmts[t][rows]).Exec(args[:rows*t.cols]...); err != nil {
+		res, err := tx.Stmt(c.stmts[t][rows]).Exec(args[:rows*t.cols]...)
+		if err != nil {
+			return err
+		}
+		if err := ledger.CheckRowsStored(t.name, res.RowsAffected, rows); err != nil {
 			return err
 		}
 		args = args[rows*t.cols:]

@@ -582,10 +582,32 @@ func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) 
 	}
 	// One statement, so the check and the insert hold the write lock
 	// together.
-	_, err := s.w.ExecContext(ctx, `INSERT INTO checkpoints(size, root, note, created_at) SELECT ?1, ?2, ?3, ?4
+	res, err := s.w.ExecContext(ctx, `INSERT INTO checkpoints(size, root, note, created_at) SELECT ?1, ?2, ?3, ?4
 		WHERE NOT EXISTS (SELECT 1 FROM checkpoints WHERE size = ?1 AND note = ?3)`,
 		cp.Size, cp.Root, cp.Note, cp.CreatedAt)
-	return err
+	if err != nil {
+		return err
+	}
+	return s.storedOrPresent(ctx, "checkpoints", res, `SELECT 1 FROM checkpoints WHERE size = ? AND note = ?`, cp.Size, cp.Note)
+}
+
+// storedOrPresent checks an insert that may rightly store nothing (the
+// row is already there): one row stored, or none and the row found by
+// query. Neither is an error wrapping ledger.ErrTampered: a trigger the
+// schema does not have dropped the insert.
+func (s *Store) storedOrPresent(ctx context.Context, table string, res sql.Result, query string, args ...any) error {
+	n, err := res.RowsAffected()
+	if err != nil || n == 1 {
+		return err
+	}
+	var one int
+	switch err := s.w.QueryRowContext(ctx, query, args...).Scan(&one); {
+	case errors.Is(err, sql.ErrNoRows):
+		return ledger.CheckRowsStored(table, func() (int64, error) { return n, nil }, 1)
+	case err != nil:
+		return err
+	}
+	return nil
 }
 
 // PutReplay implements ledger.Store.
@@ -596,8 +618,11 @@ func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) err
 	if replay == nil {
 		replay = []byte{}
 	}
-	_, err := s.w.ExecContext(ctx, `INSERT INTO replays(sha256, bytes) VALUES(?, ?) ON CONFLICT(sha256) DO NOTHING`, digest, replay)
-	return err
+	res, err := s.w.ExecContext(ctx, `INSERT INTO replays(sha256, bytes) VALUES(?, ?) ON CONFLICT(sha256) DO NOTHING`, digest, replay)
+	if err != nil {
+		return err
+	}
+	return s.storedOrPresent(ctx, "replays", res, `SELECT 1 FROM replays WHERE sha256 = ?`, digest)
 }
 
 // Write implements ledger.Store: one BEGIN IMMEDIATE transaction on the
