@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
+	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -149,4 +151,54 @@ func (l *Ledger) CheckEdge(ctx context.Context) error {
 		return err
 	}
 	return l.checkEdge(ctx, f, cp)
+}
+
+// newestTime returns the integration time (Unix ns) of the newest entry
+// of the tree f, whose right edge the caller has checked (checkEdge,
+// replayEdge): the entry's leaf is re-hashed and proved in f's tree
+// (RFC 6962 inclusion, O(log n) stored hashes read through r), and the
+// time is its leaf's top-level integrated_at member, which must equal
+// the stored integrated_at column. The sequencer takes the next batch's
+// time from this, so a forged column (a time far in the future, which
+// every later entry would inherit, since times never go back) stops the
+// append instead of being signed into new leaves. math.MinInt64 for an
+// empty log. Refusals wrap [ErrTampered].
+func (l *Ledger) newestTime(ctx context.Context, f *frontier, r tlog.HashReader) (int64, error) {
+	if f.size == 0 {
+		return math.MinInt64, nil
+	}
+	n := f.size - 1
+	es, err := l.store.EntryRange(ctx, n, n+1)
+	if err != nil {
+		return 0, fmt.Errorf("reading the newest entry: %w", err)
+	}
+	if len(es) != 1 || es[0].Index != n {
+		return 0, fmt.Errorf("entries: no row at index %d, below the log's size %d; %s: %w", n, f.size, nothing, ErrTampered)
+	}
+	e := es[0]
+	h := tlog.RecordHash(e.Leaf)
+	root, err := f.root()
+	if err != nil {
+		return 0, err
+	}
+	proof, err := tlog.ProveRecord(f.size, n, r)
+	if err == nil {
+		err = tlog.CheckRecord(proof, f.size, root, n, h)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("entries: the stored leaf of entry %d (the newest) is not the one the tree of %d entries holds (%v); %s: %w", n, f.size, err, nothing, ErrTampered)
+	}
+	i := topLevelValue(e.Leaf, "integrated_at")
+	var t time.Time
+	if i >= 0 && i+len(TimeLayout)+2 <= len(e.Leaf) && e.Leaf[i] == '"' {
+		t, err = time.Parse(TimeLayout, string(e.Leaf[i+1:i+1+len(TimeLayout)]))
+	}
+	if i < 0 || err != nil || t.IsZero() {
+		return 0, fmt.Errorf("entries: the leaf of entry %d (the newest) has no integrated_at time in the form %s; %s: %w", n, TimeLayout, nothing, ErrTampered)
+	}
+	if ns := t.UnixNano(); ns != e.IntegratedAt {
+		return 0, fmt.Errorf("entries: the integrated_at column of entry %d (the newest) holds %s, its leaf %s; %s: %w",
+			n, time.Unix(0, e.IntegratedAt).UTC().Format(TimeLayout), t.Format(TimeLayout), nothing, ErrTampered)
+	}
+	return e.IntegratedAt, nil
 }

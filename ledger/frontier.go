@@ -16,6 +16,12 @@ type frontier struct {
 	size int64
 	hash [64]tlog.Hash // hash[l]: the complete subtree at level l, if bit l of size is set
 	idx  [64]int64     // idx[l]: its tlog.StoredHashIndex
+	// newest is the integration time (Unix ns) of entry size-1, read
+	// from its leaf once the leaf was checked against the tree
+	// (Ledger.newestTime), or written by the sequencer itself;
+	// math.MinInt64 for an empty log. The next batch's time is never
+	// earlier. Not set by loadFrontier.
+	newest int64
 }
 
 // frontierIndex is the stored hash index of the level-l subtree on the

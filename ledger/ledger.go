@@ -233,6 +233,9 @@ func Open(ctx context.Context, s Store, opts Options) (*Ledger, error) {
 	if err := l.checkEdge(ctx, f, l.cpLatest); err != nil {
 		return nil, err
 	}
+	if f.newest, err = l.newestTime(ctx, f, hashReader{ctx, s}); err != nil {
+		return nil, err
+	}
 	l.reqs = make(chan *request, 4*maxBatch)
 	l.done = make(chan struct{})
 	go l.sequence(f)

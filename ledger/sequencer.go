@@ -206,7 +206,18 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			if err := l.replayEdge(ctx, &trusted, nf); err != nil {
 				return err
 			}
+			if nf.newest, err = l.newestTime(ctx, nf, hashReader{ctx, tx}); err != nil {
+				return err
+			}
 			*f = *nf
+		}
+		// The newest entry's time is the one its leaf holds (checked when
+		// this writer opened the log or found another's entries, or
+		// written by this writer): a stored column that says otherwise
+		// was altered, and a time taken from it would be signed into the
+		// new leaves.
+		if lastNS != f.newest {
+			return fmt.Errorf("entries: the integrated_at column of entry %d (the newest) holds %d ns, its leaf %d; %s: %w", size-1, lastNS, f.newest, nothing, ErrTampered)
 		}
 		// The integration time is read under the write lock, and never
 		// goes back: if the clock is behind the newest entry (another
@@ -380,6 +391,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			}
 			r.index = f.size
 			f.add(hs)
+			f.newest = nowNS
 		}
 		if len(entries) == 0 {
 			return nil
