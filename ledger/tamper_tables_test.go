@@ -1,6 +1,7 @@
 package ledger_test
 
 import (
+	"errors"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -251,4 +252,22 @@ func rewriteBody(t *testing.T, idx int64) []string {
 		}
 	}
 	return append(stmts, fmt.Sprintf(`DELETE FROM checkpoints WHERE size > %d`, idx))
+}
+
+// TestIdentityRowsDeleted: a ledger whose log_meta lost its identity rows
+// (one or both) is a tampered ledger, which the audit reports (exit 1),
+// not "not a sealed ledger": its checkpoints and entries are still there.
+func TestIdentityRowsDeleted(t *testing.T) {
+	for _, stmt := range []string{`DELETE FROM log_meta WHERE key = 'origin'`, `DELETE FROM log_meta`} {
+		t.Run(stmt, func(t *testing.T) {
+			c := copyFile(t, demoLedger(t))
+			if err := attackRestoring(t, c, stmt); err != nil {
+				t.Fatal(err)
+			}
+			_, err := openLedger(t, c, ledger.Options{ReadOnly: true})
+			if !errors.Is(err, ledger.ErrTampered) || errors.Is(err, ledger.ErrNotLedger) {
+				t.Fatalf("open after %s: %v; want ErrTampered, not ErrNotLedger", stmt, err)
+			}
+		})
+	}
 }

@@ -190,8 +190,15 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 		return nil, s.fail(err)
 	}
 	if m.Origin == "" || m.VerifierKey == "" {
-		if len(keys) > 0 {
-			// A ledger whose identity rows were altered: the audit names it.
+		// A ledger whose identity rows were altered (some left, or
+		// none left beside the checkpoints and entries a ledger always
+		// has: Create stores its first checkpoint with them): the audit
+		// names it.
+		var rowsLeft bool
+		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM checkpoints) OR EXISTS (SELECT 1 FROM entries)`).Scan(&rowsLeft); err != nil {
+			rowsLeft = false // a schema without those tables is not a ledger
+		}
+		if len(keys) > 0 || rowsLeft {
 			return nil, ledger.MissingIdentity(keys)
 		}
 		return nil, s.fail(fmt.Errorf("%w (no origin or verifier key)", ledger.ErrNotLedger))
