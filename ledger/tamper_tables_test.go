@@ -1,10 +1,10 @@
 package ledger_test
 
 import (
-	"errors"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
