@@ -540,7 +540,9 @@ type prepared struct {
 	leaf     []byte // canonical JSON with placeholderTime at tsOff
 	tsOff    int
 	dedup    [32]byte
-	postedAt int64 // Unix ns, or -1
+	postedAt int64 // Unix ns (negative before 1970), if hasPosted
+	// hasPosted: the body has posted_at.
+	hasPosted bool
 	// skeleton is the player's confusable skeleton (Skeleton) for a
 	// commit entry, else "".
 	skeleton string
@@ -584,7 +586,7 @@ func prepareCanonical(b *Body, canon []byte) (*prepared, error) {
 // finishPrepared checks the placeholder at tsOff (the offset of the value
 // of integrated_at in leaf) and computes the duplicate key and posted_at.
 func finishPrepared(b *Body, leaf []byte, tsOff int) (*prepared, error) {
-	p := &prepared{body: b, leaf: leaf, tsOff: tsOff, postedAt: -1}
+	p := &prepared{body: b, leaf: leaf, tsOff: tsOff}
 	if len(leaf) > MaxLeafSize {
 		return nil, bodyErr("", "the leaf would be %d bytes, more than the %d a tlog-tiles entry bundle can hold (docs/ledger.md \"Tiles\"); keep large data out of the entry (a result's replay goes in the replay store)", len(leaf), MaxLeafSize)
 	}
@@ -619,7 +621,7 @@ func finishPrepared(b *Body, leaf []byte, tsOff int) (*prepared, error) {
 		if err != nil {
 			return nil, bodyErr("posted_at", "expected a time in the layout %s, got %q", TimeLayout, b.PostedAt)
 		}
-		p.postedAt = t.UnixNano()
+		p.postedAt, p.hasPosted = t.UnixNano(), true
 	}
 	return p, nil
 }

@@ -299,7 +299,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 		batchDups := make(map[[32]byte]IndexKind, len(batch))
 		for _, r := range batch {
 			p := r.p
-			if p.postedAt > nowNS {
+			if p.hasPosted && p.postedAt > nowNS {
 				r.err = fmt.Errorf("posted_at %s is later than the integration time %s: a post cannot appear after it is recorded", p.body.PostedAt, ts)
 				continue
 			}
@@ -359,7 +359,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 				Index: f.size, Kind: p.body.Kind, Leaf: p.leaf, LeafHash: leafHash[:],
 				IntegratedAt: nowNS, Dedup: p.dedup[:], Ref: ref,
 			}
-			if p.postedAt >= 0 {
+			if p.hasPosted {
 				e.PostedAt, e.HasPostedAt = p.postedAt, true
 			}
 			if p.body.Kind == KindCommit {
