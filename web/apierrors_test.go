@@ -35,6 +35,10 @@ func TestAPIErrorWording(t *testing.T) {
 			`unknown field "x"; expected commitment and reveal`},
 		{"verify number reveal", "/api/v1/verify", `{"commitment":"` + c + `","reveal":5}`,
 			`reveal: expected a string, got a number`},
+		{"verify array body", "/api/v1/verify", `[]`,
+			`expected one JSON object {"commitment": "<64 hex>", "reveal": "<text>"}, got an array`},
+		{"verify string body", "/api/v1/verify", `"x"`,
+			`expected one JSON object {"commitment": "<64 hex>", "reveal": "<text>"}, got a string`},
 	} {
 		w := do(s, "POST", tc.target, tc.body, auth...)
 		var a struct{ Error string }

@@ -12,6 +12,8 @@ import (
 var jsonKinds = map[string]string{
 	"number": "a number", "string": "a string", "bool": "true or false", "boolean": "true or false",
 	"object": "an object", "array": "an array", "null": "null", "true": "true", "false": "false",
+	// jsontext.Kind's own spellings.
+	"{": "an object", "[": "an array", `"`: "a string", "0": "a number", "t": "true", "f": "false", "n": "null",
 }
 
 // goTypes names what a Go destination type expects, in JSON terms.
@@ -54,6 +56,13 @@ func verifyBodyMessage(err error) string {
 				got = "a " + se.JSONKind.String()
 			}
 			return member + ": expected " + want + ", got " + got
+		case member == "" && se.JSONKind != 0:
+			// The body itself is not an object: `[]`, `"x"`, `1`.
+			got := jsonKinds[se.JSONKind.String()]
+			if got == "" {
+				got = "a " + se.JSONKind.String()
+			}
+			return expected + ", got " + got
 		}
 	}
 	// Syntax errors (jsontext): their text names the offset and the
