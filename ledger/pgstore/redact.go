@@ -4,34 +4,27 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/sealedhq/sealed/internal/pgurl"
 )
 
 // redact returns the connection string conn fit to print: in a URL
 // (postgres://user:password@host/db?password=...) the password, in the
-// userinfo or as a query parameter, becomes "xxxxx"; in the keyword=value
-// form (host=... password=...) the password value does. A URL that does
-// not parse is not shown at all.
+// user information as pgx reads it or as a query parameter, becomes
+// "xxxxx", and a URL whose password pgx may read otherwise than written
+// is not shown (pgurl.Redact); in the keyword=value form (host=...
+// password=...) the values of password and sslpassword do.
 func redact(conn string) string {
-	l := strings.ToLower(conn)
-	if !strings.HasPrefix(l, "postgres://") && !strings.HasPrefix(l, "postgresql://") {
-		return dsnPassword.ReplaceAllString(conn, "${1}xxxxx")
+	if pgurl.Scheme(conn) != "" {
+		return pgurl.Redact(conn)
 	}
-	u, err := url.Parse(conn)
-	if err != nil {
-		return "postgres://(a connection URL that does not parse)"
-	}
-	q := u.Query()
-	if q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.Redacted()
+	return dsnPassword.ReplaceAllString(conn, "${1}xxxxx")
 }
 
-// dsnPassword matches the value of password= in a keyword=value
-// connection string: a quoted value (with \' and \\ escapes) or a run of
-// non-blank characters.
-var dsnPassword = regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)`)
+// dsnPassword matches the value of password= or sslpassword= in a
+// keyword=value connection string: a quoted value (with \' and \\
+// escapes) or a run of non-blank characters.
+var dsnPassword = regexp.MustCompile(`(?i)(\b(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)`)
 
 // redactedError is an error whose message has the connection password
 // removed; Unwrap gives the error it wraps, for errors.Is and errors.As.
