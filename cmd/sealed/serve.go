@@ -75,7 +75,7 @@ Stop with Ctrl-C.`,
 	}
 	f := c.Flags()
 	f.StringVar(&o.DB, "db", defaultDB, "the ledger: a SQLite `FILE` or a postgres:// URL")
-	f.StringVar(&o.ReadDB, "read-db", "", "serve pages and API reads from this replica of the ledger (a postgres:// `URL` or a file); writes still go to --db")
+	f.StringVar(&o.ReadDB, "read-db", "", "serve pages and API reads from this replica of the ledger (a postgres:// `URL` or a file; refused unless it holds --db's ledger, maybe behind it); writes still go to --db")
 	f.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
 	f.StringVar(&o.TokenFile, "token-file", "", "enable the write API: `FILE` holds the bearer token (at least 16 characters; - for stdin)")
 	f.StringVar(&o.KeyFile, "key", "", "with --token-file, the ledger's signer key `FILE` "+keyFileHelp)
@@ -209,6 +209,11 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 		}
 		defer w.Close()
 	}
+	if readDB != o.db {
+		if err := checkReplica(ctx, o.db, readDB, w, r); err != nil {
+			return err
+		}
+	}
 	if o.witnesses != nil {
 		st, err := stores.OpenStore(ctx, o.db, false, false)
 		if err != nil {
@@ -259,7 +264,11 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 		}
 	} else {
 		size, _ := r.Size()
-		fmt.Fprintf(a.out, "serving ledger %s (%s, %d entries) on %s\n%s; Ctrl-C stops\n", o.db, r.Origin(), size, url, writes)
+		from := ""
+		if readDB != o.db {
+			from = ", read from " + stores.Redact(readDB)
+		}
+		fmt.Fprintf(a.out, "serving ledger %s (%s, %d entries%s) on %s\n%s; Ctrl-C stops\n", stores.Redact(o.db), r.Origin(), size, from, url, writes)
 	}
 	if o.ready != nil {
 		o.ready(url)
@@ -292,4 +301,30 @@ func cosignLoop(ctx context.Context, c *witness.Cosigner) {
 		case <-t.C:
 		}
 	}
+}
+
+// checkReplica refuses (exit 2) a read database readDB, opened as r,
+// that is not a replica of the ledger db (w, if open for writing, else
+// opened read-only here): another ledger, or one ahead of db or forked
+// from it (ledger.CheckReplica). Pages would show one ledger while
+// writes go to another.
+func checkReplica(ctx context.Context, db, readDB string, w, r *ledger.Ledger) error {
+	primary := w
+	if primary == nil {
+		var err error
+		if primary, err = openLedgerRO(db); err != nil {
+			return err
+		}
+		defer primary.Close()
+	}
+	err := ledger.CheckReplica(ctx, primary, r)
+	if errors.Is(err, ledger.ErrNotReplica) {
+		why := strings.TrimPrefix(err.Error(), ledger.ErrNotReplica.Error()+": ") // said once
+		return usageErrorf("--read-db %s is not a replica of the ledger --db %s: %s", stores.Redact(readDB), stores.Redact(db), why).
+			withHint("give --read-db a replica of the --db database (streaming replication), or drop --read-db to read from --db")
+	}
+	if err != nil {
+		return usageErrorf("checking --read-db %s against --db %s: %v", stores.Redact(readDB), stores.Redact(db), err)
+	}
+	return nil
 }
