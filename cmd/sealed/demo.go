@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sealedhq/sealed/internal/demo"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/rules/secret"
 	"github.com/sealedhq/sealed/web"
 	"github.com/spf13/cobra"
@@ -48,7 +49,8 @@ judged, lots concluded) and audit the ledger. Prints a summary.
 Without --db the ledger lives in a temporary directory removed on exit.
 --db FILE keeps it, with its signer key and its verifier key beside it
 (demo.db: demo.key and demo.vkey; a name without .db gets .key and .vkey
-appended). An existing FILE is
+appended); a postgres:// URL is refused (copy the demo there with
+sealed ledger copy). An existing FILE is
 never replaced without --force, and even with --force only when it is a
 demo ledger holding nothing but the demo's own entries (none posted to it
 since) and is not being served. With --serve the site is served on the
@@ -65,6 +67,12 @@ Exit status: 0 everything verifies, 1 a check failed, 2 bad usage.`,
 			}
 			if o.Force && o.DB == "" {
 				return usageErrorf("--force goes with --db: it allows replacing the demo ledger in FILE")
+			}
+			if o.DB != "" && (stores.IsURL(o.DB) || stores.CheckName(o.DB) != nil) {
+				// The demo writes its key, verifier key and token beside
+				// the ledger: files. Refused before anything is made.
+				return usageErrorf("sealed demo builds its ledger in a SQLite file: --db takes a FILE, not a URL (%s)", stores.Redact(o.DB)).
+					withHint("give --db FILE; then, to try PostgreSQL, copy it there: sealed ledger copy --from FILE --to 'postgres://...'")
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

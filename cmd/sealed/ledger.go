@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/sealedhq/sealed/internal/demo"
@@ -72,22 +73,84 @@ func openLedgerRO(db string) (*ledger.Ledger, error) {
 	return l, nil
 }
 
-// openError is the usage error for a ledger that cannot be opened, with a
-// hint for the common causes.
+// openError is the error for a ledger that cannot be opened, with a hint
+// for the common causes. It names db as stores.Redact prints it (the
+// password of a URL replaced), and only once: not when err names it.
 func openError(db string, err error) *exitError {
+	name := stores.Redact(db)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return usageErrorf("no ledger at %s", db).withHint("create one with 'sealed ledger init', or give --db FILE or a postgres:// URL")
+	case errors.Is(err, stores.ErrAmbiguousURL):
+		return usageErrorf("%s", sayOnce("cannot open the ledger %s", db, err)).
+			withHint("percent-encode '@' (%%40), '/' (%%2F), '&' (%%26) and '=' (%%3D) in the URL's user name and password")
+	case errors.Is(err, stores.ErrNotStore):
+		return usageErrorf("%s", sayOnce("cannot open the ledger %s", db, err)).withHint("give --db a SQLite FILE or a postgres:// URL")
+	case errors.Is(err, stores.ErrLogin):
+		return usageErrorf("%s", sayOnce("the PostgreSQL server refused the login to the ledger %s", db, err)).
+			withHint("check the user name and password in the URL (or PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf")
+	case errors.Is(err, stores.ErrNoDatabase):
+		return usageErrorf("%s", sayOnce("cannot open the ledger %s", db, err)).
+			withHint("create the database first (createdb NAME), then the ledger in it with 'sealed ledger init --db URL --key FILE'")
+	case errors.Is(err, stores.ErrConnect):
+		// Not a missing ledger: the server was not reached.
+		return usageErrorf("%s", sayOnce("cannot connect to the PostgreSQL server of the ledger %s", db, err)).
+			withHint("check that the server is running and the URL's host and port (a host starting with / is the directory of its Unix socket)")
+	case errors.Is(err, fs.ErrNotExist) && !stores.IsURL(db):
+		return usageErrorf("no ledger at %s", name).withHint("create one with 'sealed ledger init', or give --db FILE or a postgres:// URL")
 	case errors.Is(err, ledger.ErrNotLedger):
 		why := strings.TrimSuffix(err.Error(), ": "+ledger.ErrNotLedger.Error()) // said once
-		return usageErrorf("%s is not a sealed ledger: %s", stores.Redact(db), why).withHint("give --db the file made by 'sealed ledger init'")
+		return usageErrorf("%s is not a sealed ledger: %s", name, why).withHint("give --db the file made by 'sealed ledger init'")
 	case errors.Is(err, ledger.ErrSchemaTooNew):
 		return usageErrorf("%v", err).withHint("this ledger was written by a newer sealed: upgrade sealed")
 	case errors.Is(err, ledger.ErrTampered):
 		// Not bad input: the database holds what the log did not write.
-		return failedf("cannot open the ledger %s: %v", stores.Redact(db), err).withHint("run 'sealed ledger audit' on it")
+		return failedf("%s", sayOnce("cannot open the ledger %s", db, err)).withHint("run 'sealed ledger audit' on it")
 	}
-	return usageErrorf("cannot open the ledger %s: %v", stores.Redact(db), err)
+	return usageErrorf("%s", sayOnce("cannot open the ledger %s", db, err))
+}
+
+// sayOnce returns what, a message with a %s where the ledger db is
+// named ("cannot open the ledger %s"), then ": " and err's message, naming
+// db once (as stores.Redact prints it): when the store's error names it
+// already ("postgres NAME: cause", "ledger NAME: cause"), what comes
+// before the name is dropped, and when the error names it otherwise,
+// what does not name it.
+func sayOnce(what, db string, err error) string {
+	name, msg := stores.Redact(db), err.Error()
+	// The name as a word of msg: after a space or a quote, before one or
+	// a punctuation mark.
+	q := regexp.QuoteMeta(name)
+	if m := regexp.MustCompile(`(?:^|\s)` + q + `: `).FindStringIndex(msg); m != nil {
+		msg = msg[m[1]:]
+	} else if regexp.MustCompile(`(?:^|[\s'"(])` + q + `(?:$|[\s'"),:;])`).MatchString(msg) {
+		return strings.Replace(what, " %s", "", 1) + ": " + msg
+	}
+	return strings.Replace(what, "%s", name, 1) + ": " + msg
+}
+
+// isNameError reports whether err, from opening or creating a store,
+// says that its name is not one (another scheme, an ambiguous URL) or
+// that the PostgreSQL database it names cannot be reached.
+func isNameError(err error) bool {
+	for _, kind := range []error{stores.ErrAmbiguousURL, stores.ErrNotStore, stores.ErrConnect, stores.ErrLogin, stores.ErrNoDatabase} {
+		if errors.Is(err, kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// isOpenError reports whether err, from opening the ledger db, is one
+// openError explains whatever the verb (the ledger is not there or not
+// reachable, or not a ledger).
+func isOpenError(db string, err error) bool {
+	if isNameError(err) || errors.Is(err, ledger.ErrNotLedger) || errors.Is(err, ledger.ErrSchemaTooNew) || errors.Is(err, ledger.ErrTampered) {
+		return true
+	}
+	if errors.Is(err, fs.ErrNotExist) && !stores.IsURL(db) {
+		_, serr := os.Stat(db)
+		return serr != nil
+	}
+	return false
 }
 
 // withNotExistHint gives e, the CLI error of a library error err that
@@ -113,15 +176,10 @@ func openLedgerRW(db, key string) (*ledger.Ledger, error) {
 	}
 	l, err := stores.Open(context.Background(), db, ledger.Options{KeyFile: key})
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && !stores.IsURL(db) {
-			if _, serr := os.Stat(db); serr != nil {
-				return nil, openError(db, err)
-			}
-		}
-		if errors.Is(err, ledger.ErrNotLedger) || errors.Is(err, ledger.ErrSchemaTooNew) || errors.Is(err, ledger.ErrTampered) {
+		if isOpenError(db, err) {
 			return nil, openError(db, err)
 		}
-		e := usageErrorf("cannot open the ledger %s for appending: %v", stores.Redact(db), err)
+		e := usageErrorf("%s", sayOnce("cannot open the ledger %s for appending", db, err))
 		if _, serr := os.Stat(key); serr != nil {
 			e = e.withHint("appending needs the ledger's signer key, made by 'sealed ledger init': give --key FILE")
 		}

@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/spf13/cobra"
@@ -64,7 +68,7 @@ func runLedgerInit(a *app, o *ledgerInitOptions) error {
 	}
 	vkey, err := stores.Init(context.Background(), o.DB, o.Origin, o.Key)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return initError(o, err)
 	}
 	if a.json {
 		return a.printJSON(map[string]string{"db": stores.Redact(o.DB), "key_file": o.Key, "origin": o.Origin, "verifier_key": vkey})
@@ -72,4 +76,28 @@ func runLedgerInit(a *app, o *ledgerInitOptions) error {
 	fmt.Fprintf(a.errOut, "created ledger %s (origin %s); private key in %s (mode 0600, keep it secret)\nverifier key:\n", stores.Redact(o.DB), o.Origin, o.Key)
 	_, err = fmt.Fprintln(a.out, vkey)
 	return err
+}
+
+// initError is the error of a failed ledger init, with a hint for the
+// common causes.
+func initError(o *ledgerInitOptions, err error) *exitError {
+	e := usageErrorf("%v", err)
+	var pe *fs.PathError
+	// What exists, in the order stores.Init looks: a database file,
+	// the key file, a database holding a ledger.
+	_, dbErr := os.Lstat(o.DB)
+	_, keyErr := os.Lstat(o.Key)
+	switch {
+	case errors.Is(err, fs.ErrExist) && !stores.IsURL(o.DB) && dbErr == nil:
+		return e.withHint("give --db a new FILE, or use the ledger in this one: sealed ledger audit --db %s", stores.Redact(o.DB))
+	case errors.Is(err, fs.ErrExist) && keyErr == nil:
+		return e.withHint("give --key a new FILE: 'sealed ledger init' never overwrites a signer key")
+	case errors.Is(err, fs.ErrExist):
+		return e.withHint("give --db an empty database (createdb NAME), or use the ledger in this one: sealed ledger audit --db URL")
+	case errors.As(err, &pe) && (pe.Path == o.Key || pe.Path == filepath.Dir(o.Key)):
+		return e.withHint("give --key a FILE in a directory that exists and that you may write to")
+	case isNameError(err):
+		return openError(o.DB, err)
+	}
+	return e
 }

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,4 +107,92 @@ func dumpTable(t *testing.T, path, table string) []byte {
 		t.Fatal(err)
 	}
 	return out.Bytes()
+}
+
+// TestPostgresURLs runs the CLI on a real PostgreSQL server with URLs
+// that carry a password (the server trusts every login, so the password
+// is read and ignored): a ledger made with a mixed-case scheme is the
+// ledger every verb opens with it (one test of URL or file, the scheme
+// lowercased before pgx parses it), the password never shows (init's and
+// serve's banners, a '#' in it), and each refusal is one line and a
+// hint: a database holding a ledger, a login refused, a database that
+// does not exist, a --read-db that is another ledger.
+func TestPostgresURLs(t *testing.T) {
+	srv := pgtest.Start(t, pgtest.Options{NoFsync: true})
+	dir := t.TempDir()
+	at := "?host=" + srv.SocketDir() + "&port=" + strconv.Itoa(srv.Port())
+	dbName := func(u string) string { return strings.TrimPrefix(u[:strings.Index(u, "?")], "postgres:///") }
+	name := dbName(srv.NewDatabase(t))
+	url := "Postgres://" + pgtest.User + ":S3cretPW@/" + name + at
+	key := filepath.Join(dir, "pg.key")
+	noPassword := func(what, out string) {
+		t.Helper()
+		if strings.Contains(out, "S3") {
+			t.Errorf("%s shows the password:\n%s", what, out)
+		}
+	}
+	oneLineAndHint := func(what string, code int, stderr, msg, hint string) {
+		t.Helper()
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		if code != 2 || len(lines) != 2 || !strings.Contains(lines[0], msg) || !strings.HasPrefix(lines[1], "hint: "+hint) {
+			t.Errorf("%s: exit %d, stderr:\n%s", what, code, stderr)
+		}
+		noPassword(what, stderr)
+	}
+
+	stdout, stderr := mustRun(t, 0, "", "ledger", "init", "--db", url, "--key", key, "--origin", "pg.example/urls")
+	noPassword("init", stdout+stderr)
+	if !strings.Contains(stderr, "created ledger postgres://"+pgtest.User+":xxxxx@/"+name) {
+		t.Errorf("init: %s", stderr)
+	}
+	for _, u := range []string{url, strings.Replace(url, "Postgres://", "POSTGRESQL://", 1), strings.Replace(url, "Postgres://", "postgres://", 1)} {
+		stdout, stderr = mustRun(t, 0, "", "ledger", "audit", "--db", u)
+		noPassword("audit", stdout+stderr)
+		if !strings.Contains(stdout, "ok: 0 entries") {
+			t.Errorf("audit --db %s: %s", u, stdout)
+		}
+	}
+	mustRun(t, 0, "", "action", "post", "--db", url, "--key", key, "--player", "ann", "--type", "bid", "--commitment", strings.Repeat("ab", 32))
+
+	code, _, stderr := runSealed(t, "", "ledger", "init", "--db", url, "--key", filepath.Join(dir, "second.key"))
+	oneLineAndHint("init on a database holding a ledger", code, stderr,
+		"sealed: the database postgres://"+pgtest.User+":xxxxx@/"+name+at+" already holds a ledger (origin pg.example/urls)",
+		"give --db an empty database (createdb NAME), or use the ledger in this one")
+	code, _, stderr = runSealed(t, "", "ledger", "init", "--db", "postgres://"+pgtest.User+":S3cretPW@/"+dbName(srv.NewDatabase(t))+at, "--key", key)
+	oneLineAndHint("init with a key file that exists", code, stderr, "pg.key already exists: refusing to overwrite it", "give --key a new FILE")
+	fresh := dbName(srv.NewDatabase(t))
+	code, _, stderr = runSealed(t, "", "ledger", "init", "--db", "postgres:///"+fresh+at+"&password=S3cretPW", "--key", filepath.Join(dir, "nodir", "k.key"))
+	oneLineAndHint("init with a key in a directory that does not exist", code, stderr, "creating the key file", "give --key a FILE in a directory that exists")
+	code, stdout, stderr = runSealed(t, "", "ledger", "list", "--db", "postgres:///"+fresh+at+"&user="+pgtest.User)
+	oneLineAndHint("list after the refused init", code, stderr, "is not a sealed ledger", "give --db")
+
+	code, _, stderr = runSealed(t, "", "ledger", "list", "--db", "postgres://nosuchrole:S3#cretPW@/"+name+at)
+	oneLineAndHint("a role that does not exist", code, stderr,
+		"sealed: the PostgreSQL server refused the login to the ledger postgres://nosuchrole:xxxxx@/"+name+at+": failed to connect",
+		"check the user name and password in the URL")
+	code, _, stderr = runSealed(t, "", "ledger", "list", "--db", "postgres://"+pgtest.User+":S3cretPW@/nosuchdb"+at)
+	oneLineAndHint("a database that does not exist", code, stderr,
+		`sealed: cannot open the ledger postgres://`+pgtest.User+`:xxxxx@/nosuchdb`+at+`: failed to connect to `+"`user=pgtest database=nosuchdb`"+`: `,
+		"create the database first (createdb NAME)")
+
+	// serve: the banner redacts the URL; a --read-db that is another
+	// ledger is refused.
+	other := filepath.Join(dir, "other.db")
+	mustRun(t, 0, "", "ledger", "init", "--db", other, "--origin", "pg.example/urls")
+	code, _, stderr = serveRefused(t, &serveOptions{DB: url, ReadDB: other, Addr: "127.0.0.1:0", Zone: "UTC"})
+	oneLineAndHint("serve --read-db another ledger", code, stderr,
+		"sealed: --read-db "+other+" is not a replica of the ledger --db postgres://"+pgtest.User+":xxxxx@/"+name+at+": its verifier key is",
+		"give --read-db a replica")
+	var out bytes.Buffer
+	a := &app{in: strings.NewReader(""), out: &out, errOut: io.Discard}
+	err := serveUntil(t, func(ctx context.Context, ready func(string)) error {
+		return runServe(ctx, a, &serveOptions{DB: url, ReadDB: strings.Replace(url, "S3cretPW", "S3cretPW2", 1), Addr: "127.0.0.1:0", Zone: "UTC", ready: ready})
+	}, func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noPassword("serve", out.String())
+	if want := "serving ledger postgres://" + pgtest.User + ":xxxxx@/" + name + at + " (pg.example/urls, 1 entries, read from postgres://" + pgtest.User + ":xxxxx@/" + name + at + ") on "; !strings.HasPrefix(out.String(), want) {
+		t.Errorf("serve: %q, want it to start with %q", out.String(), want)
+	}
 }

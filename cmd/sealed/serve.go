@@ -191,8 +191,10 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	// Before any SQLite connection: closing a descriptor of the file (the
 	// release, after every connection is closed, or a failed hold) in a
 	// process holding SQLite's locks on it would release them.
-	if release, err := demo.Hold(o.db); err == nil {
-		defer release()
+	if !stores.IsURL(o.db) {
+		if release, err := demo.Hold(o.db); err == nil {
+			defer release()
+		}
 	}
 	r, err := openLedgerRO(readDB)
 	if err != nil {
