@@ -12,8 +12,12 @@ import (
 	"golang.org/x/mod/sumdb/tlog"
 )
 
-// nothing ends a writer's refusal of altered data.
-const nothing = "nothing was appended ('sealed ledger audit' names the rows)"
+// nothing ends a writer's refusal of altered data; readerEnd ends a
+// reader's finding (CheckEdge).
+const (
+	nothing   = "nothing was appended ('sealed ledger audit' names the rows)"
+	readerEnd = "'sealed ledger audit' names the rows"
+)
 
 // checkEdge holds the right edge f, loaded from the stored hashes before
 // the log extends it, to the latest signed checkpoint cp (nil: the store
@@ -30,16 +34,17 @@ const nothing = "nothing was appended ('sealed ledger audit' names the rows)"
 //     signed entries (or every checkpoint) were removed.
 //
 // It reads O(log n) stored hashes, plus the entries past cp. Every
-// refusal wraps [ErrTampered] and says what does not match.
-func (l *Ledger) checkEdge(ctx context.Context, f *frontier, cp *Checkpoint) error {
+// refusal wraps [ErrTampered], says what does not match and ends with
+// end (nothing for a writer).
+func (l *Ledger) checkEdge(ctx context.Context, f *frontier, cp *Checkpoint, end string) error {
 	if cp == nil {
 		if f.size == 0 {
 			return nil
 		}
-		return fmt.Errorf("the store holds %d entries and no signed checkpoint (the log signs one when it is created); %s: %w", f.size, nothing, ErrTampered)
+		return fmt.Errorf("the store holds %d entries and no signed checkpoint (the log signs one when it is created); %s: %w", f.size, end, ErrTampered)
 	}
 	if cp.Size > f.size {
-		return fmt.Errorf("the latest signed checkpoint covers %d entries, the store holds %d: signed entries were removed; %s: %w", cp.Size, f.size, nothing, ErrTampered)
+		return fmt.Errorf("the latest signed checkpoint covers %d entries, the store holds %d: signed entries were removed; %s: %w", cp.Size, f.size, end, ErrTampered)
 	}
 	if cp.Size == f.size {
 		root, err := f.root()
@@ -48,13 +53,13 @@ func (l *Ledger) checkEdge(ctx context.Context, f *frontier, cp *Checkpoint) err
 		}
 		if root != cp.Root {
 			return fmt.Errorf("the stored hashes on the tree's right edge (ids %s) give the root %s for %d entries; the latest signed checkpoint has %s; %s: %w",
-				edgeIDs(f), root, f.size, cp.Root, nothing, ErrTampered)
+				edgeIDs(f), root, f.size, cp.Root, end, ErrTampered)
 		}
 		return nil
 	}
 	base, err := loadFrontier(cp.Size, hashReader{ctx, l.store})
 	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("loading the tree edge at the latest checkpoint (%d entries): %v, which the log wrote; %s: %w", cp.Size, err, nothing, ErrTampered)
+		return fmt.Errorf("loading the tree edge at the latest checkpoint (%d entries): %v, which the log wrote; %s: %w", cp.Size, err, end, ErrTampered)
 	}
 	if err != nil {
 		return fmt.Errorf("loading the tree edge at the latest checkpoint (%d entries): %w", cp.Size, err)
@@ -63,9 +68,9 @@ func (l *Ledger) checkEdge(ctx context.Context, f *frontier, cp *Checkpoint) err
 		return err
 	} else if root != cp.Root {
 		return fmt.Errorf("the stored hashes on the right edge of the latest checkpoint's tree (ids %s) give the root %s for %d entries; the checkpoint signs %s; %s: %w",
-			edgeIDs(base), root, cp.Size, cp.Root, nothing, ErrTampered)
+			edgeIDs(base), root, cp.Size, cp.Root, end, ErrTampered)
 	}
-	return l.replayEdge(ctx, base, f)
+	return l.replayEdge(ctx, base, f, end)
 }
 
 // replayEdge extends base, a right edge already trusted (verified against
@@ -73,9 +78,9 @@ func (l *Ledger) checkEdge(ctx context.Context, f *frontier, cp *Checkpoint) err
 // base.size up to want.size, each leaf re-hashed from its stored bytes,
 // and checks that it gives want, the right edge loaded from the stored
 // hashes. base is modified. Refusals wrap [ErrTampered].
-func (l *Ledger) replayEdge(ctx context.Context, base, want *frontier) error {
+func (l *Ledger) replayEdge(ctx context.Context, base, want *frontier, end string) error {
 	if want.size < base.size {
-		return fmt.Errorf("the store holds %d entries, fewer than the %d this writer appended and checked: entries were removed; %s: %w", want.size, base.size, nothing, ErrTampered)
+		return fmt.Errorf("the store holds %d entries, fewer than the %d this writer appended and checked: entries were removed; %s: %w", want.size, base.size, end, ErrTampered)
 	}
 	for base.size < want.size {
 		es, err := l.store.EntryRange(ctx, base.size, min(base.size+MaxEntries, want.size))
@@ -83,15 +88,15 @@ func (l *Ledger) replayEdge(ctx context.Context, base, want *frontier) error {
 			return fmt.Errorf("reading the entries to check the tree edge: %w", err)
 		}
 		if len(es) == 0 {
-			return fmt.Errorf("entries: no row at index %d, below the log's size %d; %s: %w", base.size, want.size, nothing, ErrTampered)
+			return fmt.Errorf("entries: no row at index %d, below the log's size %d; %s: %w", base.size, want.size, end, ErrTampered)
 		}
 		for _, e := range es {
 			if e.Index != base.size {
-				return fmt.Errorf("entries: no row at index %d, below the log's size %d; %s: %w", base.size, want.size, nothing, ErrTampered)
+				return fmt.Errorf("entries: no row at index %d, below the log's size %d; %s: %w", base.size, want.size, end, ErrTampered)
 			}
 			h := tlog.RecordHash(e.Leaf)
 			if !bytes.Equal(e.LeafHash, h[:]) {
-				return fmt.Errorf("entries: the stored leaf hash of entry %d is not the hash of its stored leaf; %s: %w", e.Index, nothing, ErrTampered)
+				return fmt.Errorf("entries: the stored leaf hash of entry %d is not the hash of its stored leaf; %s: %w", e.Index, end, ErrTampered)
 			}
 			hs, err := tlog.StoredHashesForRecordHash(base.size, h, base)
 			if err != nil {
@@ -104,7 +109,7 @@ func (l *Ledger) replayEdge(ctx context.Context, base, want *frontier) error {
 		lv := bits.TrailingZeros64(s)
 		if base.hash[lv] != want.hash[lv] {
 			return fmt.Errorf("hashes: stored hash %d (level %d, on the tree's right edge) is not the hash its entries give; %s: %w",
-				want.idx[lv], lv, nothing, ErrTampered)
+				want.idx[lv], lv, end, ErrTampered)
 		}
 	}
 	return nil
@@ -150,7 +155,7 @@ func (l *Ledger) CheckEdge(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return l.checkEdge(ctx, f, cp)
+	return l.checkEdge(ctx, f, cp, readerEnd)
 }
 
 // newestTime returns the integration time (Unix ns) of the newest entry

@@ -230,7 +230,7 @@ func Open(ctx context.Context, s Store, opts Options) (*Ledger, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading the tree edge: %w", err)
 	}
-	if err := l.checkEdge(ctx, f, l.cpLatest); err != nil {
+	if err := l.checkEdge(ctx, f, l.cpLatest, nothing); err != nil {
 		return nil, err
 	}
 	if f.newest, err = l.newestTime(ctx, f, hashReader{ctx, s}); err != nil {

@@ -203,7 +203,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			// what its entries give on top of the edge this writer
 			// checked, before the log extends and signs it.
 			trusted := *f
-			if err := l.replayEdge(ctx, &trusted, nf); err != nil {
+			if err := l.replayEdge(ctx, &trusted, nf, nothing); err != nil {
 				return err
 			}
 			if nf.newest, err = l.newestTime(ctx, nf, hashReader{ctx, tx}); err != nil {

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"regexp"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -243,7 +242,7 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	// writer refuses to open on a mismatch; the pages serve what verifies
 	// and say what does not).
 	if err := r.CheckEdge(ctx); err != nil {
-		fmt.Fprintf(a.errOut, "warning: %s; the site serves what verifies and says what does not\nhint: 'sealed ledger audit' on this ledger names every altered row\n", readerWords(err))
+		fmt.Fprintf(a.errOut, "warning: %s; the site serves what verifies and says what does not\nhint: 'sealed ledger audit' on this ledger names every altered row\n", err)
 	}
 	if o.gcPercent > 0 {
 		debug.SetGCPercent(o.gcPercent)
@@ -332,13 +331,3 @@ func checkReplica(ctx context.Context, db, readDB string, w, r *ledger.Ledger) e
 	return nil
 }
 
-// writerRefusal is the end of a writer's refusal of altered data
-// (ledger.CheckEdge says it as a writer would).
-var writerRefusal = regexp.MustCompile(`; nothing was appended( \([^)]*\))?`)
-
-// readerWords returns the message of err, the edge check of a ledger
-// that serve reads, without what a writer would say of it: a server
-// reading the ledger appended nothing and was not refused.
-func readerWords(err error) string {
-	return writerRefusal.ReplaceAllString(err.Error(), "")
-}
