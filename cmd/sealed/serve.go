@@ -330,4 +330,3 @@ func checkReplica(ctx context.Context, db, readDB string, w, r *ledger.Ledger) e
 	}
 	return nil
 }
-
