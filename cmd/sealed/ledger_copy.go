@@ -52,6 +52,13 @@ copied. No signer key is needed: the checkpoints are copied as signed.`,
 			if err := requireFlags(cmd, "ledger copy", "sealed ledger copy --from sealed.db --to copy.db", "from", "to"); err != nil {
 				return err
 			}
+			if o.From == stdioName || o.To == stdioName {
+				// - is stdin or stdout everywhere; a ledger is a database,
+				// never read from or written to a stream, nor to a file
+				// named "-".
+				return usageErrorf("ledger copy reads and writes databases: --from and --to take a SQLite file or a postgres:// URL, not - (stdin or stdout)").
+					withHint("sealed ledger copy --from sealed.db --to copy.db (a file named - is ./-)")
+			}
 			return runF(a, o)
 		},
 	}
