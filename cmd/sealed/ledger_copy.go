@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/stores"
@@ -75,6 +78,10 @@ func runLedgerCopy(a *app, o *ledgerCopyOptions) error {
 	}
 	defer src.Close()
 	dst, err := stores.OpenStore(ctx, o.To, false, true)
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == o.To {
+		return copyCreateError(o.To, pe)
+	}
 	if err != nil {
 		return usageErrorf("--to %s: %v", stores.Redact(o.To), err).withHint("the destination must be a new file or an empty PostgreSQL database")
 	}
@@ -114,4 +121,15 @@ func runLedgerCopy(a *app, o *ledgerCopyOptions) error {
 		return errSilentFailure
 	}
 	return nil
+}
+
+// copyCreateError is the CLI error for a --to file that could not be
+// made (pe), such as one in a directory the user may not write: what is
+// wrong, and a hint about the directory.
+func copyCreateError(to string, pe *fs.PathError) *exitError {
+	e := usageErrorf("cannot create %s: %v", to, pe.Err)
+	if errors.Is(pe.Err, fs.ErrNotExist) {
+		return e.withHint("the directory %s does not exist", filepath.Dir(to))
+	}
+	return e.withHint("the copy is made in the directory of --to, which must let you create files: choose another directory")
 }
