@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -19,14 +20,42 @@ type CopyReport struct {
 	Replays     int   `json:"replays"`
 	// Cosignatures counts the witness cosignatures copied.
 	Cosignatures int `json:"cosignatures"`
+	// SourceAudit is the source's audit, run before anything is copied.
+	SourceAudit *AuditReport `json:"source_audit"`
+}
+
+// CopyStage is what Copy is doing, for its progress callback.
+type CopyStage string
+
+// The stages of Copy, in order.
+const (
+	CopyAuditingSource CopyStage = "auditing the source"
+	CopyCopying        CopyStage = "copying"
+)
+
+// copyCheckError is an error of Copy for something that did not check
+// out: it wraps ErrTampered, without its message.
+type copyCheckError struct{ msg string }
+
+func (e *copyCheckError) Error() string { return e.msg }
+func (e *copyCheckError) Unwrap() error { return ErrTampered }
+
+// checkFailed returns a copyCheckError.
+func checkFailed(format string, args ...any) error {
+	return &copyCheckError{msg: fmt.Sprintf(format, args...)}
 }
 
 // copyChunk is how many entries Copy reads and writes at a time.
 const copyChunk = 4096
 
 // Copy copies the ledger in src into dst, an empty store (Store.Create
-// refuses one that holds a ledger), checking everything as it goes: each
-// leaf hashes to its stored leaf hash, the stored hashes are recomputed
+// refuses one that holds a ledger), checking everything. First the source
+// is audited as Ledger.Audit audits it (what `sealed ledger audit` runs):
+// a source that fails its own audit, for a row Copy would not copy (a
+// players row, a log_meta row, a trigger or an index) as for any other,
+// is not copied, and nothing is written to dst (the error wraps
+// ErrTampered and names the problem). Then, as it copies: each leaf
+// hashes to its stored leaf hash, the stored hashes are recomputed
 // from the leaves (tlog.StoredHashesForRecordHash) and must equal the
 // source's, indexes have no gap, every checkpoint verifies with the
 // source's verifier key and its root is the recomputed root at its size,
@@ -39,12 +68,20 @@ const copyChunk = 4096
 // are not copied. The players table of the copy is derived from its
 // commit leaves (DerivePlayers). The witness cosignatures are copied
 // last, each checked first (CheckCosignature: a row that does not check
-// out stops the copy). progress, if not nil, is called with entries done
-// and the total.
-func Copy(ctx context.Context, src, dst Store, progress func(done, total int64)) (*CopyReport, error) {
+// out stops the copy). progress, if not nil, is called with the stage,
+// entries done and the total.
+func Copy(ctx context.Context, src, dst Store, progress func(stage CopyStage, done, total int64)) (*CopyReport, error) {
 	m, err := src.Meta(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("source: %w", err)
+	}
+	var auditProgress func(done, total int64)
+	if progress != nil {
+		auditProgress = func(done, total int64) { progress(CopyAuditingSource, done, total) }
+	}
+	srcAudit, err := auditSource(ctx, src, auditProgress)
+	if err != nil {
+		return nil, err
 	}
 	cps, err := src.Checkpoints(ctx, math.MaxInt64)
 	if err != nil {
@@ -96,7 +133,7 @@ func Copy(ctx context.Context, src, dst Store, progress func(done, total int64))
 	if err := dst.Create(ctx, &Meta{Origin: m.Origin, VerifierKey: m.VerifierKey}, &first); err != nil {
 		return nil, fmt.Errorf("destination: %w", err)
 	}
-	rep := &CopyReport{Checkpoints: 1}
+	rep := &CopyReport{Checkpoints: 1, SourceAudit: srcAudit}
 	players := map[string]StoredPlayer{} // the copy's players rows, derived from its commit leaves
 	f := &frontier{}
 	if err := checkRoot(f); err != nil {
@@ -175,7 +212,7 @@ func Copy(ctx context.Context, src, dst Store, progress func(done, total int64))
 			return nil, err
 		}
 		if progress != nil {
-			progress(to, n)
+			progress(CopyCopying, to, n)
 		}
 	}
 	if err := putCheckpoints(); err != nil {
@@ -185,6 +222,30 @@ func Copy(ctx context.Context, src, dst Store, progress func(done, total int64))
 	rep.Cosignatures = n2
 	if err != nil {
 		return nil, err
+	}
+	return rep, nil
+}
+
+// auditSource audits the ledger in src as Ledger.Audit does; a source
+// that does not pass is an error wrapping ErrTampered naming the problem.
+// The read-only Ledger is not closed: closing it would close src.
+func auditSource(ctx context.Context, src Store, progress func(done, total int64)) (*AuditReport, error) {
+	l, err := Open(ctx, src, Options{ReadOnly: true})
+	if errors.Is(err, ErrTampered) {
+		return nil, checkFailed("source: audit failed: %v", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("source: %w", err)
+	}
+	rep, err := l.Audit(ctx, progress)
+	if errors.Is(err, ErrTampered) {
+		return nil, checkFailed("source: audit failed: %v", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("source: %w", err)
+	}
+	if !rep.OK {
+		return rep, checkFailed("source: audit failed: %s", rep.Problem)
 	}
 	return rep, nil
 }

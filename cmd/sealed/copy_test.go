@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +10,20 @@ import (
 	"syscall"
 	"testing"
 )
+
+// tamperDB runs the SQL statements on the SQLite file at path, as
+// someone holding the file would.
+func tamperDB(t *testing.T, path string, stmts string) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(stmts); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // names lists the names in dir, sorted.
 func names(t *testing.T, dir string) []string {
@@ -22,6 +37,47 @@ func names(t *testing.T, dir string) []string {
 		out = append(out, e.Name())
 	}
 	return out
+}
+
+// TestCopySourceAudit: a source that fails its own audit is not copied,
+// also for rows the copy would not carry over (a players_tail row
+// changed, an extra log_meta row, a trigger or an index dropped): exit 1
+// naming the problem, as 'sealed ledger audit' names it.
+func TestCopySourceAudit(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "demo.db")
+	mustRun(t, 0, "", "demo", "--db", src)
+	for _, tc := range []struct{ name, stmts, want string }{
+		{"players_tail row", `DROP TRIGGER IF EXISTS players_tail_no_update; UPDATE players_tail SET player = 'zed' WHERE rowid = (SELECT min(rowid) FROM players_tail)`, `players: the row of skeleton "alice" (player "zed"`},
+		{"log_meta row", `INSERT INTO log_meta(key, value) VALUES('extra', 'x')`, `log_meta: keys ["extra" "origin" "verifier_key"]`},
+		{"trigger", `DROP TRIGGER entries_no_update`, `the trigger entries_no_update is missing`},
+		{"index", `DROP INDEX entries_ref`, `the index entries_ref is missing`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := copyDB(t, src)
+			tamperDB(t, bad, tc.stmts)
+			auditOut := mustRunCode(t, 1, "ledger", "audit", "--db", bad)
+			if !strings.Contains(auditOut, tc.want) {
+				t.Fatalf("ledger audit: %s", auditOut)
+			}
+			out := t.TempDir()
+			code, stdout, stderr := runSealed(t, "", "ledger", "copy", "--from", bad, "--to", filepath.Join(out, "c.db"))
+			if code != 1 || !strings.Contains(stderr, "copy stopped: source: audit failed: ") || !strings.Contains(stderr, tc.want) || strings.Contains(stdout, "ok") {
+				t.Errorf("copy: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+			}
+		})
+	}
+}
+
+// mustRunCode runs sealed, wants exit code want, and returns stdout and
+// stderr together.
+func mustRunCode(t *testing.T, want int, args ...string) string {
+	t.Helper()
+	code, stdout, stderr := runSealed(t, "", args...)
+	if code != want {
+		t.Fatalf("sealed %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, want, stdout, stderr)
+	}
+	return stdout + stderr
 }
 
 // envCopyROChild holds "FROM\nTO" for the child process of

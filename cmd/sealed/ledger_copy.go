@@ -37,17 +37,22 @@ func ledgerCopyCmd(a *app, _ *ledgerGlobal, runF func(*app, *ledgerCopyOptions) 
 		Short: "Copy a ledger to another store (SQLite file or PostgreSQL), checking every leaf, hash and checkpoint",
 		Long: `Copy every entry, stored hash, checkpoint, replay and witness cosignature
 of one ledger into a new one: a SQLite file that does not exist yet, or an
-empty PostgreSQL database (postgres://... or postgresql://...). Everything
-is checked as it is copied: each leaf against its leaf hash, the stored
-hashes recomputed from the leaves, each checkpoint's signature and root,
-each replay against its digest, each witness cosignature against its
-checkpoint (a signature line of the checkpoint's note, cosignature/v1
-shaped, with the stored size and time; the signatures themselves need the
-witness keys: 'ledger audit --witness KEY' verifies them); the first thing
-that does not check out stops the copy (exit 1). The copy holds the same
-bytes and audits clean with the same roots and checkpoints; it is audited
-before the command ends. Replays that no result entry names are not
-copied. No signer key is needed: the checkpoints are copied as signed.`,
+empty PostgreSQL database (postgres://... or postgresql://...).
+
+The source is audited first, as 'sealed ledger audit' audits it: a source
+that does not pass (exit 1, naming the problem) is not copied, whatever
+the row (a players or log_meta row, a trigger or an index: rows the copy
+would not carry over). Then everything is checked as it is copied: each
+leaf against its leaf hash, the stored hashes recomputed from the leaves,
+each checkpoint's signature and root, each replay against its digest, each
+witness cosignature against its checkpoint (a signature line of the
+checkpoint's note, cosignature/v1 shaped, with the stored size and time;
+the signatures themselves need the witness keys: 'ledger audit --witness
+KEY' verifies them); the first thing that does not check out stops the
+copy (exit 1). The copy holds the same bytes and audits clean with the
+same roots and checkpoints; it is audited before the command ends.
+Replays that no result entry names are not copied. No signer key is
+needed: the checkpoints are copied as signed.`,
 		Example: `  sealed ledger copy --from sealed.db --to postgres:///sealed?host=/run/postgresql
   sealed ledger copy --from postgres://db.example/sealed --to backup.db`,
 		Args: cobra.NoArgs,
@@ -85,7 +90,7 @@ func runLedgerCopy(a *app, o *ledgerCopyOptions) error {
 	if err != nil {
 		return usageErrorf("--to %s: %v", stores.Redact(o.To), err).withHint("the destination must be a new file or an empty PostgreSQL database")
 	}
-	progress, finish := a.progress("copying", "entries")
+	progress, finish := copyProgress(a)
 	rep, err := ledger.Copy(ctx, src, dst, progress)
 	finish()
 	if err != nil {
@@ -111,6 +116,7 @@ func runLedgerCopy(a *app, o *ledgerCopyOptions) error {
 			rep.Entries, plural(int(rep.Entries), "entry", "entries"), rep.Checkpoints, plural(rep.Checkpoints, "checkpoint", "checkpoints"),
 			rep.Replays, plural(rep.Replays, "replay", "replays"), rep.Cosignatures, plural(rep.Cosignatures, "cosignature", "cosignatures"),
 			stores.Redact(o.From), stores.Redact(o.To))
+		fmt.Fprintf(a.out, "audit of the source: ok\n")
 		if audit.OK {
 			fmt.Fprintf(a.out, "audit of the copy: ok\n")
 		} else {
@@ -121,6 +127,25 @@ func runLedgerCopy(a *app, o *ledgerCopyOptions) error {
 		return errSilentFailure
 	}
 	return nil
+}
+
+// copyProgress draws a progress bar for each stage of the copy in turn
+// (a.progress: on a terminal only).
+func copyProgress(a *app) (update func(ledger.CopyStage, int64, int64), finish func()) {
+	var stage ledger.CopyStage
+	var bar func(done, total int64)
+	end := func() {}
+	update = func(s ledger.CopyStage, done, total int64) {
+		if s != stage {
+			end()
+			stage = s
+			bar, end = a.progress(string(s), "entries")
+		}
+		if bar != nil {
+			bar(done, total)
+		}
+	}
+	return update, func() { end() }
 }
 
 // copyCreateError is the CLI error for a --to file that could not be
