@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -10,6 +11,59 @@ import (
 	"github.com/sealedhq/sealed/ledger/memstore"
 	"github.com/sealedhq/sealed/ledger/stores"
 )
+
+// watchedStore is a Copy destination that checks, before each write, that
+// what it holds so far is no ledger (Meta: ErrNotLedger), so that a copy
+// that stops there (an error, a killed process) leaves none; and fails
+// the write numbered failAt (1, 2, ...; 0: none).
+type watchedStore struct {
+	ledger.Store
+	t      *testing.T
+	writes int
+	failAt int
+}
+
+var errInjected = errors.New("injected failure")
+
+func (w *watchedStore) before(what string) error {
+	w.t.Helper()
+	w.writes++
+	if _, err := w.Store.Meta(context.Background()); !errors.Is(err, ledger.ErrNotLedger) {
+		w.t.Errorf("before write %d (%s) the destination is a ledger: Meta gives %v, want ErrNotLedger", w.writes, what, err)
+	}
+	if w.writes == w.failAt {
+		return errInjected
+	}
+	return nil
+}
+
+func (w *watchedStore) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) error {
+	if err := w.before("checkpoint"); err != nil {
+		return err
+	}
+	return w.Store.PutCheckpoint(ctx, cp)
+}
+
+func (w *watchedStore) PutReplay(ctx context.Context, digest string, b []byte) error {
+	if err := w.before("replay"); err != nil {
+		return err
+	}
+	return w.Store.PutReplay(ctx, digest, b)
+}
+
+func (w *watchedStore) PutCosignature(ctx context.Context, c *ledger.StoredCosignature) error {
+	if err := w.before("cosignature"); err != nil {
+		return err
+	}
+	return w.Store.PutCosignature(ctx, c)
+}
+
+func (w *watchedStore) Write(ctx context.Context, fn func(ledger.WriteTx) error) error {
+	if err := w.before("entries"); err != nil {
+		return err
+	}
+	return w.Store.Write(ctx, fn)
+}
 
 // openSource opens the SQLite ledger at path read-only as a Copy source.
 func openSource(t *testing.T, path string) ledger.Store {
@@ -20,6 +74,59 @@ func openSource(t *testing.T, path string) ledger.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// TestCopyIdentityLast: until Copy has written everything and audited
+// the copy, the destination holds no ledger: every write Copy makes finds
+// none there (so a copy killed at any moment leaves none a writer could
+// extend), the identity rows being the last write. A copy that fails at
+// any write leaves a store no ledger opens, which Create and a second
+// Copy refuse (ErrUnfinished).
+func TestCopyIdentityLast(t *testing.T) {
+	ctx := context.Background()
+	src := openSource(t, demoLedger(t))
+	w := &watchedStore{Store: memstore.New(), t: t}
+	rep, err := ledger.Copy(ctx, src, w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Audit == nil || !rep.Audit.OK || rep.SourceAudit == nil || !rep.SourceAudit.OK {
+		t.Errorf("the audits in the report: source %+v, copy %+v", rep.SourceAudit, rep.Audit)
+	}
+	l, err := ledger.Open(ctx, w.Store, ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := l.Audit(ctx, nil); err != nil || !a.OK {
+		t.Fatalf("audit of the copy: %+v, %v", a, err)
+	}
+	writes := w.writes
+	if writes < 5 {
+		t.Fatalf("only %d writes watched", writes)
+	}
+	for k := 1; k <= writes; k++ {
+		t.Run(fmt.Sprintf("fail at write %d", k), func(t *testing.T) {
+			w := &watchedStore{Store: memstore.New(), t: t, failAt: k}
+			if _, err := ledger.Copy(ctx, src, w, nil); !errors.Is(err, errInjected) {
+				t.Fatalf("Copy: %v, want the injected failure", err)
+			}
+			if _, err := w.Store.Meta(ctx); !errors.Is(err, ledger.ErrNotLedger) {
+				t.Errorf("after the failure Meta gives %v, want ErrNotLedger", err)
+			}
+			if _, err := ledger.Open(ctx, w.Store, ledger.Options{ReadOnly: true}); !errors.Is(err, ledger.ErrNotLedger) {
+				t.Errorf("Open after the failure: %v, want ErrNotLedger", err)
+			}
+			if k == 1 {
+				return // nothing was written
+			}
+			if _, err := ledger.Copy(ctx, src, w.Store, nil); !errors.Is(err, ledger.ErrUnfinished) {
+				t.Errorf("a second Copy into what the first left: %v, want ErrUnfinished", err)
+			}
+			if _, err := ledger.Create(ctx, w.Store, "other.example/log", t.TempDir()+"/k"); !errors.Is(err, ledger.ErrUnfinished) {
+				t.Errorf("Create over what the copy left: %v, want ErrUnfinished", err)
+			}
+		})
+	}
 }
 
 // TestCopyRefusesFailedSourceAudit: a source that fails its own audit
@@ -53,5 +160,21 @@ func TestCopyRefusesFailedSourceAudit(t *testing.T) {
 				t.Errorf("the destination holds rows: %+v, %v", c, err)
 			}
 		})
+	}
+}
+
+// TestCopyRefusesNonEmptyDestination: a destination that holds a ledger
+// is refused (ErrHoldsLedger) before the source is even audited.
+func TestCopyRefusesNonEmptyDestination(t *testing.T) {
+	ctx := context.Background()
+	src := openSource(t, demoLedger(t))
+	dst := memstore.New()
+	if _, err := ledger.Create(ctx, dst, "other.example/log", t.TempDir()+"/k"); err != nil {
+		t.Fatal(err)
+	}
+	w := &watchedStore{Store: dst, t: t}
+	rep, err := ledger.Copy(ctx, src, w, nil)
+	if !errors.Is(err, ledger.ErrHoldsLedger) || rep != nil {
+		t.Fatalf("Copy into a ledger: %+v, %v; want ErrHoldsLedger and no report", rep, err)
 	}
 }

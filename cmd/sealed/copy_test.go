@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -39,10 +40,40 @@ func names(t *testing.T, dir string) []string {
 	return out
 }
 
+// TestCopyFailureLeavesNothing: a copy that stops (a source whose entry 3
+// body was altered) exits 1 naming the entry and leaves nothing at --to,
+// nor beside it: no empty ledger with the source's identity that an
+// audit would pass and an append extend. The same copy from the intact
+// ledger then succeeds.
+func TestCopyFailureLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "demo.db")
+	mustRun(t, 0, "", "demo", "--db", src)
+	bad := copyDB(t, src)
+	tamperDB(t, bad, `DROP TRIGGER entries_no_update; UPDATE entries SET body = CAST(replace(CAST(body AS TEXT), 'seat one', 'seat onf') AS BLOB) WHERE idx = 3`)
+	out := t.TempDir()
+	to := filepath.Join(out, "tb.db")
+	code, _, stderr := runSealed(t, "", "ledger", "copy", "--from", bad, "--to", to)
+	if code != 1 || !strings.Contains(stderr, "entries, entry 3: ") {
+		t.Errorf("copy of an altered source: exit %d, %s", code, stderr)
+	}
+	if left := names(t, out); len(left) != 0 {
+		t.Fatalf("the failed copy left %q", left)
+	}
+	if code, _, stderr := runSealed(t, "", "ledger", "audit", "--db", to); code != 2 || !strings.Contains(stderr, "no ledger at") {
+		t.Errorf("audit of what the failed copy left: exit %d, %s", code, stderr)
+	}
+	mustRun(t, 0, "", "ledger", "copy", "--from", src, "--to", to)
+	if left := names(t, out); !slices.Equal(left, []string{"tb.db"}) {
+		t.Errorf("after the copy: %q", left)
+	}
+}
+
 // TestCopySourceAudit: a source that fails its own audit is not copied,
 // also for rows the copy would not carry over (a players_tail row
 // changed, an extra log_meta row, a trigger or an index dropped): exit 1
-// naming the problem, as 'sealed ledger audit' names it.
+// naming the problem, as 'sealed ledger audit' names it, and nothing is
+// made at --to.
 func TestCopySourceAudit(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "demo.db")
@@ -64,6 +95,9 @@ func TestCopySourceAudit(t *testing.T) {
 			code, stdout, stderr := runSealed(t, "", "ledger", "copy", "--from", bad, "--to", filepath.Join(out, "c.db"))
 			if code != 1 || !strings.Contains(stderr, "copy stopped: source: audit failed: ") || !strings.Contains(stderr, tc.want) || strings.Contains(stdout, "ok") {
 				t.Errorf("copy: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+			}
+			if left := names(t, out); len(left) != 0 {
+				t.Errorf("the refused copy left %q", left)
 			}
 		})
 	}

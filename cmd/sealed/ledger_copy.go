@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/stores"
@@ -18,12 +21,6 @@ func init() { ledgerSubcommands = append(ledgerSubcommands, newLedgerCopyCmd) }
 type ledgerCopyOptions struct {
 	From string // the source ledger: a SQLite file or a postgres:// URL
 	To   string // the destination: a new SQLite file or an empty PostgreSQL database
-}
-
-// ledgerCopyJSON is the --json output of ledger copy.
-type ledgerCopyJSON struct {
-	*ledger.CopyReport
-	Audit *ledger.AuditReport `json:"audit"`
 }
 
 func newLedgerCopyCmd(a *app, g *ledgerGlobal) *cobra.Command {
@@ -49,10 +46,18 @@ witness cosignature against its checkpoint (a signature line of the
 checkpoint's note, cosignature/v1 shaped, with the stored size and time;
 the signatures themselves need the witness keys: 'ledger audit --witness
 KEY' verifies them); the first thing that does not check out stops the
-copy (exit 1). The copy holds the same bytes and audits clean with the
-same roots and checkpoints; it is audited before the command ends.
+copy (exit 1). The copy is audited before it becomes a ledger: it holds
+the same bytes and audits clean with the same roots and checkpoints.
 Replays that no result entry names are not copied. No signer key is
-needed: the checkpoints are copied as signed.`,
+needed: the checkpoints are copied as signed.
+
+A copy that stops (a failed check, an error, Ctrl-C, a killed process)
+leaves no ledger at --to: a SQLite copy is built in a new file beside it
+(TO.copying-XXXXXXXX, removed if the copy fails) and renamed to --to only
+once complete and audited; in PostgreSQL the ledger's identity rows are
+written last, and what a failed copy wrote is dropped (a killed copy's
+rows are dropped by the next copy into that database). docs/ledger.md
+("Moving a ledger") has the details.`,
 		Example: `  sealed ledger copy --from sealed.db --to postgres:///sealed?host=/run/postgresql
   sealed ledger copy --from postgres://db.example/sealed --to backup.db`,
 		Args: cobra.NoArgs,
@@ -76,56 +81,41 @@ needed: the checkpoints are copied as signed.`,
 }
 
 func runLedgerCopy(a *app, o *ledgerCopyOptions) error {
-	ctx := context.Background()
+	// Ctrl-C or SIGTERM stops the copy, which then removes what it wrote.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// The source must be a ledger before anything is created at --to.
 	src, err := stores.OpenStore(ctx, o.From, true, false)
+	if err == nil {
+		if _, err = src.Meta(ctx); err != nil {
+			src.Close()
+		}
+	}
 	if err != nil {
 		return openError(o.From, err)
 	}
 	defer src.Close()
-	dst, err := stores.OpenStore(ctx, o.To, false, true)
+	progress, finish := copyProgress(a)
+	rep, err := stores.Copy(ctx, src, o.To, progress)
+	finish()
+	if err != nil && ctx.Err() != nil {
+		return usageErrorf("copy interrupted").withHint("no ledger was left at --to; run the copy again")
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Path == o.To {
 		return copyCreateError(o.To, pe)
 	}
 	if err != nil {
-		return usageErrorf("--to %s: %v", stores.Redact(o.To), err).withHint("the destination must be a new file or an empty PostgreSQL database")
-	}
-	progress, finish := copyProgress(a)
-	rep, err := ledger.Copy(ctx, src, dst, progress)
-	finish()
-	if err != nil {
-		dst.Close()
 		return failedf("copy stopped: %v", err)
 	}
-	l, err := ledger.Open(ctx, dst, ledger.Options{ReadOnly: true})
-	if err != nil {
-		dst.Close()
-		return err
-	}
-	defer l.Close()
-	audit, err := l.Audit(ctx, nil)
-	if err != nil {
-		return err
-	}
 	if a.json {
-		if err := a.printJSON(ledgerCopyJSON{rep, audit}); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(a.out, "copied %d %s, %d %s, %d %s and %d witness %s from %s to %s\n",
-			rep.Entries, plural(int(rep.Entries), "entry", "entries"), rep.Checkpoints, plural(rep.Checkpoints, "checkpoint", "checkpoints"),
-			rep.Replays, plural(rep.Replays, "replay", "replays"), rep.Cosignatures, plural(rep.Cosignatures, "cosignature", "cosignatures"),
-			stores.Redact(o.From), stores.Redact(o.To))
-		fmt.Fprintf(a.out, "audit of the source: ok\n")
-		if audit.OK {
-			fmt.Fprintf(a.out, "audit of the copy: ok\n")
-		} else {
-			fmt.Fprintf(a.out, "audit of the copy failed: %s\n", audit.Problem)
-		}
+		return a.printJSON(rep)
 	}
-	if !audit.OK {
-		return errSilentFailure
-	}
+	fmt.Fprintf(a.out, "copied %d %s, %d %s, %d %s and %d witness %s from %s to %s\n",
+		rep.Entries, plural(int(rep.Entries), "entry", "entries"), rep.Checkpoints, plural(rep.Checkpoints, "checkpoint", "checkpoints"),
+		rep.Replays, plural(rep.Replays, "replay", "replays"), rep.Cosignatures, plural(rep.Cosignatures, "cosignature", "cosignatures"),
+		stores.Redact(o.From), stores.Redact(o.To))
+	fmt.Fprintf(a.out, "audit of the source: ok\naudit of the copy: ok\n")
 	return nil
 }
 

@@ -302,9 +302,11 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 	if _, err := tx.ExecContext(ctx, `INSERT INTO log_meta(key, value) VALUES('origin', ?), ('verifier_key', ?)`, m.Origin, m.VerifierKey); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO checkpoints(size, root, note, created_at) VALUES(?, ?, ?, ?)`,
-		first.Size, first.Root, first.Note, first.CreatedAt); err != nil {
-		return err
+	if first != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO checkpoints(size, root, note, created_at) VALUES(?, ?, ?, ?)`,
+			first.Size, first.Root, first.Note, first.CreatedAt); err != nil {
+			return err
+		}
 	}
 	return tx.Commit()
 }
