@@ -54,7 +54,7 @@ func TestCopyFailureLeavesNothing(t *testing.T) {
 	out := t.TempDir()
 	to := filepath.Join(out, "tb.db")
 	code, _, stderr := runSealed(t, "", "ledger", "copy", "--from", bad, "--to", to)
-	if code != 1 || !strings.Contains(stderr, "entries, entry 3: ") {
+	if code != 1 || !strings.Contains(stderr, "entries, entry 3: ") || !strings.Contains(stderr, "\nhint: ") {
 		t.Errorf("copy of an altered source: exit %d, %s", code, stderr)
 	}
 	if left := names(t, out); len(left) != 0 {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/sealedhq/sealed/ledger"
@@ -56,8 +57,10 @@ leaves no ledger at --to: a SQLite copy is built in a new file beside it
 (TO.copying-XXXXXXXX, removed if the copy fails) and renamed to --to only
 once complete and audited; in PostgreSQL the ledger's identity rows are
 written last, and what a failed copy wrote is dropped (a killed copy's
-rows are dropped by the next copy into that database). docs/ledger.md
-("Moving a ledger") has the details.`,
+rows are dropped by the next copy into that database). A source that is
+no ledger, a --to file that exists and a database that holds a ledger are
+refused before anything is written (exit 2). docs/ledger.md ("Moving a
+ledger") has the details.`,
 		Example: `  sealed ledger copy --from sealed.db --to postgres:///sealed?host=/run/postgresql
   sealed ledger copy --from postgres://db.example/sealed --to backup.db`,
 		Args: cobra.NoArgs,
@@ -92,7 +95,7 @@ func runLedgerCopy(a *app, o *ledgerCopyOptions) error {
 		}
 	}
 	if err != nil {
-		return openError(o.From, err)
+		return copySourceError(o.From, err)
 	}
 	defer src.Close()
 	progress, finish := copyProgress(a)
@@ -101,12 +104,8 @@ func runLedgerCopy(a *app, o *ledgerCopyOptions) error {
 	if err != nil && ctx.Err() != nil {
 		return usageErrorf("copy interrupted").withHint("no ledger was left at --to; run the copy again")
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Path == o.To {
-		return copyCreateError(o.To, pe)
-	}
 	if err != nil {
-		return failedf("copy stopped: %v", err)
+		return copyError(o, err)
 	}
 	if a.json {
 		return a.printJSON(rep)
@@ -136,6 +135,71 @@ func copyProgress(a *app) (update func(ledger.CopyStage, int64, int64), finish f
 		}
 	}
 	return update, func() { end() }
+}
+
+// copyHint is the hint for a destination that is refused.
+const copyHint = "--to must be a new SQLite file or an empty PostgreSQL database"
+
+// copySourceError is the CLI error for a --from that cannot be copied
+// from: bad input (exit 2) unless it is a ledger that fails a check
+// (exit 1).
+func copySourceError(from string, err error) *exitError {
+	name := stores.Redact(from)
+	hint := "--from takes a ledger: a SQLite file made by 'sealed ledger init' or the postgres:// URL of a database holding one"
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usageErrorf("--from %s: no ledger there", name).withHint("%s", hint)
+	case errors.Is(err, ledger.ErrNotLedger):
+		return usageErrorf("--from %s is not a sealed ledger%s", name, notLedgerDetail(err)).withHint("%s", hint)
+	case errors.Is(err, ledger.ErrSchemaTooNew):
+		return usageErrorf("--from %s: %v", name, err).withHint("this ledger was written by a newer sealed: upgrade sealed")
+	case errors.Is(err, ledger.ErrTampered):
+		return failedf("copy stopped: the source %s fails its audit: %v", name, err).
+			withHint("nothing was copied; 'sealed ledger audit --db %s' shows the finding", name)
+	}
+	return usageErrorf("cannot open the ledger %s: %v", name, err).withHint("%s", hint)
+}
+
+// notLedgerDetail is what an ErrNotLedger error says beyond "not a sealed
+// ledger" (": file is not a database", " (no log_meta ... table)"), as
+// ": ..." or "".
+func notLedgerDetail(err error) string {
+	msg := err.Error()
+	i := strings.Index(msg, ledger.ErrNotLedger.Error())
+	if i < 0 {
+		return ": " + msg
+	}
+	d := strings.TrimSpace(strings.TrimLeft(msg[i+len(ledger.ErrNotLedger.Error()):], ":"))
+	d = strings.TrimSuffix(strings.TrimPrefix(d, "("), ")")
+	if d == "" {
+		return ""
+	}
+	return ": " + d
+}
+
+// copyError is the CLI error for a copy that stopped: exit 1 for a check
+// that failed, exit 2 for a destination that cannot take the copy and
+// other errors. A copy that stopped left no ledger at --to
+// (stores.Copy).
+func copyError(o *ledgerCopyOptions, err error) *exitError {
+	to, from := stores.Redact(o.To), stores.Redact(o.From)
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, ledger.ErrTampered):
+		e := failedf("copy stopped: %v", err)
+		if strings.HasPrefix(err.Error(), "source") {
+			return e.withHint("no ledger was left at --to; 'sealed ledger audit --db %s' shows the source's finding", from)
+		}
+		return e.withHint("no ledger was left at --to")
+	case errors.Is(err, fs.ErrExist):
+		return usageErrorf("--to %s already exists: refusing to overwrite it", to).withHint(copyHint)
+	case errors.Is(err, ledger.ErrHoldsLedger):
+		return usageErrorf("--to %s %s", to, strings.TrimPrefix(err.Error(), "destination: ")).withHint(copyHint)
+	case errors.As(err, &pe) && pe.Path == o.To:
+		// The file could not be made (the copy is built beside it).
+		return copyCreateError(o.To, pe)
+	}
+	return usageErrorf("copy stopped: %v", err).withHint("no ledger was left at --to; %s", copyHint)
 }
 
 // copyCreateError is the CLI error for a --to file that could not be

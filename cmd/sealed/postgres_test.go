@@ -141,7 +141,7 @@ func TestPostgresCopyLeavesNoLedger(t *testing.T) {
 
 	tb := srv.NewDatabase(t)
 	code, _, stderr := runSealed(t, "", "ledger", "copy", "--from", bad, "--to", tb)
-	if code != 1 || !strings.Contains(stderr, "entries, entry 3: ") {
+	if code != 1 || !strings.Contains(stderr, "entries, entry 3: ") || !strings.Contains(stderr, "\nhint: ") {
 		t.Errorf("copy of an altered source: exit %d, %s", code, stderr)
 	}
 	if n := pgTables(t, tb); n != 0 {
@@ -174,5 +174,33 @@ func TestPostgresCopyLeavesNoLedger(t *testing.T) {
 	}
 	if n := pgTables(t, empty); n != 0 {
 		t.Errorf("a copy from an empty database made %d tables in it", n)
+	}
+}
+
+// TestPostgresCopyExitCodes: the exit codes of every verb. A database
+// that holds no ledger is bad input as a source (exit 2); a destination
+// that holds a ledger, the source itself included, is bad input (exit
+// 2), one line and a hint, as an existing SQLite file is.
+func TestPostgresCopyExitCodes(t *testing.T) {
+	srv := pgtest.Start(t, pgtest.Options{})
+	dir := t.TempDir()
+	src := filepath.Join(dir, "demo.db")
+	mustRun(t, 0, "", "demo", "--db", src)
+	tb := srv.NewDatabase(t)
+	mustRun(t, 0, "", "ledger", "copy", "--from", src, "--to", tb)
+	for _, from := range []string{src, tb} {
+		code, _, stderr := runSealed(t, "", "ledger", "copy", "--from", from, "--to", tb)
+		want := "sealed: --to " + tb + " already holds a ledger (origin demo.sealed.invalid/ledger)\nhint: --to must be a new SQLite file or an empty PostgreSQL database\n"
+		if code != 2 || stderr != want {
+			t.Errorf("copy from %s into a database holding a ledger: exit %d, %q; want exit 2, %q", from, code, stderr, want)
+		}
+	}
+	empty := srv.NewDatabase(t)
+	for _, to := range []string{filepath.Join(dir, "x3.db"), srv.NewDatabase(t)} {
+		code, _, stderr := runSealed(t, "", "ledger", "copy", "--from", empty, "--to", to)
+		want := "sealed: --from " + empty + " is not a sealed ledger: no log_meta or schema_version table\nhint: --from takes a ledger: a SQLite file made by 'sealed ledger init' or the postgres:// URL of a database holding one\n"
+		if code != 2 || stderr != want {
+			t.Errorf("copy from an empty database to %s: exit %d, %q; want exit 2, %q", to, code, stderr, want)
+		}
 	}
 }
