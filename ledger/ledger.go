@@ -64,6 +64,10 @@ type Ledger struct {
 	cpMu     sync.Mutex
 	cpLatest *Checkpoint
 	cpNotify chan struct{} // closed and replaced when a checkpoint is stored
+
+	// identityPending is set on the read-only ledger Copy audits before
+	// it writes the identity rows (the store's log_meta is still empty).
+	identityPending bool
 }
 
 // maxOrigin is the longest origin Create takes (a ledger made before the
@@ -92,7 +96,8 @@ func checkOrigin(origin string) error {
 // returns (note.NewVerifier format). Create signs the empty tree's
 // checkpoint. Errors: an origin that is not a valid key name or is longer
 // than 255 bytes (maxOrigin), an existing
-// key file, a store that already holds a ledger, storage errors.
+// key file, a store that already holds a ledger, a store that holds the
+// rows of a copy that did not complete (ErrUnfinished), storage errors.
 func Create(ctx context.Context, s Store, origin, keyFile string) (verifierKey string, err error) {
 	if len(origin) > maxOrigin {
 		return "", fmt.Errorf("origin of %d bytes: expected at most %d, a name such as example.com/sealed", len(origin), maxOrigin)
@@ -102,6 +107,12 @@ func Create(ctx context.Context, s Store, origin, keyFile string) (verifierKey s
 	}
 	if _, err := os.Lstat(keyFile); err == nil {
 		return "", fmt.Errorf("%s already exists: refusing to overwrite it", keyFile)
+	}
+	// The rows of a copy that did not complete (Copy writes the identity
+	// rows last) would be another log's under this one's identity. (A
+	// census that fails is left to s.Create to report.)
+	if c, err := s.Census(ctx); err == nil && len(c.MetaKeys) == 0 && rowCount(c) > 0 {
+		return "", ErrUnfinished
 	}
 	skey, vkey, err := note.GenerateKey(rand.Reader, origin)
 	if err != nil {
@@ -182,16 +193,22 @@ func readSigner(keyFile, verifierKey string) (*logSigner, error) {
 // that is missing (wrapping fs.ErrNotExist), readable by others or not
 // this ledger's key.
 func Open(ctx context.Context, s Store, opts Options) (*Ledger, error) {
+	m, err := s.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return openMeta(ctx, s, m, opts)
+}
+
+// openMeta is Open with the log's identity m given rather than read from
+// the store (Copy audits a copy before it writes the identity rows).
+func openMeta(ctx context.Context, s Store, m *Meta, opts Options) (*Ledger, error) {
 	l := &Ledger{store: s, readOnly: opts.ReadOnly, clock: opts.Clock, interval: opts.CheckpointInterval, cpNotify: make(chan struct{}), players: map[string]string{}}
 	if l.clock == nil {
 		l.clock = time.Now
 	}
 	if l.interval <= 0 {
 		l.interval = DefaultCheckpointInterval
-	}
-	m, err := s.Meta(ctx)
-	if err != nil {
-		return nil, err
 	}
 	l.origin, l.vkey = m.Origin, m.VerifierKey
 	// A latest checkpoint that does not verify leaves a read-only ledger

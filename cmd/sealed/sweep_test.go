@@ -481,7 +481,7 @@ func short(v any) string {
 // with their checkpoints (the copy verifies with the witness's key), and
 // a cosignature row that does not check out against its checkpoint (its
 // time changed, with the triggers dropped) stops the copy, exit 1,
-// naming the witness and the checkpoint.
+// naming the witness and the checkpoint (the source's audit finds it).
 func TestCopyCosignatures(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "demo.db")
@@ -506,7 +506,7 @@ func TestCopyCosignatures(t *testing.T) {
 	}
 	db.Close()
 	code, _, stderr := runSealed(t, "", "ledger", "copy", "--from", bad, "--to", filepath.Join(t.TempDir(), "c.db"))
-	if code != 1 || !strings.Contains(stderr, `the cosignature by witness.example/copy of checkpoint id`) || !strings.Contains(stderr, "(size 1)") || !strings.Contains(stderr, "timestamp") {
+	if code != 1 || !strings.Contains(stderr, `copy stopped: source: audit failed: cosignatures, checkpoint of size 1: `) || !strings.Contains(stderr, `witness "witness.example/copy"`) || !strings.Contains(stderr, "timestamp") {
 		t.Errorf("copy of a ledger with a changed cosignature time: exit %d, %s", code, stderr)
 	}
 }

@@ -86,9 +86,11 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 	}
 	mm := *m
 	s.meta = &mm
-	cp := *first
-	cp.ID = 1
-	s.checkpoints = append(s.checkpoints, cp)
+	if first != nil {
+		cp := *first
+		cp.ID = int64(len(s.checkpoints)) + 1
+		s.checkpoints = append(s.checkpoints, cp)
+	}
 	return nil
 }
 

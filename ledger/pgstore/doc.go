@@ -48,7 +48,10 @@
 // SELECT FROM unnest(arrays) statements (a batch of 256 entries or more
 // goes by COPY instead); then the COMMIT. A second advisory key (...0002)
 // serializes the assignment of checkpoint IDs, which run 1, 2, 3, ...
-// without gaps. Schema migrations take the write lock too.
+// without gaps. Schema migrations take the write lock too. A third
+// (...0003), held by a session for a whole ledger copy into the database
+// ([LockCopy]), keeps out a second copy; [Store.Discard] drops what a copy
+// that did not complete wrote.
 //
 // # Readers, read-only mode and replicas
 //

@@ -237,8 +237,10 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 	if _, err := tx.Exec(ctx, `INSERT INTO log_meta(key, value) VALUES('origin', $1), ('verifier_key', $2)`, m.Origin, m.VerifierKey); err != nil {
 		return s.fail(err)
 	}
-	if err := insertCheckpoint(ctx, tx, first); err != nil {
-		return s.fail(err)
+	if first != nil {
+		if err := insertCheckpoint(ctx, tx, first); err != nil {
+			return s.fail(err)
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return s.fail(err)

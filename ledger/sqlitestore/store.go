@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"slices"
@@ -53,14 +54,30 @@ type Store struct {
 }
 
 // Open opens the SQLite ledger file at path. Errors: no file (wrapping
-// fs.ErrNotExist), an existing file with opts.Create, a file SQLite
-// cannot open, a schema newer than this code (wrapping ledger.ErrSchemaTooNew).
+// fs.ErrNotExist), an existing file with opts.Create, a file that cannot
+// be created (a *fs.PathError, "cannot create PATH: permission denied"),
+// a file SQLite cannot open, a schema newer than this code (wrapping
+// ledger.ErrSchemaTooNew).
 // A file that is not a sealed ledger is reported by Meta, wrapping
 // ledger.ErrNotLedger.
 func Open(path string, opts Options) (*Store, error) {
 	if opts.Create {
-		if _, err := os.Lstat(path); err == nil {
+		// The file is made here, so that a directory this process may not
+		// write is named as such (SQLite says "unable to open database
+		// file"), and never over one that exists.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("%s already exists: refusing to overwrite it", path)
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, &fs.PathError{Op: "cannot create", Path: path, Err: pe.Err}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := f.Close(); err != nil {
+			return nil, err
 		}
 	} else if st, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("ledger %s: %w", path, err)
@@ -292,9 +309,11 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 	if _, err := tx.ExecContext(ctx, `INSERT INTO log_meta(key, value) VALUES('origin', ?), ('verifier_key', ?)`, m.Origin, m.VerifierKey); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO checkpoints(size, root, note, created_at) VALUES(?, ?, ?, ?)`,
-		first.Size, first.Root, first.Note, first.CreatedAt); err != nil {
-		return err
+	if first != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO checkpoints(size, root, note, created_at) VALUES(?, ?, ?, ?)`,
+			first.Size, first.Root, first.Note, first.CreatedAt); err != nil {
+			return err
+		}
 	}
 	return tx.Commit()
 }

@@ -4,8 +4,9 @@
 // SQLite file ([sqlitestore.Store]). A name with another scheme
 // (postgre://...) is refused rather than taken for a file, and so is a
 // URL pgx may read otherwise than written (an unencoded '@' in its
-// password). [Redact] prints a name without its password. It is the one
-// place that knows every store, so that package ledger stays free of
-// database drivers and cgo. docs/ledger.md ("Stores") describes each
-// store.
+// password). [Redact] prints a name without its password. [Copy] copies
+// a ledger into a new one of either kind, leaving none if it fails. It
+// is the one place that knows every store, so that package ledger stays
+// free of database drivers and cgo. docs/ledger.md ("Stores") describes
+// each store.
 package stores

@@ -109,6 +109,12 @@ type existsError struct{ msg string }
 func (e *existsError) Error() string { return e.msg }
 func (e *existsError) Unwrap() error { return fs.ErrExist }
 
+// fileExists is the error for a file that exists where a new one is
+// made.
+func fileExists(path string) error {
+	return &existsError{fmt.Sprintf("%s already exists: refusing to overwrite it", path)}
+}
+
 // Init creates a new ledger at name with the given origin and a new key
 // pair, the private key written to keyFile (ledger.Create). It refuses a
 // SQLite file that exists, a PostgreSQL database that already holds a
@@ -127,11 +133,11 @@ func Init(ctx context.Context, name, origin, keyFile string) (string, error) {
 			return "", fmt.Errorf("the key file must be outside the database: both are %s", name)
 		}
 		if _, err := os.Lstat(name); err == nil {
-			return "", &existsError{fmt.Sprintf("%s already exists: refusing to overwrite it", name)}
+			return "", fileExists(name)
 		}
 	}
 	if _, err := os.Lstat(keyFile); err == nil {
-		return "", &existsError{fmt.Sprintf("%s already exists: refusing to overwrite it", keyFile)}
+		return "", fileExists(keyFile)
 	}
 	// The key file's directory, before the database is touched (a
 	// schema made in a PostgreSQL database would stay).

@@ -22,6 +22,7 @@ import (
 func Run(t *testing.T, newStore func(t *testing.T) ledger.Store) {
 	ctx := context.Background()
 	t.Run("Meta", func(t *testing.T) { testMeta(ctx, t, newStore(t)) })
+	t.Run("IdentityLast", func(t *testing.T) { testIdentityLast(ctx, t, newStore(t)) })
 	t.Run("Write", func(t *testing.T) { testWrite(ctx, t, newStore(t)) })
 	t.Run("Rollback", func(t *testing.T) { testRollback(ctx, t, newStore(t)) })
 	t.Run("Conflict", func(t *testing.T) { testConflict(ctx, t, newStore(t)) })
@@ -69,6 +70,44 @@ func testMeta(ctx context.Context, t *testing.T, s ledger.Store) {
 	}
 	if n, err := s.Size(ctx); err != nil || n != 0 {
 		t.Errorf("Size of a new ledger = %d, %v; want 0", n, err)
+	}
+}
+
+// testIdentityLast: rows stored before the identity rows, as
+// ledger.Copy stores them, make no ledger (Meta: ErrNotLedger) until
+// Create with no checkpoint writes the identity rows, which keeps the
+// stored checkpoints (ids from 1) and adds none.
+func testIdentityLast(ctx context.Context, t *testing.T, s ledger.Store) {
+	closeAtEnd(t, s)
+	cp := ledger.StoredCheckpoint{Size: 0, Root: make([]byte, 32), Note: []byte("note 0\n"), CreatedAt: 1}
+	if err := s.PutCheckpoint(ctx, &cp); err != nil {
+		t.Fatalf("PutCheckpoint before Create: %v", err)
+	}
+	err := s.Write(ctx, func(tx ledger.WriteTx) error {
+		return tx.Insert(ctx, []ledger.StoredEntry{entry(0, ledger.KindCommit, -1, "")}, []ledger.StoredHash{{ID: 0, Hash: hashOf(0)}})
+	})
+	if err != nil {
+		t.Fatalf("Write before Create: %v", err)
+	}
+	if _, err := s.Meta(ctx); !errors.Is(err, ledger.ErrNotLedger) {
+		t.Fatalf("Meta of rows without the identity rows: %v, want ErrNotLedger", err)
+	}
+	m := &ledger.Meta{Origin: "storetest.example/log", VerifierKey: "storetest.example/log+00000000+AAAA"}
+	if err := s.Create(ctx, m, nil); err != nil {
+		t.Fatalf("Create with no checkpoint: %v", err)
+	}
+	if got, err := s.Meta(ctx); err != nil || got.Origin != m.Origin || got.VerifierKey != m.VerifierKey {
+		t.Fatalf("Meta after Create = %+v, %v", got, err)
+	}
+	cps, err := s.Checkpoints(ctx, math.MaxInt64)
+	if err != nil || len(cps) != 1 || cps[0].ID != 1 || !bytes.Equal(cps[0].Note, cp.Note) {
+		t.Errorf("checkpoints after Create with no checkpoint = %+v, %v; want the one stored, id 1", cps, err)
+	}
+	if err := s.Create(ctx, m, nil); err == nil {
+		t.Error("a second Create succeeded")
+	}
+	if n, err := s.Size(ctx); err != nil || n != 1 {
+		t.Errorf("Size = %d, %v; want 1", n, err)
 	}
 }
 

@@ -1,0 +1,4 @@
+package stores
+
+// Publish is publish, for the tests.
+var Publish = publish
