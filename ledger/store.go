@@ -36,7 +36,8 @@ type Store interface {
 	// ReadHashes returns the stored hashes at the given
 	// tlog.StoredHashIndex positions, in the order asked; a missing one is
 	// an error wrapping ErrNotFound, a stored value that is not 32 bytes
-	// an error.
+	// (NULL among them) an error wrapping ErrTampered that starts with
+	// "hashes: ".
 	ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error)
 	// EntryRange returns the stored entries with from <= index < to, in
 	// index order (missing rows are simply absent). to-from is at most
