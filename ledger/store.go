@@ -344,11 +344,13 @@ type SchemaChecker interface {
 	// none does. err is only for failures to read.
 	CheckSchema(ctx context.Context) (table, what string, err error)
 	// CheckSchemaObjects returns the table of the first trigger or index
-	// that differs from those the store's migrations make (one dropped,
-	// changed or added: the append-only triggers are what refuses an
-	// UPDATE or DELETE), and what differs; table "" if none does. The
-	// audit asks last, so that rows changed with the triggers dropped
-	// are named first. err is only for failures to read.
+	// (or, as a store declares them, rule, constraint, function or other
+	// schema object) that differs from those the store's migrations make
+	// (one dropped, changed, disabled or added: the append-only triggers
+	// are what refuses an UPDATE or DELETE), and what differs; table ""
+	// if none does. The audit asks last, so that rows changed with the
+	// triggers dropped are named first. err is only for failures to
+	// read.
 	CheckSchemaObjects(ctx context.Context) (table, what string, err error)
 }
 

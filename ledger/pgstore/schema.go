@@ -53,8 +53,9 @@ func hasSchema(ctx context.Context, q querier) (bool, error) {
 	return ok, err
 }
 
-// schemaVersion reads the database's schema version: 0 if it has no
-// schema_version table.
+// schemaVersion reads the database's schema version, the largest
+// schema_version lists: 0 if it has no schema_version table. A version
+// that is not an integer is an error wrapping ledger.ErrTampered.
 func schemaVersion(ctx context.Context, q querier) (int, error) {
 	var exists bool
 	if err := q.QueryRow(ctx, `SELECT to_regclass('schema_version') IS NOT NULL`).Scan(&exists); err != nil {
@@ -63,11 +64,11 @@ func schemaVersion(ctx context.Context, q querier) (int, error) {
 	if !exists {
 		return 0, nil
 	}
-	var v int
-	if err := q.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v); err != nil {
-		return 0, fmt.Errorf("reading schema version: %w", err)
+	vs, err := schemaVersions(ctx, q)
+	if err != nil || len(vs) == 0 {
+		return 0, err
 	}
-	return v, nil
+	return vs[len(vs)-1], nil
 }
 
 // otherTable returns the name of a table in the current schema that is
@@ -90,7 +91,10 @@ func otherTable(ctx context.Context, q querier) (string, error) {
 // without the schema gets it only if create is set, and only if its
 // current schema holds no other table; without create it is left alone
 // (Meta then reports ledger.ErrNotLedger). A database newer than this
-// code is refused with ErrSchemaTooNew.
+// code is refused with ErrSchemaTooNew. A ledger whose schema differs
+// from the one its recorded migrations make (checkWritable) is refused
+// with an error wrapping ledger.ErrTampered, before any migration: a
+// writer never writes to it.
 func migrate(ctx context.Context, pool *pgxpool.Pool, create bool) error {
 	ms, err := schemaMigrations()
 	if err != nil {
@@ -105,7 +109,9 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, create bool) error {
 }
 
 // migrateStep applies the next migration, if any, in one transaction; it
-// reports done when there was nothing (more) to apply.
+// reports done when there was nothing (more) to apply. The schema is
+// checked (checkWritable) before each migration and when there is none
+// left to apply.
 func migrateStep(ctx context.Context, pool *pgxpool.Pool, ms []migrations.Migration, create bool) (done bool, err error) {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
@@ -123,8 +129,6 @@ func migrateStep(ctx context.Context, pool *pgxpool.Pool, ms []migrations.Migrat
 	switch {
 	case current > latest:
 		return false, tooNew(current)
-	case current == latest:
-		return true, nil
 	case current == 0 && !create:
 		return true, nil // not a ledger; Meta says so
 	case current == 0:
@@ -134,6 +138,15 @@ func migrateStep(ctx context.Context, pool *pgxpool.Pool, ms []migrations.Migrat
 		}
 		if other != "" {
 			return false, fmt.Errorf("the database holds a table %q but no sealed ledger: refusing to create a ledger beside it (expected an empty database)", other)
+		}
+	default:
+		// A ledger: its schema must be what its recorded migrations
+		// make, before this writer writes anything or applies the next.
+		if err := checkWritable(ctx, tx); err != nil {
+			return false, err
+		}
+		if current == latest {
+			return true, nil
 		}
 	}
 	m := ms[current]

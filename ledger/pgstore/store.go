@@ -89,7 +89,9 @@ func Open(ctx context.Context, conn string, opts Options) (*Store, error) {
 	}
 	if opts.ReadOnly {
 		v, err := schemaVersion(ctx, s.pool)
-		if err == nil && v > SchemaVersion() {
+		if errors.Is(err, ledger.ErrTampered) {
+			err = nil // Meta names it, for the audit
+		} else if err == nil && v > SchemaVersion() {
 			err = tooNew(v)
 		}
 		if err != nil {
@@ -149,9 +151,10 @@ func notLedger(err error) error {
 
 // Meta implements ledger.Store. Errors: a database without the tables
 // log_meta and schema_version, or with no log_meta row (wrapping
-// ledger.ErrNotLedger); log_meta rows without the origin or the verifier
-// key (ledger.MissingIdentity), a log_meta row holding NULL or a value
-// of another type than text (each wrapping ledger.ErrTampered and naming
+// ledger.ErrNotLedger); log_meta rows without the origin or the
+// verifier key (ledger.MissingIdentity),
+// a schema_version or log_meta row holding NULL or a value of another
+// type than the schema's (each wrapping ledger.ErrTampered and naming
 // the table); a schema newer than this code (wrapping ErrSchemaTooNew).
 func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 	ok, err := hasSchema(ctx, s.pool)
@@ -162,7 +165,9 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 		return nil, s.fail(fmt.Errorf("%w (no log_meta or schema_version table)", ledger.ErrNotLedger))
 	}
 	m := &ledger.Meta{}
-	if m.Schema, err = schemaVersion(ctx, s.pool); err != nil {
+	if m.Schema, err = schemaVersion(ctx, s.pool); errors.Is(err, ledger.ErrTampered) {
+		return nil, err // names the table, for the audit
+	} else if err != nil {
 		return nil, s.fail(err)
 	}
 	if m.Schema > SchemaVersion() {
