@@ -34,7 +34,10 @@
 // difference with an error wrapping ledger.ErrTampered. The readers the
 // audit uses read each row as the values it holds and refuse a NULL or a
 // value of another type with an error wrapping ledger.ErrTampered that
-// names the table, the row and the column.
+// names the table, the row and the column. A database holding a table of
+// one of the ledger's names but not its schema (schema_version without
+// log_meta, say) is another application's: Open with [Options.Create]
+// refuses it, and Meta reports it as ledger.ErrNotLedger.
 //
 // # Durability
 //

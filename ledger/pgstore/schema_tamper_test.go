@@ -190,6 +190,8 @@ func TestSchemaAltered(t *testing.T) {
 			"players", "the table is made by schema migration 3, but schema_version lists versions 1..2"},
 		{"schema_version row deleted", disabled("schema_version", `DELETE FROM schema_version WHERE version = 2`),
 			"schema_version", "versions [1 3]; expected 1..3, one row each"},
+		{"schema_version rows deleted", disabled("schema_version", `DELETE FROM schema_version`),
+			"schema_version", "no rows"},
 		{"schema_version retyped", disabled("schema_version", `ALTER TABLE schema_version ALTER COLUMN version TYPE text`, `UPDATE schema_version SET version = 'v' || version WHERE version = '3'`),
 			"schema_version", `a row's version is "v3", not an integer`},
 	} {

@@ -151,18 +151,19 @@ func notLedger(err error) error {
 
 // Meta implements ledger.Store. Errors: a database without the tables
 // log_meta and schema_version, or with no log_meta row (wrapping
-// ledger.ErrNotLedger); log_meta rows without the origin or the
-// verifier key (ledger.MissingIdentity),
+// ledger.ErrNotLedger; one with only one of the two holds another
+// application's table of that name, and the error says so); log_meta
+// rows without the origin or the verifier key (ledger.MissingIdentity),
 // a schema_version or log_meta row holding NULL or a value of another
 // type than the schema's (each wrapping ledger.ErrTampered and naming
 // the table); a schema newer than this code (wrapping ErrSchemaTooNew).
 func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
-	ok, err := hasSchema(ctx, s.pool)
+	versions, meta, err := identityTables(ctx, s.pool)
 	if err != nil {
 		return nil, s.fail(err)
 	}
-	if !ok {
-		return nil, s.fail(fmt.Errorf("%w (no log_meta or schema_version table)", ledger.ErrNotLedger))
+	if !versions || !meta {
+		return nil, s.fail(noSchema(versions, meta))
 	}
 	m := &ledger.Meta{}
 	if m.Schema, err = schemaVersion(ctx, s.pool); errors.Is(err, ledger.ErrTampered) {
@@ -229,9 +230,12 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1), pg_advisory_xact_lock($2)`, writeLockKey, checkpointLockKey); err != nil {
 		return s.fail(fmt.Errorf("taking the write lock: %w", err))
 	}
-	if ok, err := hasSchema(ctx, tx); err != nil {
+	if versions, meta, err := identityTables(ctx, tx); err != nil {
 		return s.fail(err)
-	} else if !ok {
+	} else if !versions || !meta {
+		if versions || meta {
+			return s.fail(noSchema(versions, meta))
+		}
 		return s.fail(fmt.Errorf("%w: the database has no ledger schema (open it with Options.Create to make one)", ledger.ErrNotLedger))
 	}
 	var n int
