@@ -47,10 +47,11 @@ type AuditProblem struct {
 	// SQLite and PostgreSQL stores).
 	Table string `json:"table"`
 	What  string `json:"what"` // what differed: stored and recomputed values, naming the row
-	// SchemaObject is set for a trigger or index that differs from the
-	// schema's (SchemaChecker.CheckSchemaObjects): the audit reports it
-	// only when every row checks out, so a caller with more checks of
-	// rows (the witnesses' cosignatures) may still find a row to name.
+	// SchemaObject is set for a trigger, index or other schema object
+	// that differs from the schema's (SchemaChecker.CheckSchemaObjects):
+	// the audit reports it only when every row checks out, so a caller
+	// with more checks of rows (the witnesses' cosignatures) may still
+	// find a row to name.
 	SchemaObject bool `json:"schema_object,omitempty"`
 }
 

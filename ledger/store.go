@@ -39,7 +39,8 @@ type Store interface {
 	// ReadHashes returns the stored hashes at the given
 	// tlog.StoredHashIndex positions, in the order asked; a missing one is
 	// an error wrapping ErrNotFound, a stored value that is not 32 bytes
-	// an error.
+	// (NULL among them) an error wrapping ErrTampered that starts with
+	// "hashes: ".
 	ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error)
 	// EntryRange returns the stored entries with from <= index < to, in
 	// index order (missing rows are simply absent). to-from is at most
@@ -348,11 +349,13 @@ type SchemaChecker interface {
 	// none does. err is only for failures to read.
 	CheckSchema(ctx context.Context) (table, what string, err error)
 	// CheckSchemaObjects returns the table of the first trigger or index
-	// that differs from those the store's migrations make (one dropped,
-	// changed or added: the append-only triggers are what refuses an
-	// UPDATE or DELETE), and what differs; table "" if none does. The
-	// audit asks last, so that rows changed with the triggers dropped
-	// are named first. err is only for failures to read.
+	// (or, as a store declares them, rule, constraint, function or other
+	// schema object) that differs from those the store's migrations make
+	// (one dropped, changed, disabled or added: the append-only triggers
+	// are what refuses an UPDATE or DELETE), and what differs; table ""
+	// if none does. The audit asks last, so that rows changed with the
+	// triggers dropped are named first. err is only for failures to
+	// read.
 	CheckSchemaObjects(ctx context.Context) (table, what string, err error)
 }
 

@@ -109,7 +109,7 @@ func readHashes(m map[int64][]byte, indexes []int64) ([]tlog.Hash, error) {
 			return nil, fmt.Errorf("stored hash %d: %w", x, ledger.ErrNotFound)
 		}
 		if len(h) != tlog.HashSize {
-			return nil, fmt.Errorf("stored hash %d has %d bytes, want %d", x, len(h), tlog.HashSize)
+			return nil, fmt.Errorf("hashes: stored hash %d has %d bytes, want %d: %w", x, len(h), tlog.HashSize, ledger.ErrTampered)
 		}
 		out[i] = tlog.Hash(h)
 	}

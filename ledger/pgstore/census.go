@@ -70,7 +70,9 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 	return c, rows.Err()
 }
 
-// EachReplay implements ledger.Store.
+// EachReplay implements ledger.Store. A row holding NULL or a value of
+// another type than the schema's is an error wrapping ledger.ErrTampered
+// naming the row and the column.
 func (s *Store) EachReplay(ctx context.Context, fn func(digest string, data []byte) error) error {
 	rows, err := s.pool.Query(ctx, `SELECT sha256, bytes FROM replays ORDER BY sha256`)
 	if err != nil {
@@ -78,10 +80,17 @@ func (s *Store) EachReplay(ctx context.Context, fn func(digest string, data []by
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var d string
-		var b []byte
-		if err := rows.Scan(&d, &b); err != nil {
+		v, err := rowValues(rows, 2)
+		if err != nil {
 			return fmt.Errorf("replays: %w", err)
+		}
+		d, ok := asText(v[0])
+		if !ok {
+			return fmt.Errorf("replays: a row's sha256 is %s, not text: %w", describe(v[0]), ledger.ErrTampered)
+		}
+		b, ok := asBytes(v[1])
+		if !ok {
+			return badValue("replays", fmt.Sprintf("the row of digest %q", d), "bytes", v[1], "bytes (bytea)")
 		}
 		if b == nil {
 			b = []byte{}

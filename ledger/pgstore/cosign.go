@@ -27,7 +27,9 @@ func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature)
 	return nil
 }
 
-// Cosignatures implements ledger.Store.
+// Cosignatures implements ledger.Store. A row holding NULL or a value
+// of another type than the schema's is an error wrapping
+// ledger.ErrTampered naming the row and the column (cosignatureOfRow).
 func (s *Store) Cosignatures(ctx context.Context, id, minSize int64, limit int) ([]ledger.StoredCosignature, error) {
 	var lim *int
 	if limit > 0 {
@@ -41,11 +43,43 @@ func (s *Store) Cosignatures(ctx context.Context, id, minSize int64, limit int) 
 	defer rows.Close()
 	var out []ledger.StoredCosignature
 	for rows.Next() {
-		var c ledger.StoredCosignature
-		if err := rows.Scan(&c.CheckpointID, &c.Size, &c.Witness, &c.Line, &c.Time); err != nil {
+		v, err := rowValues(rows, 5)
+		if err != nil {
 			return nil, fmt.Errorf("reading cosignatures: %w", err)
+		}
+		c, err := cosignatureOfRow(v)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// cosignatureOfRow converts a row of checkpoint_id, size, witness, line,
+// time, read as its values: a NULL or a value of another type is an
+// error wrapping ledger.ErrTampered naming the row and the column.
+func cosignatureOfRow(v []any) (ledger.StoredCosignature, error) {
+	var c ledger.StoredCosignature
+	id, ok := asInt64(v[0])
+	if !ok {
+		return c, fmt.Errorf("cosignatures: a row's checkpoint_id is %s, not an integer: %w", describe(v[0]), ledger.ErrTampered)
+	}
+	c.CheckpointID = id
+	w, ok := asText(v[2])
+	if !ok {
+		return c, badValue("cosignatures", fmt.Sprintf("a row of checkpoint_id %d", id), "witness", v[2], "text")
+	}
+	c.Witness = w
+	row := fmt.Sprintf("the row of checkpoint_id %d, witness %q", id, w)
+	if c.Size, ok = asInt64(v[1]); !ok {
+		return c, badValue("cosignatures", row, "size", v[1], "an integer")
+	}
+	if c.Line, ok = asBytes(v[3]); !ok {
+		return c, badValue("cosignatures", row, "line", v[3], "bytes (bytea)")
+	}
+	if c.Time, ok = asInt64(v[4]); !ok {
+		return c, badValue("cosignatures", row, "time", v[4], "an integer (Unix seconds)")
+	}
+	return c, nil
 }

@@ -21,6 +21,24 @@
 // table; the owner can disable them, which is why the ledger's audit, not
 // the triggers, is the evidence that nothing changed.
 //
+// # Schema check
+//
+// The store is a ledger.SchemaChecker: [Store.CheckSchema] and
+// [Store.CheckSchemaObjects] compare the schema's catalog (tables,
+// columns, indexes, constraints, triggers and whether they are enabled,
+// rules, row security policies, the trigger function's body) with
+// schema_catalog.json, the catalog the migrations up to the recorded
+// version make, read from a fresh database (TestSchemaCatalog keeps it
+// so); schema_version must list 1..k. A writer runs the same comparison
+// when it opens the database, before any migration, and refuses a
+// difference with an error wrapping ledger.ErrTampered. The readers the
+// audit uses read each row as the values it holds and refuse a NULL or a
+// value of another type with an error wrapping ledger.ErrTampered that
+// names the table, the row and the column. A database holding a table of
+// one of the ledger's names but not its schema (schema_version without
+// log_meta, say) is another application's: Open with [Options.Create]
+// refuses it, and Meta reports it as ledger.ErrNotLedger.
+//
 // # Durability
 //
 // [Store.Write] returns nil only after its COMMIT has succeeded, and

@@ -66,21 +66,48 @@ func (s *Store) hasPlayers(ctx context.Context) (bool, int, error) {
 	return ok, v, err
 }
 
-// PlayerBySkeleton implements ledger.Store (the table's primary key).
+// PlayerBySkeleton implements ledger.Store (the table's primary key). A
+// row holding NULL or a value of another type is an error wrapping
+// ledger.ErrTampered (playerOfRow).
 func (s *Store) PlayerBySkeleton(ctx context.Context, skeleton string) (*ledger.StoredPlayer, error) {
-	var p ledger.StoredPlayer
-	err := s.pool.QueryRow(ctx, `SELECT skeleton, player, idx FROM players WHERE skeleton = $1`, skeleton).Scan(&p.Skeleton, &p.Player, &p.Index)
+	v := make([]any, 3)
+	err := s.pool.QueryRow(ctx, `SELECT skeleton, player, idx FROM players WHERE skeleton = $1`, skeleton).Scan(&v[0], &v[1], &v[2])
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("player of skeleton %q: %w", skeleton, ledger.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading players: %w", err)
 	}
+	p, err := playerOfRow(v)
+	if err != nil {
+		return nil, err
+	}
 	return &p, nil
 }
 
-// EachPlayer implements ledger.Store. PostgreSQL's columns are typed, so
-// no row holds a value of another type.
+// playerOfRow converts a row of skeleton, player, idx, read as its
+// values: a NULL or a value of another type (in a column altered) is an
+// error wrapping ledger.ErrTampered naming the row and the column.
+func playerOfRow(v []any) (ledger.StoredPlayer, error) {
+	var p ledger.StoredPlayer
+	sk, ok := asText(v[0])
+	if !ok {
+		return p, fmt.Errorf("players: a row's skeleton is %s, not text: %w", describe(v[0]), ledger.ErrTampered)
+	}
+	p.Skeleton = sk
+	row := fmt.Sprintf("the row of skeleton %q", sk)
+	if p.Player, ok = asText(v[1]); !ok {
+		return p, badValue("players", row, "player", v[1], "text")
+	}
+	if p.Index, ok = asInt64(v[2]); !ok {
+		return p, badValue("players", row, "idx", v[2], "an integer")
+	}
+	return p, nil
+}
+
+// EachPlayer implements ledger.Store. A row holding NULL or a value of
+// another type than the schema's (a column altered) is an error
+// wrapping ledger.ErrTampered (playerOfRow).
 func (s *Store) EachPlayer(ctx context.Context, fn func(ledger.StoredPlayer) error) error {
 	if ok, _, err := s.hasPlayers(ctx); err != nil || !ok {
 		return err
@@ -91,10 +118,15 @@ func (s *Store) EachPlayer(ctx context.Context, fn func(ledger.StoredPlayer) err
 	}
 	var all []ledger.StoredPlayer
 	for rows.Next() {
-		var p ledger.StoredPlayer
-		if err := rows.Scan(&p.Skeleton, &p.Player, &p.Index); err != nil {
+		v, err := rowValues(rows, 3)
+		if err != nil {
 			rows.Close()
 			return fmt.Errorf("reading players: %w", err)
+		}
+		p, err := playerOfRow(v)
+		if err != nil {
+			rows.Close()
+			return err
 		}
 		all = append(all, p)
 	}

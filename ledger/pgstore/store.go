@@ -89,7 +89,9 @@ func Open(ctx context.Context, conn string, opts Options) (*Store, error) {
 	}
 	if opts.ReadOnly {
 		v, err := schemaVersion(ctx, s.pool)
-		if err == nil && v > SchemaVersion() {
+		if errors.Is(err, ledger.ErrTampered) {
+			err = nil // Meta names it, for the audit
+		} else if err == nil && v > SchemaVersion() {
 			err = tooNew(v)
 		}
 		if err != nil {
@@ -149,19 +151,24 @@ func notLedger(err error) error {
 
 // Meta implements ledger.Store. Errors: a database without the tables
 // log_meta and schema_version, or with no log_meta row (wrapping
-// ledger.ErrNotLedger); log_meta rows without the origin or the verifier
-// key (ledger.MissingIdentity, wrapping ledger.ErrTampered); a schema
-// newer than this code (wrapping ErrSchemaTooNew).
+// ledger.ErrNotLedger; one with only one of the two holds another
+// application's table of that name, and the error says so); log_meta
+// rows without the origin or the verifier key (ledger.MissingIdentity),
+// a schema_version or log_meta row holding NULL or a value of another
+// type than the schema's (each wrapping ledger.ErrTampered and naming
+// the table); a schema newer than this code (wrapping ErrSchemaTooNew).
 func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
-	ok, err := hasSchema(ctx, s.pool)
+	versions, meta, err := identityTables(ctx, s.pool)
 	if err != nil {
 		return nil, s.fail(err)
 	}
-	if !ok {
-		return nil, s.fail(fmt.Errorf("%w (no log_meta or schema_version table)", ledger.ErrNotLedger))
+	if !versions || !meta {
+		return nil, s.fail(noSchema(versions, meta))
 	}
 	m := &ledger.Meta{}
-	if m.Schema, err = schemaVersion(ctx, s.pool); err != nil {
+	if m.Schema, err = schemaVersion(ctx, s.pool); errors.Is(err, ledger.ErrTampered) {
+		return nil, err // names the table, for the audit
+	} else if err != nil {
 		return nil, s.fail(err)
 	}
 	if m.Schema > SchemaVersion() {
@@ -174,9 +181,17 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 	defer rows.Close()
 	var keys []string
 	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
+		kv, err := rowValues(rows, 2)
+		if err != nil {
 			return nil, s.fail(fmt.Errorf("log_meta: %w", err))
+		}
+		k, ok := asText(kv[0])
+		if !ok {
+			return nil, fmt.Errorf("log_meta: a row's key is %s, not text: %w", describe(kv[0]), ledger.ErrTampered)
+		}
+		v, ok := asText(kv[1])
+		if !ok {
+			return nil, badValue("log_meta", fmt.Sprintf("the row of key %q", k), "value", kv[1], "text")
 		}
 		keys = append(keys, k)
 		switch k {
@@ -222,9 +237,12 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1), pg_advisory_xact_lock($2)`, writeLockKey, checkpointLockKey); err != nil {
 		return s.fail(fmt.Errorf("taking the write lock: %w", err))
 	}
-	if ok, err := hasSchema(ctx, tx); err != nil {
+	if versions, meta, err := identityTables(ctx, tx); err != nil {
 		return s.fail(err)
-	} else if !ok {
+	} else if !versions || !meta {
+		if versions || meta {
+			return s.fail(noSchema(versions, meta))
+		}
 		return s.fail(fmt.Errorf("%w: the database has no ledger schema (open it with Options.Create to make one)", ledger.ErrNotLedger))
 	}
 	var n int
@@ -262,7 +280,9 @@ func (s *Store) ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, e
 	return readHashes(ctx, s.pool, indexes)
 }
 
-// readHashes reads the stored hashes at indexes, in the order asked.
+// readHashes reads the stored hashes at indexes, in the order asked. A
+// stored value that is not 32 bytes (NULL among them) is an error
+// wrapping ledger.ErrTampered: the log wrote every one.
 func readHashes(ctx context.Context, q querier, indexes []int64) ([]tlog.Hash, error) {
 	if len(indexes) == 0 {
 		return nil, nil
@@ -274,15 +294,14 @@ func readHashes(ctx context.Context, q querier, indexes []int64) ([]tlog.Hash, e
 	defer rows.Close()
 	got := make(map[int64]tlog.Hash, len(indexes))
 	for rows.Next() {
-		var id int64
-		var h []byte
-		if err := rows.Scan(&id, &h); err != nil {
-			return nil, fmt.Errorf("reading stored hashes: %w", err)
+		h, err := hashOfRow(rows)
+		if err != nil {
+			return nil, err
 		}
-		if len(h) != tlog.HashSize {
-			return nil, fmt.Errorf("stored hash %d has %d bytes, want %d", id, len(h), tlog.HashSize)
+		if len(h.Hash) != tlog.HashSize {
+			return nil, fmt.Errorf("hashes: stored hash %d has %d bytes, want %d: %w", h.ID, len(h.Hash), tlog.HashSize, ledger.ErrTampered)
 		}
-		got[id] = tlog.Hash(h)
+		got[h.ID] = tlog.Hash(h.Hash)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading stored hashes: %w", err)
@@ -298,9 +317,29 @@ func readHashes(ctx context.Context, q querier, indexes []int64) ([]tlog.Hash, e
 	return out, nil
 }
 
+// hashOfRow reads a row of id, hash (rowValues): a NULL or a value of
+// another type is an error wrapping ledger.ErrTampered.
+func hashOfRow(rows pgx.Rows) (ledger.StoredHash, error) {
+	v, err := rowValues(rows, 2)
+	if err != nil {
+		return ledger.StoredHash{}, fmt.Errorf("reading stored hashes: %w", err)
+	}
+	id, ok := asInt64(v[0])
+	if !ok {
+		return ledger.StoredHash{}, fmt.Errorf("hashes: a row's id is %s, not an integer: %w", describe(v[0]), ledger.ErrTampered)
+	}
+	h, ok := asBytes(v[1])
+	if !ok {
+		return ledger.StoredHash{}, badValue("hashes", fmt.Sprintf("the row of id %d", id), "hash", v[1], "bytes (bytea)")
+	}
+	return ledger.StoredHash{ID: id, Hash: h}, nil
+}
+
 const entryColumns = `idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref`
 
 // queryEntries reads entries: SELECT entryColumns FROM entries where.
+// Each row is read as the values its columns hold and checked
+// (entryOfRow).
 func (s *Store) queryEntries(ctx context.Context, where string, args ...any) ([]ledger.StoredEntry, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+entryColumns+` FROM entries `+where, args...)
 	if err != nil {
@@ -309,23 +348,13 @@ func (s *Store) queryEntries(ctx context.Context, where string, args ...any) ([]
 	defer rows.Close()
 	var out []ledger.StoredEntry
 	for rows.Next() {
-		var e ledger.StoredEntry
-		var kind string
-		var posted, ref *int64
-		var commitment *string
-		if err := rows.Scan(&e.Index, &kind, &e.Leaf, &e.LeafHash, &e.IntegratedAt, &posted, &e.Dedup, &commitment, &ref); err != nil {
+		v, err := rowValues(rows, len(entryColumnNames))
+		if err != nil {
 			return nil, fmt.Errorf("reading entries: %w", err)
 		}
-		e.Kind = ledger.Kind(kind)
-		if posted != nil {
-			e.PostedAt, e.HasPostedAt = *posted, true
-		}
-		if commitment != nil {
-			e.Commitment = *commitment
-		}
-		e.Ref = -1
-		if ref != nil {
-			e.Ref = *ref
+		e, err := entryOfRow(v)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, e)
 	}
@@ -333,6 +362,56 @@ func (s *Store) queryEntries(ctx context.Context, where string, args ...any) ([]
 		return nil, fmt.Errorf("reading entries: %w", err)
 	}
 	return out, nil
+}
+
+// entryOfRow converts one row of entryColumns, read as its values, to a
+// StoredEntry: a NULL where the schema has NOT NULL, or a value of
+// another type than the schema's, is an error wrapping
+// ledger.ErrTampered naming the row and the column.
+func entryOfRow(v []any) (ledger.StoredEntry, error) {
+	e := ledger.StoredEntry{Ref: -1}
+	idx, ok := asInt64(v[0])
+	if !ok {
+		return e, fmt.Errorf("entries: a row's idx is %s, not an integer: %w", describe(v[0]), ledger.ErrTampered)
+	}
+	e.Index = idx
+	bad := func(i int, want string) error {
+		return badValue("entries", fmt.Sprintf("the row at index %d", idx), entryColumnNames[i], v[i], want)
+	}
+	k, ok := asText(v[1])
+	if !ok {
+		return e, bad(1, "text")
+	}
+	e.Kind = ledger.Kind(k)
+	if e.Leaf, ok = asBytes(v[2]); !ok {
+		return e, bad(2, "bytes (bytea)")
+	}
+	if e.LeafHash, ok = asBytes(v[3]); !ok {
+		return e, bad(3, "bytes (bytea)")
+	}
+	if e.IntegratedAt, ok = asInt64(v[4]); !ok {
+		return e, bad(4, "an integer (Unix nanoseconds)")
+	}
+	if v[5] != nil {
+		if e.PostedAt, ok = asInt64(v[5]); !ok {
+			return e, bad(5, "an integer (Unix nanoseconds) or NULL")
+		}
+		e.HasPostedAt = true
+	}
+	if e.Dedup, ok = asBytes(v[6]); !ok {
+		return e, bad(6, "bytes (bytea)")
+	}
+	if v[7] != nil {
+		if e.Commitment, ok = asText(v[7]); !ok {
+			return e, bad(7, "text or NULL")
+		}
+	}
+	if v[8] != nil {
+		if e.Ref, ok = asInt64(v[8]); !ok {
+			return e, bad(8, "an integer or NULL")
+		}
+	}
+	return e, nil
 }
 
 // EntryRange implements ledger.Store.
@@ -349,9 +428,9 @@ func (s *Store) HashRange(ctx context.Context, from, to int64) ([]ledger.StoredH
 	defer rows.Close()
 	var out []ledger.StoredHash
 	for rows.Next() {
-		var h ledger.StoredHash
-		if err := rows.Scan(&h.ID, &h.Hash); err != nil {
-			return nil, fmt.Errorf("reading stored hashes: %w", err)
+		h, err := hashOfRow(rows)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, h)
 	}
@@ -381,9 +460,13 @@ func (s *Store) queryCheckpoints(ctx context.Context, where string, args ...any)
 	defer rows.Close()
 	var out []ledger.StoredCheckpoint
 	for rows.Next() {
-		var c ledger.StoredCheckpoint
-		if err := rows.Scan(&c.ID, &c.Size, &c.Root, &c.Note, &c.CreatedAt); err != nil {
+		v, err := rowValues(rows, 5)
+		if err != nil {
 			return nil, fmt.Errorf("reading checkpoints: %w", err)
+		}
+		c, err := checkpointOfRow(v)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, c)
 	}
@@ -391,6 +474,34 @@ func (s *Store) queryCheckpoints(ctx context.Context, where string, args ...any)
 		return nil, fmt.Errorf("reading checkpoints: %w", err)
 	}
 	return out, nil
+}
+
+// checkpointOfRow converts a row of id, size, root, note, created_at,
+// read as its values: a NULL or a value of another type is an error
+// wrapping ledger.ErrTampered naming the row and the column.
+func checkpointOfRow(v []any) (ledger.StoredCheckpoint, error) {
+	var c ledger.StoredCheckpoint
+	id, ok := asInt64(v[0])
+	if !ok {
+		return c, fmt.Errorf("checkpoints: a row's id is %s, not an integer: %w", describe(v[0]), ledger.ErrTampered)
+	}
+	c.ID = id
+	bad := func(i int, col, want string) error {
+		return badValue("checkpoints", fmt.Sprintf("the row of id %d", id), col, v[i], want)
+	}
+	if c.Size, ok = asInt64(v[1]); !ok {
+		return c, bad(1, "size", "an integer")
+	}
+	if c.Root, ok = asBytes(v[2]); !ok {
+		return c, bad(2, "root", "bytes (bytea)")
+	}
+	if c.Note, ok = asBytes(v[3]); !ok {
+		return c, bad(3, "note", "bytes (bytea)")
+	}
+	if c.CreatedAt, ok = asInt64(v[4]); !ok {
+		return c, bad(4, "created_at", "an integer (Unix nanoseconds)")
+	}
+	return c, nil
 }
 
 // Checkpoints implements ledger.Store.
@@ -423,15 +534,20 @@ func (s *Store) CheckpointAt(ctx context.Context, size int64) (*ledger.StoredChe
 	return c, nil
 }
 
-// Replay implements ledger.Store.
+// Replay implements ledger.Store. A row holding NULL or a value of
+// another type than bytea is an error wrapping ledger.ErrTampered.
 func (s *Store) Replay(ctx context.Context, digest string) ([]byte, error) {
-	var b []byte
-	err := s.pool.QueryRow(ctx, `SELECT bytes FROM replays WHERE sha256 = $1`, digest).Scan(&b)
+	var v any
+	err := s.pool.QueryRow(ctx, `SELECT bytes FROM replays WHERE sha256 = $1`, digest).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("replay %s: %w", digest, ledger.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading replay %s: %w", digest, err)
+	}
+	b, ok := asBytes(v)
+	if !ok {
+		return nil, badValue("replays", fmt.Sprintf("the row of digest %q", digest), "bytes", v, "bytes (bytea)")
 	}
 	if b == nil {
 		b = []byte{}

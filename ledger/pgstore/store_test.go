@@ -376,3 +376,48 @@ func TestUpgradeFillsPlayers(t *testing.T) {
 		t.Errorf("audit after the upgrade: %+v, %v", rep, err)
 	}
 }
+
+// TestForeignTables: a database holding another application's table of
+// one of sealed's names (schema_version above all, a common name) is
+// refused by init and copy (Open with Create) with one clear error,
+// whatever that table holds, and nothing is written to it; opened
+// without Create, it is not a ledger, and Meta says why.
+func TestForeignTables(t *testing.T) {
+	ctx := context.Background()
+	const want = "the database holds another application's tables (%s is not sealed's); use an empty database"
+	for _, c := range []struct {
+		name, table string
+		sqls        []string
+	}{
+		{"versions 1 and 2", "schema_version", []string{`CREATE TABLE schema_version (version integer PRIMARY KEY, applied_at text)`, `INSERT INTO schema_version VALUES (1, 'a'), (2, 'b')`}},
+		{"empty", "schema_version", []string{`CREATE TABLE schema_version (version bigint, applied_at text)`}},
+		{"text versions", "schema_version", []string{`CREATE TABLE schema_version (version text)`, `INSERT INTO schema_version VALUES ('20240101_init')`}},
+		{"log_meta", "log_meta", []string{`CREATE TABLE log_meta (key text, value text)`}},
+		{"entries", "entries", []string{`CREATE TABLE entries (id serial, body text)`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			url := pgtest.Shared(t).NewDatabase(t)
+			if err := execSQL(t, url, c.sqls...); err != nil {
+				t.Fatal(err)
+			}
+			msg := fmt.Sprintf(want, c.table)
+			_, err := pgstore.Open(ctx, url, pgstore.Options{Create: true})
+			if err == nil || !strings.Contains(err.Error(), msg) || errors.Is(err, ledger.ErrTampered) {
+				t.Errorf("Open with Create: %v; want %q", err, msg)
+			}
+			if err := initLedger(url, filepath.Join(t.TempDir(), "k")); err == nil || !strings.Contains(err.Error(), msg) {
+				t.Errorf("init: %v; want %q", err, msg)
+			}
+			if err := execSQL(t, url, `DO $$ BEGIN IF (SELECT count(*) FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r') <> 1 THEN RAISE 'tables were made'; END IF; END $$`); err != nil {
+				t.Errorf("after the refusals: %v", err)
+			}
+			s := openStore(t, url, pgstore.Options{})
+			if _, err := s.Meta(ctx); !errors.Is(err, ledger.ErrNotLedger) || (c.table != "entries" && !strings.Contains(err.Error(), msg)) {
+				t.Errorf("Meta: %v; want ErrNotLedger and %q", err, msg)
+			}
+			if _, err := openLedger(ctx, url, ledger.Options{ReadOnly: true}); !errors.Is(err, ledger.ErrNotLedger) {
+				t.Errorf("opening it read-only (the audit): %v; want ErrNotLedger", err)
+			}
+		})
+	}
+}

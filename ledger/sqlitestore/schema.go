@@ -1,6 +1,7 @@
 package sqlitestore
 
 import (
+	"context"
 	"database/sql"
 	_ "embed"
 	"fmt"
@@ -51,6 +52,11 @@ func migrate(db *sql.DB) error {
 	if current > latest {
 		return fmt.Errorf("database schema version %d is newer than this version of sealed understands (%d): %w", current, latest, ledger.ErrSchemaTooNew)
 	}
+	if exists == 1 {
+		if err := checkRecorded(context.Background(), db, current, latest); err != nil {
+			return err
+		}
+	}
 	for _, m := range ms[current:] {
 		tx, err := db.Begin()
 		if err != nil {
@@ -74,6 +80,57 @@ func migrate(db *sql.DB) error {
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("committing schema migration %d: %w", m.Version, err)
 		}
+	}
+	return nil
+}
+
+// checkRecorded checks, before a writer migrates or writes anything,
+// that the file's schema is the one its recorded migrations made:
+// schema_version lists versions 1..current, one row each, and, if a
+// migration is still to apply, the file holds no table of a later
+// migration (its schema_version row deleted: applying it again would
+// fail on that table) and its tables, triggers and indexes are those of
+// version current (schemaCheck). Otherwise the error wraps
+// ledger.ErrTampered and names the table. (When no migration is left,
+// Open's schemaCheck compares the schema.)
+func checkRecorded(ctx context.Context, db *sql.DB, current, latest int) error {
+	rows, err := db.QueryContext(ctx, `SELECT version FROM schema_version ORDER BY version`)
+	if err != nil {
+		return fmt.Errorf("reading schema version: %w", err)
+	}
+	var vs []any
+	for rows.Next() {
+		var v any
+		if err := rows.Scan(&v); err != nil {
+			rows.Close()
+			return fmt.Errorf("reading schema version: %w", err)
+		}
+		vs = append(vs, v)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading schema version: %w", err)
+	}
+	for i, v := range vs {
+		if n, ok := v.(int64); !ok || n != int64(i+1) || len(vs) != current {
+			return fmt.Errorf("schema_version: versions %v; expected 1..%d, one row each (a row was deleted, changed or added: the schema was altered): %w", vs, current, ledger.ErrTampered)
+		}
+	}
+	if len(vs) == 0 {
+		return fmt.Errorf("schema_version: no rows, but every schema migration applied records its version (the rows were deleted: the schema was altered): %w", ledger.ErrTampered)
+	}
+	if current == latest {
+		return nil
+	}
+	table, what, err := laterTable(ctx, db, current, latest)
+	if err == nil && table == "" {
+		table, what, err = schemaCheck(ctx, db, true, true)
+	}
+	if err != nil {
+		return err
+	}
+	if table != "" {
+		return fmt.Errorf("%s: %s: %w", table, what, ledger.ErrTampered)
 	}
 	return nil
 }

@@ -228,3 +228,38 @@ func orNone(t string) string {
 	}
 	return t
 }
+
+// laterTable returns the first table of q's database (by name) that the
+// migrations up to version do not make but a later one (up to latest)
+// does, and what to say of it; "" if none. A database at version holds
+// none: its schema_version row of that later migration was deleted.
+func laterTable(ctx context.Context, q queryer, version, latest int) (table, what string, err error) {
+	got, err := tableColumns(ctx, q)
+	if err != nil {
+		return "", "", err
+	}
+	for v := version; v <= latest; v++ {
+		ref, err := referenceSchema(ctx, v)
+		if err != nil {
+			return "", "", err
+		}
+		want, err := tableColumns(ctx, ref)
+		ref.Close()
+		if err != nil {
+			return "", "", err
+		}
+		if v == version {
+			// The tables of version itself are not later ones.
+			for t := range want {
+				delete(got, t)
+			}
+			continue
+		}
+		for _, t := range slices.Sorted(maps.Keys(got)) {
+			if _, ok := want[t]; ok {
+				return t, fmt.Sprintf("the table is made by schema migration %d, but schema_version lists versions 1..%d (its row of version %d was deleted: the schema was altered)", v, version, v), nil
+			}
+		}
+	}
+	return "", "", nil
+}

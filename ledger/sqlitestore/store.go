@@ -356,7 +356,7 @@ func readHashes(ctx context.Context, q queryer, indexes []int64) ([]tlog.Hash, e
 			return nil, err
 		}
 		if len(h) != tlog.HashSize {
-			return nil, fmt.Errorf("stored hash %d has %d bytes, want %d", id, len(h), tlog.HashSize)
+			return nil, fmt.Errorf("hashes: stored hash %d has %d bytes, want %d: %w", id, len(h), tlog.HashSize, ledger.ErrTampered)
 		}
 		got[id] = tlog.Hash(h)
 	}

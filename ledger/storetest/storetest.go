@@ -24,6 +24,7 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store) {
 	t.Run("Meta", func(t *testing.T) { testMeta(ctx, t, newStore(t)) })
 	t.Run("IdentityLast", func(t *testing.T) { testIdentityLast(ctx, t, newStore(t)) })
 	t.Run("Write", func(t *testing.T) { testWrite(ctx, t, newStore(t)) })
+	t.Run("ShortHash", func(t *testing.T) { testShortHash(ctx, t, newStore(t)) })
 	t.Run("Rollback", func(t *testing.T) { testRollback(ctx, t, newStore(t)) })
 	t.Run("Conflict", func(t *testing.T) { testConflict(ctx, t, newStore(t)) })
 	t.Run("Lookups", func(t *testing.T) { testLookups(ctx, t, newStore(t)) })
@@ -199,6 +200,34 @@ func testWrite(ctx context.Context, t *testing.T, s ledger.Store) {
 	hr, err := s.HashRange(ctx, 1, 3)
 	if err != nil || len(hr) != 2 || hr[0].ID != 1 || hr[1].ID != 2 || !bytes.Equal(hr[1].Hash, hashOf(2)) {
 		t.Errorf("HashRange(1, 3) = %v, %v", hr, err)
+	}
+}
+
+// testShortHash: a stored hash that is not 32 bytes, which the log never
+// writes, is read as an error wrapping ErrTampered (a writer loading the
+// tree's edge refuses the ledger, exit 1), not as a hash.
+func testShortHash(ctx context.Context, t *testing.T, s ledger.Store) {
+	closeAtEnd(t, s)
+	create(ctx, t, s)
+	err := s.Write(ctx, func(tx ledger.WriteTx) error {
+		return tx.Insert(ctx, []ledger.StoredEntry{entry(0, ledger.KindCommit, -1, "")}, []ledger.StoredHash{{ID: 0, Hash: hashOf(0)[:5]}})
+	})
+	if err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	for _, read := range []func(context.Context, []int64) ([]tlog.Hash, error){
+		s.ReadHashes,
+		func(ctx context.Context, ids []int64) (hs []tlog.Hash, err error) {
+			err = s.Write(ctx, func(tx ledger.WriteTx) error {
+				hs, err = tx.ReadHashes(ctx, ids)
+				return err
+			})
+			return hs, err
+		},
+	} {
+		if _, err := read(ctx, []int64{0}); !errors.Is(err, ledger.ErrTampered) {
+			t.Errorf("ReadHashes of a 5-byte stored hash: %v; want an error wrapping ErrTampered", err)
+		}
 	}
 }
 

@@ -1,0 +1,291 @@
+package pgstore
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// catalogJSON is the reference catalog: for each schema version k, what
+// PostgreSQL's catalog says of the objects schema.sql's migrations
+// 1..k make (readCatalog), read right after applying them to an empty
+// database. TestSchemaCatalog applies the migrations to a fresh database
+// and requires this file to be exactly what it reads there
+// (go test ./ledger/pgstore -run TestSchemaCatalog -update-catalog
+// writes it).
+//
+//go:embed schema_catalog.json
+var catalogJSON []byte
+
+// catalog is the schema's objects as PostgreSQL's catalog describes
+// them, in the current schema (the first on the search path, where the
+// store's tables are), leaving out objects an extension owns: each list
+// is sorted by table and name (byte order). Definitions are PostgreSQL's
+// own (pg_get_indexdef and the like), with the schema's name left out,
+// so that a ledger in another schema reads alike.
+type catalog struct {
+	Tables    []catTable    `json:"tables"`
+	Objects   []catObject   `json:"objects"`
+	Functions []catFunction `json:"functions"`
+	// disabled lists the internal triggers (those PostgreSQL makes for a
+	// foreign key) that are not enabled: none in a schema sealed made.
+	// Which internal triggers exist follows from the constraints, which
+	// are compared, and differs between PostgreSQL versions: it is not
+	// part of the reference.
+	disabled []catObject
+}
+
+// catTable is a table (or a view, or another relation a query can read
+// as a table) and its columns in order (attnum, dropped ones left out).
+type catTable struct {
+	Name string `json:"name"`
+	// Kind is "table", or "view", "materialized view", "partitioned
+	// table", "foreign table", prefixed by "unlogged " or "temporary "
+	// unless permanent, followed by ", with row level security" (and
+	// "forced") and the tables it inherits from or that inherit from it.
+	Kind    string      `json:"kind"`
+	Columns []catColumn `json:"columns"`
+}
+
+// catColumn is a column: its type as format_type writes it, NOT NULL,
+// and its default, identity or generation expression if any.
+type catColumn struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	NotNull bool   `json:"not_null"`
+	Default string `json:"default,omitempty"`
+}
+
+// catObject is an index, a constraint (other than NOT NULL, which is the
+// column's), a trigger (not an internal one), a rule or a row security
+// policy of a table.
+type catObject struct {
+	Kind  string `json:"kind"` // "constraint", "index", "policy", "rule" or "trigger"
+	Table string `json:"table"`
+	Name  string `json:"name"`
+	Def   string `json:"def"`
+	// Enabled is a trigger's pg_trigger.tgenabled or a rule's
+	// pg_rewrite.ev_enabled: O (enabled), D (disabled), R (fires only in
+	// replica sessions), A (always); "" for other objects.
+	Enabled string `json:"enabled,omitempty"`
+}
+
+// catFunction is a function of the schema: its name with its argument
+// types, what it returns and how it runs, and its body
+// (pg_proc.prosrc). Tables are the tables whose triggers call it.
+type catFunction struct {
+	Name   string   `json:"name"`
+	Def    string   `json:"def"`
+	Body   string   `json:"body"`
+	Tables []string `json:"tables,omitempty"`
+}
+
+// relsCTE names the relations of the current schema a query reads as
+// tables, but those an extension owns.
+const relsCTE = `WITH rels AS (
+	SELECT c.oid, c.relname::text AS relname, c.relkind, c.relpersistence, c.relrowsecurity, c.relforcerowsecurity
+	FROM pg_class c
+	WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+	AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
+) `
+
+// The catalog queries; each orders its rows by table and name in byte
+// order.
+const (
+	tablesQuery = relsCTE + `SELECT r.relname,
+		CASE r.relpersistence WHEN 'u' THEN 'unlogged ' WHEN 't' THEN 'temporary ' ELSE '' END ||
+		CASE r.relkind WHEN 'r' THEN 'table' WHEN 'p' THEN 'partitioned table' WHEN 'v' THEN 'view'
+			WHEN 'm' THEN 'materialized view' ELSE 'foreign table' END ||
+		CASE WHEN r.relrowsecurity THEN ', with row level security' ELSE '' END ||
+		CASE WHEN r.relforcerowsecurity THEN ' (forced)' ELSE '' END ||
+		coalesce(', inherits from ' || (SELECT string_agg(i.inhparent::regclass::text, ', ' ORDER BY i.inhparent::regclass::text COLLATE "C")
+			FROM pg_inherits i WHERE i.inhrelid = r.oid), '') ||
+		coalesce(', inherited by ' || (SELECT string_agg(i.inhrelid::regclass::text, ', ' ORDER BY i.inhrelid::regclass::text COLLATE "C")
+			FROM pg_inherits i WHERE i.inhparent = r.oid), '')
+		FROM rels r ORDER BY r.relname COLLATE "C"`
+	columnsQuery = relsCTE + `SELECT r.relname, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull,
+		CASE WHEN a.attidentity = 'a' THEN 'GENERATED ALWAYS AS IDENTITY'
+			WHEN a.attidentity = 'd' THEN 'GENERATED BY DEFAULT AS IDENTITY'
+			WHEN a.attgenerated = 's' THEN 'GENERATED ALWAYS AS (' || pg_get_expr(d.adbin, d.adrelid) || ') STORED'
+			ELSE coalesce(pg_get_expr(d.adbin, d.adrelid), '') END
+		FROM rels r JOIN pg_attribute a ON a.attrelid = r.oid
+		LEFT JOIN pg_attrdef d ON d.adrelid = r.oid AND d.adnum = a.attnum
+		WHERE a.attnum > 0 AND NOT a.attisdropped
+		ORDER BY r.relname COLLATE "C", a.attnum`
+	objectsQuery = relsCTE + `SELECT kind, relname, name, def, enabled FROM (
+		SELECT 'index' AS kind, r.relname, i.relname::text AS name,
+			pg_get_indexdef(x.indexrelid) || CASE WHEN x.indisvalid THEN '' ELSE ' (not valid)' END AS def, '' AS enabled
+		FROM pg_index x JOIN rels r ON r.oid = x.indrelid JOIN pg_class i ON i.oid = x.indexrelid
+		UNION ALL
+		SELECT 'constraint', r.relname, co.conname::text, pg_get_constraintdef(co.oid), ''
+		FROM pg_constraint co JOIN rels r ON r.oid = co.conrelid WHERE co.contype <> 'n'
+		UNION ALL
+		SELECT CASE WHEN tg.tgisinternal THEN 'internal trigger' ELSE 'trigger' END, r.relname, tg.tgname::text,
+			CASE WHEN tg.tgisinternal THEN coalesce((SELECT co.conname::text FROM pg_constraint co WHERE co.oid = tg.tgconstraint), '')
+				ELSE pg_get_triggerdef(tg.oid) END,
+			tg.tgenabled::text
+		FROM pg_trigger tg JOIN rels r ON r.oid = tg.tgrelid
+		WHERE NOT tg.tgisinternal OR tg.tgenabled <> 'O'
+		UNION ALL
+		SELECT 'rule', r.relname, w.rulename::text, pg_get_ruledef(w.oid), w.ev_enabled::text
+		FROM pg_rewrite w JOIN rels r ON r.oid = w.ev_class WHERE w.rulename <> '_RETURN'
+		UNION ALL
+		SELECT 'policy', r.relname, p.polname::text,
+			CASE WHEN p.polpermissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END || ' FOR ' ||
+			CASE p.polcmd WHEN 'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE' WHEN 'd' THEN 'DELETE' ELSE 'ALL' END ||
+			' TO ' || (SELECT string_agg(CASE WHEN o = 0 THEN 'PUBLIC' ELSE o::regrole::text END, ', ') FROM unnest(p.polroles) AS o) ||
+			coalesce(' USING (' || pg_get_expr(p.polqual, p.polrelid) || ')', '') ||
+			coalesce(' WITH CHECK (' || pg_get_expr(p.polwithcheck, p.polrelid) || ')', ''),
+			''
+		FROM pg_policy p JOIN rels r ON r.oid = p.polrelid
+	) o ORDER BY relname COLLATE "C", kind COLLATE "C", name COLLATE "C"`
+	functionsQuery = relsCTE + `SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')',
+		'RETURNS ' || coalesce(pg_get_function_result(p.oid), '') || ' LANGUAGE ' || l.lanname ||
+			CASE WHEN p.prosecdef THEN ' SECURITY DEFINER' ELSE '' END ||
+			CASE p.provolatile WHEN 'i' THEN ' IMMUTABLE' WHEN 's' THEN ' STABLE' ELSE ' VOLATILE' END ||
+			CASE WHEN p.proisstrict THEN ' STRICT' ELSE '' END ||
+			coalesce(' SET ' || array_to_string(p.proconfig, ', '), ''),
+		p.prosrc,
+		coalesce((SELECT array_agg(DISTINCT r.relname COLLATE "C" ORDER BY r.relname COLLATE "C") FROM pg_trigger tg JOIN rels r ON r.oid = tg.tgrelid
+			WHERE tg.tgfoid = p.oid AND NOT tg.tgisinternal), '{}')
+		FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+		WHERE p.pronamespace = current_schema()::regnamespace
+		AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+		ORDER BY p.proname::text COLLATE "C", pg_get_function_identity_arguments(p.oid) COLLATE "C"`
+)
+
+// readCatalog reads the catalog of q's current schema. q should be a
+// transaction, so that the queries see one state of the schema.
+func readCatalog(ctx context.Context, q querier) (*catalog, error) {
+	var schema string
+	if err := q.QueryRow(ctx, `SELECT coalesce(quote_ident(current_schema()), '')`).Scan(&schema); err != nil {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
+	}
+	// The definitions name the table with its schema (ON public.entries).
+	unqualify := func(def string) string {
+		if schema == "" {
+			return def
+		}
+		for _, w := range []string{" ON ", " TO "} {
+			def = strings.ReplaceAll(def, w+schema+".", w)
+		}
+		return def
+	}
+	c := &catalog{}
+	rows, err := q.Query(ctx, tablesQuery)
+	if err != nil {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
+	}
+	for rows.Next() {
+		var t catTable
+		if err := rows.Scan(&t.Name, &t.Kind); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("reading the catalog: %w", err)
+		}
+		c.Tables = append(c.Tables, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
+	}
+	byName := make(map[string]*catTable, len(c.Tables))
+	for i := range c.Tables {
+		byName[c.Tables[i].Name] = &c.Tables[i]
+	}
+	if rows, err = q.Query(ctx, columnsQuery); err != nil {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
+	}
+	for rows.Next() {
+		var table string
+		var col catColumn
+		if err := rows.Scan(&table, &col.Name, &col.Type, &col.NotNull, &col.Default); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("reading the catalog: %w", err)
+		}
+		if t := byName[table]; t != nil {
+			t.Columns = append(t.Columns, col)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
+	}
+	if rows, err = q.Query(ctx, objectsQuery); err != nil {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
+	}
+	for rows.Next() {
+		var o catObject
+		if err := rows.Scan(&o.Kind, &o.Table, &o.Name, &o.Def, &o.Enabled); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("reading the catalog: %w", err)
+		}
+		o.Def = unqualify(strings.Join(strings.Fields(o.Def), " "))
+		switch o.Kind {
+		case "internal trigger":
+			c.disabled = append(c.disabled, o)
+			continue
+		case "trigger", "rule":
+		default:
+			o.Enabled = ""
+		}
+		c.Objects = append(c.Objects, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
+	}
+	if rows, err = q.Query(ctx, functionsQuery); err != nil {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
+	}
+	for rows.Next() {
+		var f catFunction
+		if err := rows.Scan(&f.Name, &f.Def, &f.Body, &f.Tables); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("reading the catalog: %w", err)
+		}
+		if len(f.Tables) == 0 {
+			f.Tables = nil
+		}
+		c.Functions = append(c.Functions, f)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
+	}
+	return c, nil
+}
+
+// marshalCatalogs encodes the catalogs by schema version as
+// schema_catalog.json holds them.
+func marshalCatalogs(cs map[int]*catalog) ([]byte, error) {
+	b, err := json.MarshalIndent(cs, "", "\t")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// references are the reference catalogs by schema version, decoded once
+// from schema_catalog.json.
+var references = sync.OnceValues(func() (map[int]*catalog, error) {
+	var cs map[int]*catalog
+	d := json.NewDecoder(bytes.NewReader(catalogJSON))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&cs); err != nil {
+		return nil, fmt.Errorf("schema_catalog.json: %w", err)
+	}
+	ms, err := schemaMigrations()
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range ms {
+		if cs[m.Version] == nil {
+			return nil, fmt.Errorf("schema_catalog.json has no catalog of schema version %d (run go test ./ledger/pgstore -run TestSchemaCatalog -update-catalog)", m.Version)
+		}
+	}
+	return cs, nil
+})
