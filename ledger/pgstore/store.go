@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/sealedhq/sealed/internal/pgurl"
 	"github.com/sealedhq/sealed/ledger"
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -53,6 +54,10 @@ type Store struct {
 // without opts.Create, and [Store.Meta] then reports it, wrapping
 // ledger.ErrNotLedger.
 func Open(ctx context.Context, conn string, opts Options) (*Store, error) {
+	// pgx parses only a lowercase scheme as a URL: any other spelling
+	// would go to its keyword=value parser, which sends the whole string,
+	// password included, to the server as a parameter name.
+	conn = pgurl.Normalize(conn)
 	s := &Store{name: redact(conn), readOnly: opts.ReadOnly}
 	if opts.Create && opts.ReadOnly {
 		return nil, fmt.Errorf("postgres %s: a read-only store cannot create a ledger", s.name)

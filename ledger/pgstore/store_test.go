@@ -421,3 +421,21 @@ func TestForeignTables(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenMixedCaseScheme: Open reads POSTGRES:// and Postgresql:// as
+// the URLs they are (pgx parses only the lowercase scheme as one, and
+// would read the rest as keyword=value, sending the whole string to the
+// server as a parameter name).
+func TestOpenMixedCaseScheme(t *testing.T) {
+	url, _ := newLedger(t)
+	rest, ok := strings.CutPrefix(url, "postgres://")
+	if !ok {
+		t.Fatalf("pgtest URL %q does not start with postgres://", url)
+	}
+	for _, scheme := range []string{"POSTGRES://", "Postgresql://"} {
+		s := openStore(t, scheme+rest, pgstore.Options{ReadOnly: true})
+		if m, err := s.Meta(context.Background()); err != nil || m.Origin == "" {
+			t.Errorf("%s: Meta %+v, %v", scheme, m, err)
+		}
+	}
+}
