@@ -52,3 +52,12 @@ func MissingIdentity(keys []string) error {
 	slices.Sort(k)
 	return fmt.Errorf("log_meta: keys %q; expected origin and verifier_key (the ledger's identity rows were altered): %w", k, ErrTampered)
 }
+
+// NoIdentity is the error of a store named name that holds rows but no
+// identity rows (an empty log_meta): what a ledger copy that did not
+// complete leaves ([Copy] writes them last), or a ledger whose identity
+// rows were all deleted. It wraps [ErrNotLedger] (no ledger opens on it,
+// no writer extends it) and [ErrUnfinished].
+func NoIdentity(name string) error {
+	return fmt.Errorf("%s: %w: %w (or a ledger whose identity rows were all deleted)", name, ErrNotLedger, ErrUnfinished)
+}

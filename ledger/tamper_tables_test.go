@@ -254,19 +254,28 @@ func rewriteBody(t *testing.T, idx int64) []string {
 	return append(stmts, fmt.Sprintf(`DELETE FROM checkpoints WHERE size > %d`, idx))
 }
 
-// TestIdentityRowsDeleted: a ledger whose log_meta lost its identity rows
-// (one or both) is a tampered ledger, which the audit reports (exit 1),
-// not "not a sealed ledger": its checkpoints and entries are still there.
+// TestIdentityRowsDeleted: a ledger whose log_meta lost one identity row
+// is a tampered ledger (ErrTampered, audit exit 1); one that lost both,
+// its other rows still there, is refused as not a ledger with
+// ErrUnfinished (what a killed copy leaves, or a ledger whose identity
+// rows were all deleted): it never opens, for reading or writing.
 func TestIdentityRowsDeleted(t *testing.T) {
-	for _, stmt := range []string{`DELETE FROM log_meta WHERE key = 'origin'`, `DELETE FROM log_meta`} {
-		t.Run(stmt, func(t *testing.T) {
-			c := copyFile(t, demoLedger(t))
-			if err := attackRestoring(t, c, stmt); err != nil {
+	for _, c := range []struct {
+		stmt string
+		want error
+	}{
+		{`DELETE FROM log_meta WHERE key = 'origin'`, ledger.ErrTampered},
+		{`DELETE FROM log_meta`, ledger.ErrUnfinished},
+	} {
+		t.Run(c.stmt, func(t *testing.T) {
+			db := copyFile(t, demoLedger(t))
+			if err := attackRestoring(t, db, c.stmt); err != nil {
 				t.Fatal(err)
 			}
-			_, err := openLedger(t, c, ledger.Options{ReadOnly: true})
-			if !errors.Is(err, ledger.ErrTampered) || errors.Is(err, ledger.ErrNotLedger) {
-				t.Fatalf("open after %s: %v; want ErrTampered, not ErrNotLedger", stmt, err)
+			for _, opts := range []ledger.Options{{ReadOnly: true}, {KeyFile: keyOf(db)}} {
+				if _, err := openLedger(t, db, opts); !errors.Is(err, c.want) {
+					t.Fatalf("open (%+v) after %s: %v; want %v", opts, c.stmt, err, c.want)
+				}
 			}
 		})
 	}

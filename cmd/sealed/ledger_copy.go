@@ -146,6 +146,9 @@ const copyHint = "--to must be a new SQLite file or an empty PostgreSQL database
 func copySourceError(from string, err error) *exitError {
 	name := stores.Redact(from)
 	hint := "--from takes a ledger: a SQLite file made by 'sealed ledger init' or the postgres:// URL of a database holding one"
+	if isNameError(err) { // a server not reached, a login refused, a URL refused
+		return openError(from, err)
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return usageErrorf("--from %s: no ledger there", name).withHint("%s", hint)
@@ -185,6 +188,11 @@ func copyError(o *ledgerCopyOptions, err error) *exitError {
 	to, from := stores.Redact(o.To), stores.Redact(o.From)
 	var pe *fs.PathError
 	switch {
+	case isNameError(err): // a server not reached, a login refused, a URL refused
+		return openError(o.To, err)
+	case errors.Is(err, ledger.ErrUnfinished):
+		return usageErrorf("--to %s holds rows but no ledger identity: what a ledger copy that did not complete leaves, or a ledger whose identity rows were all deleted", to).
+			withHint("a copy never drops rows it did not write: if they are a stopped copy's, drop them (DROP DATABASE, or DROP OWNED as their owner) and copy again")
 	case errors.Is(err, ledger.ErrTampered):
 		e := failedf("copy stopped: %v", err)
 		if strings.HasPrefix(err.Error(), "source") {

@@ -288,7 +288,7 @@ func TestPostgresCopyExitCodes(t *testing.T) {
 	empty := srv.NewDatabase(t)
 	for _, to := range []string{filepath.Join(dir, "x3.db"), srv.NewDatabase(t)} {
 		code, _, stderr := runSealed(t, "", "ledger", "copy", "--from", empty, "--to", to)
-		want := "sealed: --from " + empty + " is not a sealed ledger: no log_meta or schema_version table\nhint: --from takes a ledger: a SQLite file made by 'sealed ledger init' or the postgres:// URL of a database holding one\n"
+		want := "sealed: --from " + empty + " is not a sealed ledger: no schema_version and log_meta tables\nhint: --from takes a ledger: a SQLite file made by 'sealed ledger init' or the postgres:// URL of a database holding one\n"
 		if code != 2 || stderr != want {
 			t.Errorf("copy from an empty database to %s: exit %d, %q; want exit 2, %q", to, code, stderr, want)
 		}

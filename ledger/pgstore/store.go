@@ -210,16 +210,19 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 		return nil, s.fail(err)
 	}
 	if m.Origin == "" || m.VerifierKey == "" {
-		// A ledger whose identity rows were altered (some left, or
-		// none left beside the checkpoints and entries a ledger always
-		// has: Create stores its first checkpoint with them): the audit
-		// names it.
+		// A ledger whose identity rows were altered (some left): the
+		// audit names it. None left beside rows: a copy that did not
+		// complete (ledger.Copy writes them last), or a ledger whose
+		// identity rows were all deleted; neither opens.
 		var rowsLeft bool
 		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM checkpoints) OR EXISTS (SELECT 1 FROM entries)`).Scan(&rowsLeft); err != nil {
 			rowsLeft = false // a schema without those tables is not a ledger
 		}
-		if len(keys) > 0 || rowsLeft {
+		if len(keys) > 0 {
 			return nil, ledger.MissingIdentity(keys)
+		}
+		if rowsLeft {
+			return nil, ledger.NoIdentity("postgres " + s.name)
 		}
 		return nil, s.fail(fmt.Errorf("%w (no origin or verifier key)", ledger.ErrNotLedger))
 	}

@@ -31,9 +31,10 @@ import (
 //     (pgstore.LockCopy) from start to end: a second copy into the same
 //     database is refused. The database holds no ledger until ledger.Copy
 //     writes the identity rows, its last write. A copy that fails drops
-//     what it created (pgstore.Store.Discard); the rows of one that was
-//     killed are dropped by the next copy, which finds them under the
-//     lock and so knows them to be nobody's (ledger.ErrUnfinished).
+//     what it created (pgstore.Store.Discard). The rows of one that was
+//     killed are refused by the next copy (ledger.ErrUnfinished), never
+//     dropped: a ledger whose identity rows were deleted looks the same.
+//     Drop them by hand (docs/ledger.md, "Moving a ledger").
 //
 // Errors: a SQLite file that exists (matching fs.ErrExist), one that
 // cannot be created (a *fs.PathError naming to: "cannot create to:
@@ -130,17 +131,12 @@ func copyPostgres(ctx context.Context, src ledger.Store, to string, progress fun
 	}
 	rep, err := ledger.Copy(ctx, src, dst, progress)
 	if errors.Is(err, ledger.ErrUnfinished) {
-		// The rows of a copy that did not complete: under the copy lock,
-		// nobody's. Copy wrote nothing; start again on an empty database.
-		err = dst.Discard(ctx)
+		// Rows with no identity rows: what a copy that did not complete
+		// left, or a ledger whose identity rows were deleted. Nothing
+		// tells the two apart, so they are never dropped here: the
+		// caller says how to remove them.
 		dst.Close()
-		if err != nil {
-			return nil, err
-		}
-		if dst, err = pgstore.Open(ctx, to, pgstore.Options{Create: true}); err != nil {
-			return nil, err
-		}
-		rep, err = ledger.Copy(ctx, src, dst, progress)
+		return nil, err
 	}
 	if err != nil && !errors.Is(err, ledger.ErrHoldsLedger) {
 		// Whatever Copy wrote (never the identity rows): dropped, with
