@@ -50,6 +50,18 @@ type bargainResultsWire struct {
 	Reason        *string          `json:"reason"`
 }
 
+// checkKinds refuses scores or giveaway that are not JSON numbers (a
+// string holding a number included): decodeStrict calls it.
+func (w *bargainWire) checkKinds() error {
+	if w.Results == nil {
+		return nil
+	}
+	if err := numbersOnly("results.scores", w.Results.Scores); err != nil {
+		return err
+	}
+	return numbersOnly("results.giveaway", w.Results.Giveaway)
+}
+
 // bargainEvent is one event as read (see bargain.Event for the vocabulary).
 type bargainEvent struct {
 	Kind      string  `json:"kind"`
@@ -379,8 +391,9 @@ func (c *bargainCheck) results(claimed *bargainResultsWire) {
 	c.cmpString(-1, "results.reason", claimed.Reason, string(d.Reason))
 }
 
-// cmpDecimals compares claimed decimals (JSON numbers, or strings holding
-// one) with the derived ones rounded to bargain.ScorePlaces places.
+// cmpDecimals compares claimed decimals (JSON numbers: the decoders read
+// nothing else, checkKinds) with the derived ones rounded to
+// bargain.ScorePlaces places.
 func (c *bargainCheck) cmpDecimals(field string, claimed []jsontext.Value, derived *[bargain.Seats]apd.Decimal) {
 	want := make([]string, bargain.Seats)
 	for s := range derived {
@@ -395,11 +408,7 @@ func (c *bargainCheck) cmpDecimals(field string, claimed []jsontext.Value, deriv
 		return
 	}
 	for s, raw := range claimed {
-		text := strings.TrimSpace(string(raw))
-		if uq, err := strconv.Unquote(text); err == nil {
-			text = uq
-		}
-		got, _, err := apd.NewFromString(text)
+		got, _, err := apd.NewFromString(string(raw))
 		exact, _, _ := apd.NewFromString(want[s])
 		if err != nil || got.Form != apd.Finite || got.Cmp(exact) != 0 {
 			c.diff(-1, fmt.Sprintf("%s[%d]", field, s), string(raw), want[s])

@@ -63,6 +63,18 @@ type engineResultsWire struct {
 	Reason        *string          `json:"reason"`
 }
 
+// checkKinds refuses scores or giveaway that are not JSON numbers:
+// decodeStrict calls it.
+func (w *engineWire) checkKinds() error {
+	if w.Results == nil {
+		return nil
+	}
+	if err := numbersOnly("results.scores", w.Results.Scores); err != nil {
+		return err
+	}
+	return numbersOnly("results.giveaway", w.Results.Giveaway)
+}
+
 // ReplayOptions are what CheckReplayWith holds a replay to besides its own
 // content.
 type ReplayOptions struct {
