@@ -183,18 +183,103 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 }
 
 // checkBargainEvent checks the fields the re-simulation acts on: a known
-// kind and, for an offer, a 3-entry take.
+// kind, only the fields that kind carries (eventFields) and, for an offer,
+// a 3-entry take.
 func checkBargainEvent(ev *bargainEvent) error {
+	var allowed uint32
 	switch bargain.EventKind(ev.Kind) {
-	case bargain.EventStart, bargain.EventMatch, bargain.EventAccept, bargain.EventMatchEnd, bargain.EventEnd:
+	case bargain.EventStart:
+		allowed = startFields
+	case bargain.EventMatch:
+		allowed = matchFields
 	case bargain.EventOffer:
-		if len(ev.Take) != bargain.NumItems {
-			return fmt.Errorf("offer take has %d entries; expected %d (books, hats, balls)", len(ev.Take), bargain.NumItems)
-		}
+		allowed = offerFields
+	case bargain.EventAccept:
+		allowed = acceptFields
+	case bargain.EventMatchEnd:
+		allowed = matchEndFields
+	case bargain.EventEnd:
+		allowed = endFields
 	default:
 		return fmt.Errorf("unknown kind %q; expected start, match, offer, accept, matchEnd or end", ev.Kind)
 	}
+	if extra := ev.fields() &^ allowed; extra != 0 {
+		return extraField(ev.Kind, extra, allowed)
+	}
+	if ev.Kind == string(bargain.EventOffer) && len(ev.Take) != bargain.NumItems {
+		return fmt.Errorf("offer take has %d entries; expected %d (books, hats, balls)", len(ev.Take), bargain.NumItems)
+	}
 	return nil
+}
+
+// The fields each event kind carries (docs/replays.md, "Events"; the
+// engine's eventToJson in src/negotiation/sim.nim), as bits 1<<evKind...
+// of bargainEventKeys.
+const (
+	startFields    = 1 << evKind
+	matchFields    = startFields | 1<<evMatch | 1<<evMatchKind | 1<<evSeats | 1<<evOpener | 1<<evPool | 1<<evValues | 1<<evMaxTurns
+	moveFields     = startFields | 1<<evMatch | 1<<evTurn | 1<<evSeat | 1<<evOther | 1<<evTake | 1<<evScripted | 1<<evText | 1<<evNotes
+	offerFields    = moveFields | 1<<evWorth
+	acceptFields   = moveFields | 1<<evPayoff
+	matchEndFields = startFields | 1<<evMatch | 1<<evOutcome | 1<<evPayoff | 1<<evTurn
+	endFields      = startFields | 1<<evMatch | 1<<evText
+)
+
+// fields returns the bits (1<<evKind, ...) of the fields ev was given: a
+// pointer or list that is not nil, a text that is not empty (an empty
+// "text" or "notes" reads as none; it claims nothing).
+func (ev *bargainEvent) fields() uint32 {
+	m := uint32(startFields)
+	set := func(present bool, k int) {
+		if present {
+			m |= 1 << k
+		}
+	}
+	set(ev.Match != nil, evMatch)
+	set(ev.MatchKind != nil, evMatchKind)
+	set(ev.Seats != nil, evSeats)
+	set(ev.Opener != nil, evOpener)
+	set(ev.Pool != nil, evPool)
+	set(ev.Values != nil, evValues)
+	set(ev.MaxTurns != nil, evMaxTurns)
+	set(ev.Turn != nil, evTurn)
+	set(ev.Seat != nil, evSeat)
+	set(ev.Other != nil, evOther)
+	set(ev.Take != nil, evTake)
+	set(ev.Worth != nil, evWorth)
+	set(ev.Payoff != nil, evPayoff)
+	set(ev.Outcome != nil, evOutcome)
+	set(ev.Scripted != nil, evScripted)
+	set(ev.Text != "", evText)
+	set(ev.Notes != "", evNotes)
+	return m
+}
+
+// extraField words the error for an event of kind carrying the fields
+// extra, which its kind does not (allowed): a key the format does not
+// define for that kind is refused as an unknown key is.
+//
+//go:noinline
+func extraField(kind string, extra, allowed uint32) error {
+	var first string
+	var names []string
+	for k, name := range bargainEventKeys.names {
+		if extra&(1<<k) != 0 && first == "" {
+			first = name
+		}
+		if allowed&(1<<k) != 0 {
+			names = append(names, strconv.Quote(name))
+		}
+	}
+	a := "a"
+	if strings.ContainsRune("aeiou", rune(kind[0])) { // a known kind: not empty
+		a = "an"
+	}
+	if len(names) == 1 {
+		return fmt.Errorf("%s %s event has no field %q; it carries only %s (docs/replays.md, \"Events\")", a, kind, first, names[0])
+	}
+	return fmt.Errorf("%s %s event has no field %q; it carries only %s and %s (docs/replays.md, \"Events\")",
+		a, kind, first, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // bargainCheck is the state of one re-simulation.
@@ -211,6 +296,9 @@ type bargainCheck struct {
 	// notes carry over from a seat's earlier actions.
 	engine bool
 	notes  [bargain.Seats]string // engine: each seat's latest notes
+	// acted counts each seat's offers and accepts the rules applied (the
+	// bound of results.fallbacks, engine).
+	acted [bargain.Seats]int
 	// texts is the scanner's textInfo of each event (engine), or nil.
 	texts []textInfo
 }
@@ -266,6 +354,7 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			c.illegal(i, ev, err)
 			return
 		}
+		c.acted[mv.Seat]++
 		c.engineTexts(i, ev, mv.Seat)
 		c.cmpMove(i, ev, &mv)
 		c.cmpInts(i, "worth", ev.Worth, mv.Worth[:])
@@ -279,6 +368,7 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			c.illegal(i, ev, err)
 			return
 		}
+		c.acted[mv.Seat]++
 		c.engineTexts(i, ev, mv.Seat)
 		c.cmpMove(i, ev, &mv)
 		c.cmpInts(i, "take", ev.Take, mv.Take[:])

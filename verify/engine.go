@@ -118,7 +118,9 @@ const (
 // printing). Messages and notes must be texts the engine's cleaning can
 // produce (bargain.CheckEngineMessage, CheckEngineNotes), and an action's
 // notes are the seat's latest non-empty notes, as the engine writes them.
-// results.fallbacks is not derivable and is not checked (a note says so).
+// results.fallbacks must be one count per seat, each at most the turns
+// the seat played; which turns the engine filled with its fallback is not
+// derivable, and a note says so.
 // Differences are (event index, field, claimed, derived) as for
 // CheckBargainReplay.
 //
@@ -391,14 +393,46 @@ func (c *bargainCheck) engineResults(w *engineWire) {
 	c.cmpInt(-1, "results.matchesPlayed", claimed.MatchesPlayed, d.MatchesPlayed)
 	c.cmpInt(-1, "results.maxMatches", claimed.MaxMatches, d.MaxMatches)
 	c.cmpString(-1, "results.reason", claimed.Reason, string(d.Reason))
-	note := append(make([]byte, 0, 192), "results.fallbacks ("...)
-	if claimed.Fallbacks != nil {
-		note = appendInts(note, claimed.Fallbacks)
+	c.fallbacks(claimed.Fallbacks)
+}
+
+// fallbacks checks results.fallbacks as far as the events bound it: one
+// count per seat, each 0..the turns the seat played. The engine
+// (src/negotiation/server.nim, runGame) calls recordFallback(seat) only
+// in the turn the seat acts, once when it fell back to its scripted
+// baseline (a model that did not answer in time) or once when the engine
+// rejected its reply and played the baseline instead; never both, since
+// the baseline's move is always legal. Which turns they were is not
+// derivable from the events: the report's note says so.
+func (c *bargainCheck) fallbacks(claimed []int) {
+	if len(claimed) != bargain.Seats {
+		got := absent
+		if claimed != nil {
+			got = renderInts(claimed)
+		}
+		c.diff(-1, "results.fallbacks", got, fmt.Sprintf("one count per seat, at most its turns: 0..%d, 0..%d and 0..%d",
+			c.acted[0], c.acted[1], c.acted[2]))
+	} else {
+		for s, n := range claimed {
+			if n < 0 || n > c.acted[s] {
+				c.fallbackDiff(s, n)
+			}
+		}
+	}
+	note := append(make([]byte, 0, 224), "results.fallbacks ("...)
+	if claimed != nil {
+		note = appendInts(note, claimed)
 	} else {
 		note = append(note, absent...)
 	}
-	note = append(note, ") counts the turns the engine filled with its scripted fallback; that is not derivable from the events, and was not checked"...)
+	note = append(note, ") counts the turns the engine filled with its scripted fallback: each seat's count was checked to be at most its turns, but which turns they were is not derivable from the events"...)
 	c.rep.Notes = append(c.rep.Notes, string(note))
+}
+
+// fallbackDiff reports a seat's fallback count outside 0..its turns.
+func (c *bargainCheck) fallbackDiff(s, n int) {
+	c.diff(-1, fmt.Sprintf("results.fallbacks[%d]", s), strconv.Itoa(n),
+		fmt.Sprintf("0..%d (seat %d played %d turns; the engine records at most one fallback a turn)", c.acted[s], s, c.acted[s]))
 }
 
 // cmpFloats compares claimed JSON numbers with the derived float64s: a
