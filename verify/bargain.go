@@ -186,30 +186,55 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 // kind, only the fields that kind carries (eventFields) and, for an offer,
 // a 3-entry take.
 func checkBargainEvent(ev *bargainEvent) error {
+	// Each case tests, in place, that none of the fields its kind lacks
+	// was given (the common case: no call); extraField then names one.
 	var allowed uint32
 	switch bargain.EventKind(ev.Kind) {
-	case bargain.EventStart:
-		allowed = startFields
-	case bargain.EventMatch:
-		allowed = matchFields
 	case bargain.EventOffer:
-		allowed = offerFields
+		if len(ev.Take) != bargain.NumItems {
+			return fmt.Errorf("offer take has %d entries; expected %d (books, hats, balls)", len(ev.Take), bargain.NumItems)
+		}
+		if !ev.noPlan() || ev.Payoff != nil || ev.Outcome != nil {
+			allowed = offerFields
+		}
 	case bargain.EventAccept:
-		allowed = acceptFields
+		if !ev.noPlan() || ev.Worth != nil || ev.Outcome != nil {
+			allowed = acceptFields
+		}
+	case bargain.EventMatch:
+		if !ev.noMove() || ev.Payoff != nil || ev.Outcome != nil {
+			allowed = matchFields
+		}
 	case bargain.EventMatchEnd:
-		allowed = matchEndFields
-	case bargain.EventEnd:
-		allowed = endFields
+		if !ev.noPlan() || ev.Seat != nil || ev.Other != nil || ev.Take != nil || ev.Worth != nil || ev.Scripted != nil || ev.Text != "" || ev.Notes != "" {
+			allowed = matchEndFields
+		}
+	case bargain.EventStart, bargain.EventEnd:
+		allowed = startFields
+		if ev.Kind == string(bargain.EventEnd) {
+			allowed = endFields
+		}
+		if ev.fields()&^allowed == 0 {
+			allowed = 0
+		}
 	default:
 		return fmt.Errorf("unknown kind %q; expected start, match, offer, accept, matchEnd or end", ev.Kind)
 	}
-	if extra := ev.fields() &^ allowed; extra != 0 {
-		return extraField(ev.Kind, extra, allowed)
-	}
-	if ev.Kind == string(bargain.EventOffer) && len(ev.Take) != bargain.NumItems {
-		return fmt.Errorf("offer take has %d entries; expected %d (books, hats, balls)", len(ev.Take), bargain.NumItems)
+	if allowed != 0 {
+		return extraField(ev.Kind, ev.fields()&^allowed, allowed)
 	}
 	return nil
+}
+
+// noPlan reports that ev has none of a match event's own fields.
+func (ev *bargainEvent) noPlan() bool {
+	return ev.MatchKind == nil && ev.Seats == nil && ev.Opener == nil && ev.Pool == nil && ev.Values == nil && ev.MaxTurns == nil
+}
+
+// noMove reports that ev has none of the fields of an offer or an accept
+// but match, worth and payoff.
+func (ev *bargainEvent) noMove() bool {
+	return ev.Turn == nil && ev.Seat == nil && ev.Other == nil && ev.Take == nil && ev.Worth == nil && ev.Scripted == nil && ev.Text == "" && ev.Notes == ""
 }
 
 // The fields each event kind carries (docs/replays.md, "Events"; the
