@@ -113,7 +113,11 @@ const absent = "absent"
 // offer's take) are unreadable (docs/replays.md, "Reading a replay"). A
 // well-formed seed_commitment that does not match the seed is a
 // difference, with the usual mistakes named (commit.SeedHints).
-func CheckBargainReplay(data []byte) (*Report, error) {
+func CheckBargainReplay(data []byte) (*Report, error) { return checkBargainReplay(data, nil) }
+
+// checkBargainReplay is CheckBargainReplay, recording what it derived in d
+// unless d is nil.
+func checkBargainReplay(data []byte, d *BargainDerivation) (*Report, error) {
 	var w bargainWire
 	s := getScanner(data)
 	defer s.release()
@@ -157,7 +161,7 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 		}
 	}
 
-	c := &bargainCheck{ep: ep, rep: rep}
+	c := &bargainCheck{ep: ep, rep: rep, out: d}
 	c.rep.SeedCommitmentOK = commit.CheckSeed(seed, claimedCommit)
 	if !c.rep.SeedCommitmentOK {
 		derived := seed.Commitment().String()
@@ -178,6 +182,9 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 	}
 	c.finish(len(events))
 	c.results(w.Results)
+	if d != nil {
+		d.finish(ep)
+	}
 	c.rep.Events = len(events)
 	return c.rep, nil
 }
@@ -324,6 +331,8 @@ type bargainCheck struct {
 	// acted counts each seat's offers and accepts the rules applied (the
 	// bound of results.fallbacks, engine).
 	acted [bargain.Seats]int
+	// out records what the re-simulation derived, unless it is nil.
+	out *BargainDerivation
 	// texts is the scanner's textInfo of each event (engine), or nil.
 	texts []textInfo
 }
@@ -357,6 +366,9 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			c.illegal(i, ev, err)
 			return
 		}
+		if c.out != nil {
+			c.out.match(p)
+		}
 		c.cmpInt(i, "match", ev.Match, p.Match)
 		c.cmpString(i, "matchKind", ev.MatchKind, bargain.MatchKind)
 		c.cmpInts(i, "seats", ev.Seats, p.Seats[:])
@@ -380,6 +392,9 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			return
 		}
 		c.acted[mv.Seat]++
+		if c.out != nil {
+			c.out.move(i, &mv, ev.Text)
+		}
 		c.engineTexts(i, ev, mv.Seat)
 		c.cmpMove(i, ev, &mv)
 		c.cmpInts(i, "worth", ev.Worth, mv.Worth[:])
@@ -394,6 +409,9 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			return
 		}
 		c.acted[mv.Seat]++
+		if c.out != nil {
+			c.out.move(i, &mv, ev.Text)
+		}
 		c.engineTexts(i, ev, mv.Seat)
 		c.cmpMove(i, ev, &mv)
 		c.cmpInts(i, "take", ev.Take, mv.Take[:])

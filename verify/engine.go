@@ -136,6 +136,12 @@ const (
 // or outside 0..bargain.MaxEngineSeed, an unreadable event, or
 // o.SeedCommitment without o.Seed.
 func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
+	return checkEngineReplay(data, o, nil)
+}
+
+// checkEngineReplay is CheckEngineReplay, recording what it derived in d
+// unless d is nil.
+func checkEngineReplay(data []byte, o ReplayOptions, d *BargainDerivation) (*Report, error) {
 	s := getScanner(data)
 	defer s.release()
 	s.aliasStrings() // nothing read is kept: bargainCheck.diff copies its claims
@@ -148,13 +154,15 @@ func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
 	if len(s.texts) == len(w.Events) {
 		texts = s.texts
 	}
-	return checkEngineWire(w, o, texts, &s.engine.check, &s.engine.episode)
+	rep, err := checkEngineWire(w, o, texts, &s.engine.check, &s.engine.episode, d)
+	s.engine.check.out = nil // the scanner is reused; d is the caller's
+	return rep, err
 }
 
 // checkEngineWire checks the replay read into w, re-simulating it in c
 // and ep (both reset here). texts is the scanner's textInfo of each event,
-// or nil.
-func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, c *bargainCheck, ep *bargain.Episode) (*Report, error) {
+// or nil; d records what was derived, unless it is nil.
+func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, c *bargainCheck, ep *bargain.Episode, d *BargainDerivation) (*Report, error) {
 	if w.Protocol != bargain.EngineProtocol {
 		return nil, fmt.Errorf("engine replay protocol is %q; expected %q", w.Protocol, bargain.EngineProtocol)
 	}
@@ -173,7 +181,7 @@ func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, c *bargai
 			return nil, fmt.Errorf("engine replay event %d: %v", i, err)
 		}
 	}
-	*c = bargainCheck{ep: ep, engine: true, texts: texts,
+	*c = bargainCheck{ep: ep, engine: true, texts: texts, out: d,
 		rep: &Report{Format: bargain.EngineProtocol, Dialect: DialectEngine, Differences: []Difference{}, Notes: make([]string, 0, 2)}}
 	names, err := c.ep.ResetEngine(*w.Config.Seed, cfg)
 	if err != nil {
@@ -188,6 +196,10 @@ func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, c *bargai
 	}
 	c.finish(len(w.Events))
 	c.engineResults(w)
+	if d != nil {
+		d.Names = names
+		d.finish(c.ep)
+	}
 	c.rep.Events = len(w.Events)
 	return c.rep, nil
 }
