@@ -106,11 +106,13 @@ const absent = "absent"
 // It returns an error, and no report, only when data cannot be read as such
 // a replay: not JSON (RFC 8259, UTF-8 strings), a leading UTF-8 byte order
 // mark, a key given twice in one object, a key the format does not define
-// (keys match exactly), a field of the wrong JSON type, another format, a
-// config outside 3|6 matches and even 2..12 turns, a missing or malformed
-// seed, a missing seed_commitment or one that is not a SHA-256 hash
+// (keys match exactly), a field of the wrong JSON type (a null anywhere, a
+// score that is not a JSON number), another format, a config outside 3|6
+// matches and even 2..12 turns, a missing or malformed seed, a missing
+// seed_commitment or one that is not a SHA-256 hash
 // (commit.ParseCommitment), or an event whose kind or action fields (an
-// offer's take) are unreadable (docs/replays.md, "Reading a replay"). A
+// offer's take) are unreadable or that carries a field its kind does not
+// (docs/replays.md, "Reading a replay", "Events"). A
 // well-formed seed_commitment that does not match the seed is a
 // difference, with the usual mistakes named (commit.SeedHints).
 func CheckBargainReplay(data []byte) (*Report, error) { return checkBargainReplay(data, nil) }

@@ -131,10 +131,11 @@ const (
 //
 // It returns an error when data cannot be read as such a replay (the
 // strictness of docs/replays.md "Reading a replay": duplicate or unknown
-// keys, invalid UTF-8, wrong JSON types), another protocol, a config
-// outside 3|6 matches and even 2..12 turns, a config.seed that is absent
-// or outside 0..bargain.MaxEngineSeed, an unreadable event, or
-// o.SeedCommitment without o.Seed.
+// keys, invalid UTF-8, wrong JSON types: a null anywhere, a score or
+// giveaway that is not a JSON number), another protocol, a config outside
+// 3|6 matches and even 2..12 turns, a config.seed that is absent or outside
+// 0..bargain.MaxEngineSeed, an unreadable event or one carrying a field
+// its kind does not, or o.SeedCommitment without o.Seed.
 func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
 	return checkEngineReplay(data, o, nil)
 }
