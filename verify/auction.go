@@ -23,14 +23,18 @@ import (
 // included), a field of the wrong JSON type, or what CheckAuction rejects
 // (docs/replays.md, "Reading a replay"). The error names the key or field
 // and where it is ("event 9", "config").
-func CheckAuctionReplay(data []byte) (*Report, error) {
+func CheckAuctionReplay(data []byte) (*Report, error) { return checkAuctionReplay(data, nil) }
+
+// checkAuctionReplay is CheckAuctionReplay, recording what it derived in d
+// unless d is nil.
+func checkAuctionReplay(data []byte, d *AuctionDerivation) (*Report, error) {
 	var r auction.Replay
 	s := getScanner(data)
 	defer s.release()
 	if err := s.decodeAuction(&r); err != nil {
 		return nil, err
 	}
-	return CheckAuction(&r)
+	return checkAuction(&r, d)
 }
 
 // CheckAuction re-simulates a decoded Blind Auction replay. It checks the
@@ -62,7 +66,11 @@ func CheckAuctionReplay(data []byte) (*Report, error) {
 // hex digits (commit.ParseSeed), or a seed_commitment that is missing or
 // not a SHA-256 hash (commit.ParseCommitment: another algorithm's prefix
 // or length, not hex).
-func CheckAuction(r *auction.Replay) (*Report, error) {
+func CheckAuction(r *auction.Replay) (*Report, error) { return checkAuction(r, nil) }
+
+// checkAuction is CheckAuction, recording what it derived in d unless d
+// is nil.
+func checkAuction(r *auction.Replay, d *AuctionDerivation) (*Report, error) {
 	if r.Format != auction.ReplayFormat {
 		return nil, fmt.Errorf("replay format is %q, expected %q", r.Format, auction.ReplayFormat)
 	}
@@ -99,8 +107,12 @@ func CheckAuction(r *auction.Replay) (*Report, error) {
 		}
 		c.diff(-1, "seed_commitment", truncate(r.SeedCommitment, 80), derived)
 	}
-	if c.run() {
+	complete := c.run()
+	if complete {
 		c.checkResults()
+	}
+	if d != nil {
+		d.record(c, complete)
 	}
 	c.rep.Events = c.i
 	return c.rep, nil

@@ -50,6 +50,18 @@ type bargainResultsWire struct {
 	Reason        *string          `json:"reason"`
 }
 
+// checkKinds refuses scores or giveaway that are not JSON numbers (a
+// string holding a number included): decodeStrict calls it.
+func (w *bargainWire) checkKinds() error {
+	if w.Results == nil {
+		return nil
+	}
+	if err := numbersOnly("results.scores", w.Results.Scores); err != nil {
+		return err
+	}
+	return numbersOnly("results.giveaway", w.Results.Giveaway)
+}
+
 // bargainEvent is one event as read (see bargain.Event for the vocabulary).
 type bargainEvent struct {
 	Kind      string  `json:"kind"`
@@ -94,14 +106,20 @@ const absent = "absent"
 // It returns an error, and no report, only when data cannot be read as such
 // a replay: not JSON (RFC 8259, UTF-8 strings), a leading UTF-8 byte order
 // mark, a key given twice in one object, a key the format does not define
-// (keys match exactly), a field of the wrong JSON type, another format, a
-// config outside 3|6 matches and even 2..12 turns, a missing or malformed
-// seed, a missing seed_commitment or one that is not a SHA-256 hash
+// (keys match exactly), a field of the wrong JSON type (a null anywhere, a
+// score that is not a JSON number), another format, a config outside 3|6
+// matches and even 2..12 turns, a missing or malformed seed, a missing
+// seed_commitment or one that is not a SHA-256 hash
 // (commit.ParseCommitment), or an event whose kind or action fields (an
-// offer's take) are unreadable (docs/replays.md, "Reading a replay"). A
+// offer's take) are unreadable or that carries a field its kind does not
+// (docs/replays.md, "Reading a replay", "Events"). A
 // well-formed seed_commitment that does not match the seed is a
 // difference, with the usual mistakes named (commit.SeedHints).
-func CheckBargainReplay(data []byte) (*Report, error) {
+func CheckBargainReplay(data []byte) (*Report, error) { return checkBargainReplay(data, nil) }
+
+// checkBargainReplay is CheckBargainReplay, recording what it derived in d
+// unless d is nil.
+func checkBargainReplay(data []byte, d *BargainDerivation) (*Report, error) {
 	var w bargainWire
 	s := getScanner(data)
 	defer s.release()
@@ -145,7 +163,7 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 		}
 	}
 
-	c := &bargainCheck{ep: ep, rep: rep}
+	c := &bargainCheck{ep: ep, rep: rep, out: d}
 	c.rep.SeedCommitmentOK = commit.CheckSeed(seed, claimedCommit)
 	if !c.rep.SeedCommitmentOK {
 		derived := seed.Commitment().String()
@@ -166,23 +184,136 @@ func CheckBargainReplay(data []byte) (*Report, error) {
 	}
 	c.finish(len(events))
 	c.results(w.Results)
+	if d != nil {
+		d.finish(ep)
+	}
 	c.rep.Events = len(events)
 	return c.rep, nil
 }
 
 // checkBargainEvent checks the fields the re-simulation acts on: a known
-// kind and, for an offer, a 3-entry take.
+// kind, only the fields that kind carries (eventFields) and, for an offer,
+// a 3-entry take.
 func checkBargainEvent(ev *bargainEvent) error {
+	// Each case tests, in place, that none of the fields its kind lacks
+	// was given (the common case: no call); extraField then names one.
+	var allowed uint32
 	switch bargain.EventKind(ev.Kind) {
-	case bargain.EventStart, bargain.EventMatch, bargain.EventAccept, bargain.EventMatchEnd, bargain.EventEnd:
 	case bargain.EventOffer:
 		if len(ev.Take) != bargain.NumItems {
 			return fmt.Errorf("offer take has %d entries; expected %d (books, hats, balls)", len(ev.Take), bargain.NumItems)
 		}
+		if !ev.noPlan() || ev.Payoff != nil || ev.Outcome != nil {
+			allowed = offerFields
+		}
+	case bargain.EventAccept:
+		if !ev.noPlan() || ev.Worth != nil || ev.Outcome != nil {
+			allowed = acceptFields
+		}
+	case bargain.EventMatch:
+		if !ev.noMove() || ev.Payoff != nil || ev.Outcome != nil {
+			allowed = matchFields
+		}
+	case bargain.EventMatchEnd:
+		if !ev.noPlan() || ev.Seat != nil || ev.Other != nil || ev.Take != nil || ev.Worth != nil || ev.Scripted != nil || ev.Text != "" || ev.Notes != "" {
+			allowed = matchEndFields
+		}
+	case bargain.EventStart, bargain.EventEnd:
+		allowed = startFields
+		if ev.Kind == string(bargain.EventEnd) {
+			allowed = endFields
+		}
+		if ev.fields()&^allowed == 0 {
+			allowed = 0
+		}
 	default:
 		return fmt.Errorf("unknown kind %q; expected start, match, offer, accept, matchEnd or end", ev.Kind)
 	}
+	if allowed != 0 {
+		return extraField(ev.Kind, ev.fields()&^allowed, allowed)
+	}
 	return nil
+}
+
+// noPlan reports that ev has none of a match event's own fields.
+func (ev *bargainEvent) noPlan() bool {
+	return ev.MatchKind == nil && ev.Seats == nil && ev.Opener == nil && ev.Pool == nil && ev.Values == nil && ev.MaxTurns == nil
+}
+
+// noMove reports that ev has none of the fields of an offer or an accept
+// but match, worth and payoff.
+func (ev *bargainEvent) noMove() bool {
+	return ev.Turn == nil && ev.Seat == nil && ev.Other == nil && ev.Take == nil && ev.Worth == nil && ev.Scripted == nil && ev.Text == "" && ev.Notes == ""
+}
+
+// The fields each event kind carries (docs/replays.md, "Events"; the
+// engine's eventToJson in src/negotiation/sim.nim), as bits 1<<evKind...
+// of bargainEventKeys.
+const (
+	startFields    = 1 << evKind
+	matchFields    = startFields | 1<<evMatch | 1<<evMatchKind | 1<<evSeats | 1<<evOpener | 1<<evPool | 1<<evValues | 1<<evMaxTurns
+	moveFields     = startFields | 1<<evMatch | 1<<evTurn | 1<<evSeat | 1<<evOther | 1<<evTake | 1<<evScripted | 1<<evText | 1<<evNotes
+	offerFields    = moveFields | 1<<evWorth
+	acceptFields   = moveFields | 1<<evPayoff
+	matchEndFields = startFields | 1<<evMatch | 1<<evOutcome | 1<<evPayoff | 1<<evTurn
+	endFields      = startFields | 1<<evMatch | 1<<evText
+)
+
+// fields returns the bits (1<<evKind, ...) of the fields ev was given: a
+// pointer or list that is not nil, a text that is not empty (an empty
+// "text" or "notes" reads as none; it claims nothing).
+func (ev *bargainEvent) fields() uint32 {
+	m := uint32(startFields)
+	set := func(present bool, k int) {
+		if present {
+			m |= 1 << k
+		}
+	}
+	set(ev.Match != nil, evMatch)
+	set(ev.MatchKind != nil, evMatchKind)
+	set(ev.Seats != nil, evSeats)
+	set(ev.Opener != nil, evOpener)
+	set(ev.Pool != nil, evPool)
+	set(ev.Values != nil, evValues)
+	set(ev.MaxTurns != nil, evMaxTurns)
+	set(ev.Turn != nil, evTurn)
+	set(ev.Seat != nil, evSeat)
+	set(ev.Other != nil, evOther)
+	set(ev.Take != nil, evTake)
+	set(ev.Worth != nil, evWorth)
+	set(ev.Payoff != nil, evPayoff)
+	set(ev.Outcome != nil, evOutcome)
+	set(ev.Scripted != nil, evScripted)
+	set(ev.Text != "", evText)
+	set(ev.Notes != "", evNotes)
+	return m
+}
+
+// extraField words the error for an event of kind carrying the fields
+// extra, which its kind does not (allowed): a key the format does not
+// define for that kind is refused as an unknown key is.
+//
+//go:noinline
+func extraField(kind string, extra, allowed uint32) error {
+	var first string
+	var names []string
+	for k, name := range bargainEventKeys.names {
+		if extra&(1<<k) != 0 && first == "" {
+			first = name
+		}
+		if allowed&(1<<k) != 0 {
+			names = append(names, strconv.Quote(name))
+		}
+	}
+	a := "a"
+	if strings.ContainsRune("aeiou", rune(kind[0])) { // a known kind: not empty
+		a = "an"
+	}
+	if len(names) == 1 {
+		return fmt.Errorf("%s %s event has no field %q; it carries only %s (docs/replays.md, \"Events\")", a, kind, first, names[0])
+	}
+	return fmt.Errorf("%s %s event has no field %q; it carries only %s and %s (docs/replays.md, \"Events\")",
+		a, kind, first, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // bargainCheck is the state of one re-simulation.
@@ -199,6 +330,11 @@ type bargainCheck struct {
 	// notes carry over from a seat's earlier actions.
 	engine bool
 	notes  [bargain.Seats]string // engine: each seat's latest notes
+	// acted counts each seat's offers and accepts the rules applied (the
+	// bound of results.fallbacks, engine).
+	acted [bargain.Seats]int
+	// out records what the re-simulation derived, unless it is nil.
+	out *BargainDerivation
 	// texts is the scanner's textInfo of each event (engine), or nil.
 	texts []textInfo
 }
@@ -232,6 +368,9 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			c.illegal(i, ev, err)
 			return
 		}
+		if c.out != nil {
+			c.out.match(p)
+		}
 		c.cmpInt(i, "match", ev.Match, p.Match)
 		c.cmpString(i, "matchKind", ev.MatchKind, bargain.MatchKind)
 		c.cmpInts(i, "seats", ev.Seats, p.Seats[:])
@@ -254,6 +393,10 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 			c.illegal(i, ev, err)
 			return
 		}
+		c.acted[mv.Seat]++
+		if c.out != nil {
+			c.out.move(i, &mv, ev.Text)
+		}
 		c.engineTexts(i, ev, mv.Seat)
 		c.cmpMove(i, ev, &mv)
 		c.cmpInts(i, "worth", ev.Worth, mv.Worth[:])
@@ -266,6 +409,10 @@ func (c *bargainCheck) event(i int, ev *bargainEvent) {
 		if err != nil {
 			c.illegal(i, ev, err)
 			return
+		}
+		c.acted[mv.Seat]++
+		if c.out != nil {
+			c.out.move(i, &mv, ev.Text)
 		}
 		c.engineTexts(i, ev, mv.Seat)
 		c.cmpMove(i, ev, &mv)
@@ -379,8 +526,9 @@ func (c *bargainCheck) results(claimed *bargainResultsWire) {
 	c.cmpString(-1, "results.reason", claimed.Reason, string(d.Reason))
 }
 
-// cmpDecimals compares claimed decimals (JSON numbers, or strings holding
-// one) with the derived ones rounded to bargain.ScorePlaces places.
+// cmpDecimals compares claimed decimals (JSON numbers: the decoders read
+// nothing else, checkKinds) with the derived ones rounded to
+// bargain.ScorePlaces places.
 func (c *bargainCheck) cmpDecimals(field string, claimed []jsontext.Value, derived *[bargain.Seats]apd.Decimal) {
 	want := make([]string, bargain.Seats)
 	for s := range derived {
@@ -395,11 +543,7 @@ func (c *bargainCheck) cmpDecimals(field string, claimed []jsontext.Value, deriv
 		return
 	}
 	for s, raw := range claimed {
-		text := strings.TrimSpace(string(raw))
-		if uq, err := strconv.Unquote(text); err == nil {
-			text = uq
-		}
-		got, _, err := apd.NewFromString(text)
+		got, _, err := apd.NewFromString(string(raw))
 		exact, _, _ := apd.NewFromString(want[s])
 		if err != nil || got.Form != apd.Finite || got.Cmp(exact) != 0 {
 			c.diff(-1, fmt.Sprintf("%s[%d]", field, s), string(raw), want[s])

@@ -30,7 +30,9 @@ var strictOptions = json.JoinOptions(json.RejectUnknownMembers(true))
 // error says what was wrong and where, as "event N" or the field path used
 // in Difference.Field ("config", "results.ranking[0]"): a leading UTF-8
 // byte order mark, a duplicate key, an unknown key, invalid JSON or a value
-// of the wrong JSON type.
+// of the wrong JSON type. A JSON null is of the wrong type wherever it is
+// (refuseNull), and so is anything but a JSON number where v keeps the
+// number's text (kindChecker).
 func decodeStrict(data []byte, v any, what string) error {
 	if err := checkStart(data); err != nil {
 		return err
@@ -38,7 +40,62 @@ func decodeStrict(data []byte, v any, what string) error {
 	if err := json.Unmarshal(data, v, strictOptions); err != nil {
 		return readError(err, what)
 	}
+	if err := refuseNull(data, what); err != nil {
+		return err
+	}
+	if k, ok := v.(kindChecker); ok {
+		if err := k.checkKinds(); err != nil {
+			return fmt.Errorf("reading %s: %v", what, err)
+		}
+	}
 	return nil
+}
+
+// kindChecker is a wire struct holding raw JSON values (jsontext.Value),
+// which the decoder fills with a value of any kind: checkKinds says which
+// one is not of the kind the format gives it, naming it as Difference.Field
+// does ("results.scores[0] is a JSON string; expected a JSON number").
+type kindChecker interface {
+	checkKinds() error
+}
+
+// numbersOnly returns an error naming the first of vs that is not a JSON
+// number; field names the list ("results.scores").
+func numbersOnly(field string, vs []jsontext.Value) error {
+	for i, v := range vs {
+		if k := v.Kind(); k != '0' {
+			return fmt.Errorf("%s[%d] is a JSON %s; expected a JSON number", field, i, kindName(k))
+		}
+	}
+	return nil
+}
+
+// refuseNull returns an error naming the first JSON null in data, which
+// decodeStrict has read without error (so data is one valid JSON value). No
+// field of a replay takes null: the decoder would read it as the field's
+// absence (a nil slice or pointer), so a null where a list or number
+// belongs would be reported as a claim left out instead of as the value of
+// the wrong type it is (docs/replays.md, "Reading a replay"). A field that
+// is optional is left out, never null.
+func refuseNull(data []byte, what string) error {
+	if !bytes.Contains(data, []byte("null")) {
+		return nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil // io.EOF: Unmarshal has read data without error
+		}
+		if tok.Kind() == 'n' {
+			ptr := dec.StackPointer()
+			if ptr == "" {
+				return fmt.Errorf("reading %s: replay is a JSON null; expected a JSON object", what)
+			}
+			at := strings.TrimPrefix(where(ptr), "in ")
+			return fmt.Errorf("reading %s: %s is a JSON null; expected a value of its type (no field of a replay takes null: leave an optional one out)", what, at)
+		}
+	}
 }
 
 // replayFormat returns the name of a replay's dialect field and its value:

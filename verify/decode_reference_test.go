@@ -32,7 +32,7 @@ func checkReplayReference(data []byte) (*Report, error) {
 		if err := decodeStrict(data, &w, "engine replay"); err != nil {
 			return nil, err
 		}
-		return checkEngineWire(&w, ReplayOptions{}, nil, new(bargainCheck), new(bargain.Episode))
+		return checkEngineWire(&w, ReplayOptions{}, nil, new(bargainCheck), new(bargain.Episode), nil)
 	case key == "format" && name == FormatAuction:
 		var r auction.Replay
 		if err := decodeStrict(data, &r, "auction replay"); err != nil {

@@ -63,6 +63,18 @@ type engineResultsWire struct {
 	Reason        *string          `json:"reason"`
 }
 
+// checkKinds refuses scores or giveaway that are not JSON numbers:
+// decodeStrict calls it.
+func (w *engineWire) checkKinds() error {
+	if w.Results == nil {
+		return nil
+	}
+	if err := numbersOnly("results.scores", w.Results.Scores); err != nil {
+		return err
+	}
+	return numbersOnly("results.giveaway", w.Results.Giveaway)
+}
+
 // ReplayOptions are what CheckReplayWith holds a replay to besides its own
 // content.
 type ReplayOptions struct {
@@ -106,7 +118,9 @@ const (
 // printing). Messages and notes must be texts the engine's cleaning can
 // produce (bargain.CheckEngineMessage, CheckEngineNotes), and an action's
 // notes are the seat's latest non-empty notes, as the engine writes them.
-// results.fallbacks is not derivable and is not checked (a note says so).
+// results.fallbacks must be one count per seat, each at most the turns
+// the seat played; which turns the engine filled with its fallback is not
+// derivable, and a note says so.
 // Differences are (event index, field, claimed, derived) as for
 // CheckBargainReplay.
 //
@@ -117,11 +131,18 @@ const (
 //
 // It returns an error when data cannot be read as such a replay (the
 // strictness of docs/replays.md "Reading a replay": duplicate or unknown
-// keys, invalid UTF-8, wrong JSON types), another protocol, a config
-// outside 3|6 matches and even 2..12 turns, a config.seed that is absent
-// or outside 0..bargain.MaxEngineSeed, an unreadable event, or
-// o.SeedCommitment without o.Seed.
+// keys, invalid UTF-8, wrong JSON types: a null anywhere, a score or
+// giveaway that is not a JSON number), another protocol, a config outside
+// 3|6 matches and even 2..12 turns, a config.seed that is absent or outside
+// 0..bargain.MaxEngineSeed, an unreadable event or one carrying a field
+// its kind does not, or o.SeedCommitment without o.Seed.
 func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
+	return checkEngineReplay(data, o, nil)
+}
+
+// checkEngineReplay is CheckEngineReplay, recording what it derived in d
+// unless d is nil.
+func checkEngineReplay(data []byte, o ReplayOptions, d *BargainDerivation) (*Report, error) {
 	s := getScanner(data)
 	defer s.release()
 	s.aliasStrings() // nothing read is kept: bargainCheck.diff copies its claims
@@ -134,13 +155,15 @@ func CheckEngineReplay(data []byte, o ReplayOptions) (*Report, error) {
 	if len(s.texts) == len(w.Events) {
 		texts = s.texts
 	}
-	return checkEngineWire(w, o, texts, &s.engine.check, &s.engine.episode)
+	rep, err := checkEngineWire(w, o, texts, &s.engine.check, &s.engine.episode, d)
+	s.engine.check.out = nil // the scanner is reused; d is the caller's
+	return rep, err
 }
 
 // checkEngineWire checks the replay read into w, re-simulating it in c
 // and ep (both reset here). texts is the scanner's textInfo of each event,
-// or nil.
-func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, c *bargainCheck, ep *bargain.Episode) (*Report, error) {
+// or nil; d records what was derived, unless it is nil.
+func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, c *bargainCheck, ep *bargain.Episode, d *BargainDerivation) (*Report, error) {
 	if w.Protocol != bargain.EngineProtocol {
 		return nil, fmt.Errorf("engine replay protocol is %q; expected %q", w.Protocol, bargain.EngineProtocol)
 	}
@@ -159,7 +182,7 @@ func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, c *bargai
 			return nil, fmt.Errorf("engine replay event %d: %v", i, err)
 		}
 	}
-	*c = bargainCheck{ep: ep, engine: true, texts: texts,
+	*c = bargainCheck{ep: ep, engine: true, texts: texts, out: d,
 		rep: &Report{Format: bargain.EngineProtocol, Dialect: DialectEngine, Differences: []Difference{}, Notes: make([]string, 0, 2)}}
 	names, err := c.ep.ResetEngine(*w.Config.Seed, cfg)
 	if err != nil {
@@ -174,6 +197,10 @@ func checkEngineWire(w *engineWire, o ReplayOptions, texts []textInfo, c *bargai
 	}
 	c.finish(len(w.Events))
 	c.engineResults(w)
+	if d != nil {
+		d.Names = names
+		d.finish(c.ep)
+	}
 	c.rep.Events = len(w.Events)
 	return c.rep, nil
 }
@@ -379,14 +406,46 @@ func (c *bargainCheck) engineResults(w *engineWire) {
 	c.cmpInt(-1, "results.matchesPlayed", claimed.MatchesPlayed, d.MatchesPlayed)
 	c.cmpInt(-1, "results.maxMatches", claimed.MaxMatches, d.MaxMatches)
 	c.cmpString(-1, "results.reason", claimed.Reason, string(d.Reason))
-	note := append(make([]byte, 0, 192), "results.fallbacks ("...)
-	if claimed.Fallbacks != nil {
-		note = appendInts(note, claimed.Fallbacks)
+	c.fallbacks(claimed.Fallbacks)
+}
+
+// fallbacks checks results.fallbacks as far as the events bound it: one
+// count per seat, each 0..the turns the seat played. The engine
+// (src/negotiation/server.nim, runGame) calls recordFallback(seat) only
+// in the turn the seat acts, once when it fell back to its scripted
+// baseline (a model that did not answer in time) or once when the engine
+// rejected its reply and played the baseline instead; never both, since
+// the baseline's move is always legal. Which turns they were is not
+// derivable from the events: the report's note says so.
+func (c *bargainCheck) fallbacks(claimed []int) {
+	if len(claimed) != bargain.Seats {
+		got := absent
+		if claimed != nil {
+			got = renderInts(claimed)
+		}
+		c.diff(-1, "results.fallbacks", got, fmt.Sprintf("one count per seat, at most its turns: 0..%d, 0..%d and 0..%d",
+			c.acted[0], c.acted[1], c.acted[2]))
+	} else {
+		for s, n := range claimed {
+			if n < 0 || n > c.acted[s] {
+				c.fallbackDiff(s, n)
+			}
+		}
+	}
+	note := append(make([]byte, 0, 224), "results.fallbacks ("...)
+	if claimed != nil {
+		note = appendInts(note, claimed)
 	} else {
 		note = append(note, absent...)
 	}
-	note = append(note, ") counts the turns the engine filled with its scripted fallback; that is not derivable from the events, and was not checked"...)
+	note = append(note, ") counts the turns the engine filled with its scripted fallback: each seat's count was checked to be at most its turns, but which turns they were is not derivable from the events"...)
 	c.rep.Notes = append(c.rep.Notes, string(note))
+}
+
+// fallbackDiff reports a seat's fallback count outside 0..its turns.
+func (c *bargainCheck) fallbackDiff(s, n int) {
+	c.diff(-1, fmt.Sprintf("results.fallbacks[%d]", s), strconv.Itoa(n),
+		fmt.Sprintf("0..%d (seat %d played %d turns; the engine records at most one fallback a turn)", c.acted[s], s, c.acted[s]))
 }
 
 // cmpFloats compares claimed JSON numbers with the derived float64s: a

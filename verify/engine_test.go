@@ -407,3 +407,81 @@ func TestEngineDocExample(t *testing.T) {
 		t.Fatalf("%v %+v", err, rep)
 	}
 }
+
+// TestEngineFallbacks: results.fallbacks is one count per seat, each at
+// most the turns the seat played (the engine records at most one fallback
+// a turn, in the turn the seat acts: recordFallback in runGame,
+// src/negotiation/server.nim). seed-498164656.json is the engine's own
+// replay (Metta-AI/cogame-negotiation-games, MIT) with fallbacks [2,0,0];
+// counted by hand from its events, seat 0 made 8 offers and accepts and
+// seats 1 and 2 made 7 each.
+func TestEngineFallbacks(t *testing.T) {
+	s := string(readEngineReplay(t, "seed-498164656.json"))
+	const orig = `"fallbacks":[2,0,0]`
+	bound := "one count per seat, at most its turns: 0..8, 0..7 and 0..7"
+	for _, c := range []struct {
+		name, to string
+		want     []Difference
+	}{
+		{"as written", orig, nil},
+		{"at the bound", `"fallbacks":[8,7,7]`, nil},
+		{"negative", `"fallbacks":[-5,0,0]`, []Difference{{-1, "results.fallbacks[0]", "-5",
+			"0..8 (seat 0 played 8 turns; the engine records at most one fallback a turn)"}}},
+		{"above the turns", `"fallbacks":[2,8,0]`, []Difference{{-1, "results.fallbacks[1]", "8",
+			"0..7 (seat 1 played 7 turns; the engine records at most one fallback a turn)"}}},
+		{"two seats", `"fallbacks":[2,0]`, []Difference{{-1, "results.fallbacks", "[2,0]", bound}}},
+		{"empty", `"fallbacks":[]`, []Difference{{-1, "results.fallbacks", "[]", bound}}},
+		{"absent", ``, []Difference{{-1, "results.fallbacks", "absent", bound}}},
+	} {
+		in := strings.Replace(s, orig, c.to, 1)
+		if c.to == "" {
+			in = strings.Replace(s, orig+",", "", 1)
+		}
+		if in == s && c.to != orig {
+			t.Fatalf("%s: no change made", c.name)
+		}
+		rep, err := CheckReplay([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !slices.Equal(rep.Differences, c.want) && !(len(c.want) == 0 && len(rep.Differences) == 0) {
+			t.Errorf("%s: differences %+v\nwant %+v", c.name, rep.Differences, c.want)
+		}
+		if n := rep.Notes[len(rep.Notes)-1]; !strings.Contains(n, "which turns they were is not derivable") {
+			t.Errorf("%s: note %q", c.name, n)
+		}
+	}
+}
+
+// TestEventFields: an event carries exactly the fields of its kind
+// (docs/replays.md, "Events": `start` has none but its kind; "Engine
+// replays": `start` has no `match`), in both dialects; another is
+// refused as an unknown key is (exit 2), not read and ignored.
+func TestEventFields(t *testing.T) {
+	e := string(readEngineReplay(t, "seed-498164656.json"))
+	b := readTestdata(t, "bargain_example.json")
+	for _, c := range []struct {
+		name, in, old, new, want string
+	}{
+		{"engine start match", e, `{"kind":"start"}`, `{"kind":"start","match":0}`,
+			`engine replay event 0: a start event has no field "match"; it carries only "kind"`},
+		{"sealed start match", b, `{"kind":"start"}`, `{"kind":"start","match":0}`,
+			`bargaining replay event 0: a start event has no field "match"; it carries only "kind"`},
+		{"sealed start text", b, `{"kind":"start"}`, `{"kind":"start","text":"hi"}`, `a start event has no field "text"`},
+		{"sealed offer outcome", b, `"worth":[10,2],`, `"worth":[10,2],"outcome":"deal",`,
+			`bargaining replay event 2: an offer event has no field "outcome"; it carries only "kind", "match", "turn", "seat", "other", "take", "worth", "scripted", "text" and "notes"`},
+		{"sealed offer payoff", b, `"worth":[10,2],`, `"worth":[10,2],"payoff":[10,0],`, `an offer event has no field "payoff"`},
+		{"sealed accept worth", b, `"payoff":[6,8],"scripted"`, `"payoff":[6,8],"worth":[6,8],"scripted"`, `an accept event has no field "worth"`},
+		{"sealed match seat", b, `"maxTurns":4}`, `"maxTurns":4,"seat":0}`, `a match event has no field "seat"`},
+		{"sealed matchEnd seat", b, `"outcome":"deal","payoff":[6,8],"turn":3}`, `"outcome":"deal","payoff":[6,8],"turn":3,"seat":0}`,
+			`a matchEnd event has no field "seat"`},
+		{"sealed end notes", b, `"text":"complete"}`, `"text":"complete","notes":"n"}`, `an end event has no field "notes"`},
+		{"engine end seat", e, `{"kind":"end","match":5,`, `{"kind":"end","match":5,"seat":1,`, `an end event has no field "seat"`},
+	} {
+		bad := edit(t, c.in, c.old, c.new)
+		rep, err := CheckReplay(bad)
+		if err == nil || rep != nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: report %+v, error %v; want %q", c.name, rep, err, c.want)
+		}
+	}
+}

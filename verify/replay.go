@@ -41,6 +41,12 @@ func CheckReplay(data []byte) (*Report, error) { return CheckReplayWith(data, Re
 // "Reading a replay") or o.SeedCommitment comes without o.Seed;
 // differences between claim and derivation are in the report.
 func CheckReplayWith(data []byte, o ReplayOptions) (*Report, error) {
+	return checkReplay(data, o, nil)
+}
+
+// checkReplay is CheckReplayWith, recording what it derived in d unless d
+// is nil (CheckReplayDerived).
+func checkReplay(data []byte, o ReplayOptions, d *Derivation) (*Report, error) {
 	key, name, err := replayFormat(data)
 	if err != nil {
 		return nil, err
@@ -60,16 +66,25 @@ func CheckReplayWith(data []byte, o ReplayOptions) (*Report, error) {
 	var rep *Report
 	switch {
 	case key == "protocol" && name == bargain.EngineProtocol:
-		return CheckEngineReplay(data, o)
+		if d != nil {
+			d.Bargain = &BargainDerivation{Engine: true}
+		}
+		return checkEngineReplay(data, o, d.bargain())
 	case key == "protocol":
 		return nil, fmt.Errorf("unknown replay protocol %q; expected %q (the Negotiation Games engine's replays)", name, bargain.EngineProtocol)
 	case key == "":
 		return nil, fmt.Errorf("replay has no \"format\" or \"protocol\" field; expected \"format\" %q or %q (sealed's replays), or \"protocol\" %q (the Negotiation Games engine's)",
 			FormatAuction, FormatBargain, bargain.EngineProtocol)
 	case name == FormatAuction:
-		rep, err = CheckAuctionReplay(data)
+		if d != nil {
+			d.Auction = new(AuctionDerivation)
+		}
+		rep, err = checkAuctionReplay(data, d.auction())
 	case name == FormatBargain:
-		rep, err = CheckBargainReplay(data)
+		if d != nil {
+			d.Bargain = new(BargainDerivation)
+		}
+		rep, err = checkBargainReplay(data, d.bargain())
 	default:
 		return nil, fmt.Errorf("unknown replay format %q; expected %q or %q", name, FormatAuction, FormatBargain)
 	}

@@ -55,7 +55,8 @@ type Report struct {
 	Differences []Difference `json:"differences"`
 	// Notes are plain sentences about what the check could not show or
 	// did not check (for an engine replay: the seed was not committed;
-	// results.fallbacks is not derivable). They are not differences.
+	// which turns results.fallbacks counts is not derivable). They are not
+	// differences.
 	Notes []string `json:"notes,omitempty"`
 }
 

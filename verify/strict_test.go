@@ -223,3 +223,63 @@ func TestNotAnObject(t *testing.T) {
 		}
 	}
 }
+
+// TestWrongJSONTypes: a score or a giveaway is a JSON number in both
+// dialects, and no field takes null (docs/replays.md, "Reading a replay":
+// a field of the wrong JSON type makes a replay unreadable, exit 2). A
+// string holding a number ("0.7500", which reads as the derived 0.75 in
+// the docs example, testdata/bargain_example.json; "+0.75", "7.5E-1")
+// and true, {} or [0.3] are refused with where they are, and so is a null,
+// which the decoder would otherwise take for a claim left out (a
+// difference, exit 1). The engine replay is the Negotiation Games
+// engine's own (seed-498164656.json, generated with
+// Metta-AI/cogame-negotiation-games, MIT; its scores are
+// [0.3,0.3333333333333333,0.5666666666666667]).
+func TestWrongJSONTypes(t *testing.T) {
+	b := readTestdata(t, "bargain_example.json")
+	const scores, give = `"scores":[0.7500,`, `"giveaway":[1.5000,`
+	checkStrict(t, CheckBargainReplay, []strictCase{
+		{"bargain score string", edit(t, b, scores, `"scores":["0.7500",`),
+			[]string{"results.scores[0] is a JSON string; expected a JSON number"}},
+		{"bargain score plus", edit(t, b, scores, `"scores":["+0.75",`), []string{"results.scores[0] is a JSON string"}},
+		{"bargain score exponent string", edit(t, b, scores, `"scores":["7.5E-1",`), []string{"results.scores[0] is a JSON string"}},
+		{"bargain giveaway string", edit(t, b, give, `"giveaway":["1.5",`),
+			[]string{"results.giveaway[0] is a JSON string; expected a JSON number"}},
+		{"bargain score bool", edit(t, b, `0.4000,0.5000]`, `true,0.5000]`), []string{"results.scores[1] is a JSON boolean"}},
+		{"bargain score null", edit(t, b, scores, `"scores":[null,`), []string{"results.scores[0] is a JSON null"}},
+		{"bargain scores null", edit(t, b, `"scores":[0.7500,0.4000,0.5000]`, `"scores":null`), []string{"results.scores is a JSON null"}},
+		{"bargain points null", edit(t, b, `"points":[15,8,10]`, `"points":null`), []string{"results.points is a JSON null"}},
+		{"bargain event null", edit(t, b, `"opener":0,`, `"opener":null,`), []string{"event 1, opener is a JSON null"}},
+	})
+	// A score as a JSON number in exponent form is a number: it reads as
+	// the derived 0.75 (docs: compared numerically).
+	if rep, err := CheckBargainReplay(edit(t, b, scores, `"scores":[7.5E-1,`)); err != nil || !rep.Clean() {
+		t.Errorf("7.5E-1 as a number: %v %+v", err, rep)
+	}
+
+	data, err := os.ReadFile(engineDir + "/seed-498164656.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := string(data)
+	const escores = `"scores":[0.3,`
+	engine := func(d []byte) (*Report, error) { return CheckEngineReplay(d, ReplayOptions{}) }
+	checkStrict(t, engine, []strictCase{
+		{"engine score string", edit(t, e, escores, `"scores":["0.3",`),
+			[]string{"reading engine replay: results.scores[0] is a JSON string; expected a JSON number"}},
+		{"engine score true", edit(t, e, escores, `"scores":[true,`), []string{"results.scores[0] is a JSON boolean"}},
+		{"engine score object", edit(t, e, escores, `"scores":[{},`), []string{"results.scores[0] is a JSON object"}},
+		{"engine score array", edit(t, e, escores, `"scores":[[0.3],`), []string{"results.scores[0] is a JSON array"}},
+		{"engine giveaway string", edit(t, e, `"giveaway":[3.75,`, `"giveaway":["3.75",`), []string{"results.giveaway[0] is a JSON string"}},
+		{"engine scores null", edit(t, e, `"scores":[0.3,0.3333333333333333,0.5666666666666667]`, `"scores":null`),
+			[]string{"results.scores is a JSON null"}},
+		{"engine giveaway null", edit(t, e, `"giveaway":[3.75,-3.333333333333333,-1.666666666666667]`, `"giveaway":null`),
+			[]string{"results.giveaway is a JSON null"}},
+		{"engine fallbacks null", edit(t, e, `"fallbacks":[2,0,0]`, `"fallbacks":null`), []string{"results.fallbacks is a JSON null"}},
+	})
+	a := readTestdata(t, "auction_example.json")
+	checkStrict(t, CheckAuctionReplay, []strictCase{
+		{"auction amount null", edit(t, a, `"seat":1,"amount":36`, `"seat":1,"amount":null`), []string{"event 9, amount is a JSON null"}},
+		{"auction pot null", edit(t, a, `"pot": "30.00"`, `"pot": null`), []string{"results.pot is a JSON null"}},
+	})
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/rules/auction"
+	"github.com/sealedhq/sealed/rules/bargain"
 	"github.com/sealedhq/sealed/verify"
 )
 
@@ -46,6 +47,9 @@ type auctionView struct {
 	Pot, Rake      string
 	Payouts        []auction.SeatPayout
 	Talk           []talkLine
+	// Complete is set when the re-simulation reached the auction's end:
+	// only then are Ranking and the payouts derived.
+	Complete bool
 	// ItemsOmitted and TalkOmitted count the rows past maxPageRows the
 	// page leaves out (bound).
 	ItemsOmitted, TalkOmitted int
@@ -108,48 +112,24 @@ type bargainSeat struct {
 	Alias          string // engine replays: the seat's alias
 	Points         int
 	Matches, Deals int
-	Score          string // exact decimal as the replay writes it
+	Score          string // derived, as the dialect writes it (verify.BargainDerivation)
 	Giveaway       string
 }
 
-// bargainJSON is the part of a negotiation.replay.v1 replay the page draws
-// (docs/replays.md); numbers that are decimals stay json.Number, exact.
+// bargainJSON is what the page takes from a negotiation.replay.v1 replay
+// itself: its header and informational fields. Everything the rules
+// derive (pools, values, moves, outcomes, results, the engine's aliases)
+// comes from the re-simulation (verify.BargainDerivation), never from the
+// replay's claims.
 type bargainJSON struct {
-	Protocol string   `json:"protocol"` // the engine's dialect
-	Names    []string `json:"names"`    // the engine's seat aliases
+	Protocol string `json:"protocol"` // the engine's dialect
 	Config   struct {
-		Seed      int64     `json:"seed"` // the engine's integer seed
-		MaxTurns  int       `json:"maxTurns"`
-		ItemNames [3]string `json:"itemNames"`
+		Seed     int64 `json:"seed"` // the engine's integer seed
+		MaxTurns int   `json:"maxTurns"`
 	} `json:"config"`
 	SeedCommitment string   `json:"seed_commitment"`
 	Seed           string   `json:"seed"`
 	PolicyNames    []string `json:"policyNames"`
-	Events         []struct {
-		Kind    string    `json:"kind"`
-		Match   int       `json:"match"`
-		Seats   [2]int    `json:"seats"`
-		Opener  int       `json:"opener"`
-		Pool    [3]int    `json:"pool"`
-		Values  [2][3]int `json:"values"`
-		Turn    int       `json:"turn"`
-		Seat    int       `json:"seat"`
-		Take    [3]int    `json:"take"`
-		Worth   [2]int    `json:"worth"`
-		Payoff  [2]int    `json:"payoff"`
-		Outcome string    `json:"outcome"`
-		Text    string    `json:"text"`
-	} `json:"events"`
-	Results struct {
-		Scores        []json.Number `json:"scores"`
-		Points        []int         `json:"points"`
-		Matches       []int         `json:"matches"`
-		Deals         []int         `json:"deals"`
-		Giveaway      []json.Number `json:"giveaway"`
-		MatchesPlayed int           `json:"matchesPlayed"`
-		MaxMatches    int           `json:"maxMatches"`
-		Reason        string        `json:"reason"`
-	} `json:"results"`
 }
 
 // reportCache keeps the views of recently shown replays; a replay is
@@ -280,7 +260,7 @@ func analyse(digest string, data []byte) *replayView {
 	}
 	_ = json.Unmarshal(data, &head)
 	v.Format = head.Format
-	rep, err := verify.CheckReplay(data)
+	rep, d, err := verify.CheckReplayDerived(data, verify.ReplayOptions{})
 	if err != nil {
 		v.CheckErr = err.Error()
 		return v
@@ -290,24 +270,28 @@ func analyse(digest string, data []byte) *replayView {
 	}
 	v.Report, v.Clean = rep, rep.Clean()
 	defer v.bound()
-	switch rep.Format {
-	case verify.FormatAuction:
+	switch {
+	case d.Auction != nil:
 		var r auction.Replay
 		if json.Unmarshal(data, &r) == nil {
-			v.Auction = auctionOf(&r)
+			v.Auction = auctionOf(&r, d.Auction)
 		}
-	case verify.FormatBargain:
+	case d.Bargain != nil:
 		var r bargainJSON
 		if json.Unmarshal(data, &r) == nil {
-			v.Bargain = bargainOf(&r)
+			v.Bargain = bargainOf(&r, d.Bargain)
 		}
 	}
 	return v
 }
 
-func auctionOf(r *auction.Replay) *auctionView {
+// auctionOf builds the page of an auction replay r: its table, seats and
+// talk as the replay gives them (inputs), and every bid, result, standing,
+// ranking and payout as the re-simulation derived them (d), so that a
+// claimed value shows only in the differences.
+func auctionOf(r *auction.Replay, d *verify.AuctionDerivation) *auctionView {
 	p := r.Config.Players
-	v := &auctionView{Config: r.Config, SeedCommitment: r.SeedCommitment, Seed: r.Seed, Ranking: r.Results.Ranking, Payouts: r.Results.Payouts}
+	v := &auctionView{Config: r.Config, SeedCommitment: r.SeedCommitment, Seed: r.Seed, Ranking: d.Ranking, Complete: d.Complete}
 	for s := range p {
 		name := "seat"
 		if s < len(r.Seats) && r.Seats[s] != "" {
@@ -315,131 +299,88 @@ func auctionOf(r *auction.Replay) *auctionView {
 		}
 		v.Seats = append(v.Seats, name)
 	}
-	if r.Results.Pot != nil {
-		v.Pot = r.Results.Pot.String()
-	}
-	if r.Results.Rake != nil {
-		v.Rake = r.Results.Rake.String()
-	}
-	byItem := map[int]*auctionItem{}
-	profits := make([]int, p)
-	for _, e := range r.Events {
-		it := byItem[e.Item]
-		if it == nil && e.Item >= 1 && e.Item <= r.Config.Items {
-			it = &auctionItem{Item: e.Item, Bids: make([]int, p), Winner: -1}
-			byItem[e.Item] = it
+	if pay := d.Payout; pay != nil {
+		v.Pot, v.Rake = pay.Pot.Text('f'), pay.Rake.Text('f')
+		for s := range pay.Amounts {
+			v.Payouts = append(v.Payouts, auction.SeatPayout{Seat: s, Amount: &pay.Amounts[s]})
 		}
+	}
+	for _, res := range d.Items {
+		it := auctionItem{Item: res.Item, Bids: append([]int(nil), res.Bids[:p]...), Winner: -1}
+		if res.Sold {
+			it.Winner, it.Price, it.Value, it.Profit = res.Winner, res.Price, res.Value, res.Profit
+		}
+		v.Items = append(v.Items, it)
+	}
+	for _, e := range r.Events {
 		switch e.Type {
-		case "bids_revealed":
-			for _, b := range e.Bids {
-				if it != nil && b.Seat >= 0 && b.Seat < p {
-					it.Bids[b.Seat] = b.Amount
-				}
-			}
-		case "item_result":
-			if it != nil && e.Winner != nil && !e.Unsold && *e.Winner >= 0 && *e.Winner < p {
-				it.Winner = *e.Winner
-				it.Price, it.Value, it.Profit = deref(e.Price), deref(e.Value), deref(e.Profit)
-			}
 		case "action", "bid_placed":
 			if e.Message != nil && e.Seat != nil {
 				v.Talk = append(v.Talk, talkLine{Item: e.Item, Seat: *e.Seat, Message: *e.Message})
 			}
-		case "auction_end":
-			for _, ps := range e.Players {
-				if ps.Seat >= 0 && ps.Seat < p {
-					profits[ps.Seat] = ps.Profit
-				}
-			}
 		}
 	}
-	for i := 1; i <= r.Config.Items; i++ {
-		if it := byItem[i]; it != nil {
-			v.Items = append(v.Items, *it)
-		}
+	profits := make([]int, p)
+	for s, ps := range d.Players {
+		profits[s] = ps.Profit
 	}
 	v.Bids = bidChart(v.Items, v.Seats, r.Config.ValueMax)
 	v.Profit = profitChart(profits, v.Seats)
 	return v
 }
 
-func deref(p *int) int {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
-func bargainOf(r *bargainJSON) *bargainView {
-	v := &bargainView{ItemNames: r.Config.ItemNames, MaxTurns: r.Config.MaxTurns, SeedCommitment: r.SeedCommitment, Seed: r.Seed,
-		Reason: r.Results.Reason, Played: r.Results.MatchesPlayed, Max: r.Results.MaxMatches,
-		Engine: r.Protocol != "", EngineSeed: r.Config.Seed}
-	for s := range 3 {
+// bargainOf builds the page of a Negotiation Games replay r of either
+// dialect: its header and policy names as the replay gives them, and the
+// matches (pools, values, moves, outcomes), the results and the engine's
+// aliases as the re-simulation derived them (d), so that a claimed value
+// shows only in the differences.
+func bargainOf(r *bargainJSON, d *verify.BargainDerivation) *bargainView {
+	res := &d.Results
+	v := &bargainView{ItemNames: bargain.ItemNames, MaxTurns: r.Config.MaxTurns, SeedCommitment: r.SeedCommitment, Seed: r.Seed,
+		Reason: string(res.Reason), Played: res.MatchesPlayed, Max: res.MaxMatches,
+		Engine: d.Engine, EngineSeed: r.Config.Seed}
+	for s := range bargain.Seats {
 		name := "seat"
 		if s < len(r.PolicyNames) && r.PolicyNames[s] != "" {
 			name = r.PolicyNames[s]
 		}
 		v.Seats = append(v.Seats, name)
 		if v.Engine {
-			alias := ""
-			if s < len(r.Names) {
-				alias = r.Names[s]
-			}
-			v.Aliases = append(v.Aliases, alias)
+			v.Aliases = append(v.Aliases, d.Names[s])
 		}
 	}
-	var cur *bargainMatch
-	for _, e := range r.Events {
-		switch e.Kind {
-		case "match":
-			v.Matches = append(v.Matches, bargainMatch{Match: e.Match, Seats: e.Seats, Opener: e.Opener, Pool: e.Pool, Values: e.Values})
-			cur = &v.Matches[len(v.Matches)-1]
-		case "offer", "accept":
-			if cur != nil {
-				w := e.Payoff // accept: the payoff, in seat order
-				if e.Kind == "offer" {
-					w = e.Worth // [mover, other]
-					if e.Seat == cur.Seats[1] && e.Seat != cur.Seats[0] {
-						w = [2]int{e.Worth[1], e.Worth[0]}
-					}
-				}
-				cur.Offers = append(cur.Offers, bargainMove{Kind: e.Kind, Turn: e.Turn, Seat: e.Seat, Take: e.Take, Worth: w, Text: e.Text})
+	for i := range d.Matches {
+		dm := &d.Matches[i]
+		p := &dm.Plan
+		m := bargainMatch{Match: p.Match, Seats: p.Seats, Opener: p.Opener, Pool: p.Pool, Values: [2][3]int{p.Values[0], p.Values[1]}}
+		for _, dmv := range dm.Moves {
+			mv := &dmv.Move
+			mo := bargainMove{Kind: "offer", Turn: mv.Turn, Seat: mv.Seat, Take: mv.Take, Text: dmv.Text}
+			switch {
+			case mv.Accept:
+				mo.Kind, mo.Worth = "accept", mv.Payoff // in seat order
+			case mv.Seat == p.Seats[0]:
+				mo.Worth = mv.Worth // [mover, other]: seat order
+			default:
+				mo.Worth = [2]int{mv.Worth[1], mv.Worth[0]}
 			}
-		case "matchEnd":
-			if cur != nil {
-				cur.Outcome, cur.Payoff, cur.Turns = e.Outcome, e.Payoff, e.Turn
-			}
+			m.Offers = append(m.Offers, mo)
 		}
+		if end := dm.Settled(); end != nil {
+			m.Outcome, m.Payoff, m.Turns = string(end.Outcome), end.Payoff, end.TurnsUsed
+		}
+		v.Matches = append(v.Matches, m)
 	}
-	res := r.Results
-	var scores []string
-	for s := range 3 {
-		bs := bargainSeat{Seat: s, Name: v.Seats[s]}
+	for s := range bargain.Seats {
+		bs := bargainSeat{Seat: s, Name: v.Seats[s], Points: res.Points[s], Matches: res.Matches[s], Deals: res.Deals[s],
+			Score: d.Scores[s], Giveaway: d.Giveaway[s]}
 		if v.Engine {
 			bs.Alias = v.Aliases[s]
 		}
-		if s < len(res.Points) {
-			bs.Points = res.Points[s]
-		}
-		if s < len(res.Matches) {
-			bs.Matches = res.Matches[s]
-		}
-		if s < len(res.Deals) {
-			bs.Deals = res.Deals[s]
-		}
-		if s < len(res.Scores) {
-			bs.Score = res.Scores[s].String()
-			scores = append(scores, bs.Score)
-		}
-		if s < len(res.Giveaway) {
-			bs.Giveaway = res.Giveaway[s].String()
-		}
 		v.Results = append(v.Results, bs)
 	}
-	if len(scores) == 3 {
-		if c, err := scoreChart(scores, v.Seats); err == nil {
-			v.Scores = c
-		}
+	if c, err := scoreChart(d.Scores[:], v.Seats); err == nil {
+		v.Scores = c
 	}
 	return v
 }
