@@ -152,6 +152,10 @@ var formatFixedKeys = map[string][]string{FormatBargain: {"itemNames"}}
 // signature a seed-reveal records (beacon_signature), and Replay is that
 // re-check.
 //
+// The check reads the ledger, so the replay report's note that a drand
+// round's publication time was not compared with the commitment's
+// (CheckReplay's, without a ledger) is dropped from Replay.
+//
 // It reads every entry from 0 to resultIndex (O(n) in the ledger's size,
 // in pages of ledger.MaxEntries), and the rest of the ledger only when no
 // seed-commit of the match precedes the result.
@@ -210,6 +214,12 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 	if !c.FormatMatches {
 		problem("the result is for game %s but its replay is a %s replay; expected %s", res.Game, head.Format, gameFormats[res.Game])
 	}
+	// The ledger was read: the replay's own note that a beacon round's
+	// publication time needs it no longer applies (tieMatchInputs
+	// compares the time, or the round was not the ledger's to take).
+	defer func() {
+		c.Replay.Notes = slices.DeleteFunc(slices.Clone(c.Replay.Notes), func(n string) bool { return n == noteBeaconTime })
+	}()
 
 	before, err := seedCommits(l, res.Game, res.MatchID, 0, resultIndex, -1)
 	if err != nil {
