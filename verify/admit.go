@@ -22,7 +22,9 @@ type AdmissionError struct {
 	Msg   string
 	// Err, if not nil, is the error the refusal stands on (a
 	// *ledger.ConfusableNameError for a player name that looks like
-	// another player's).
+	// another player's; a *ledger.DuplicateError naming the earlier
+	// seed-commit for a seed-commit whose commitment it holds, so that
+	// the API answers 409 as for a duplicate).
 	Err error
 }
 
@@ -77,6 +79,11 @@ func refuse(field, format string, args ...any) error {
 //     server could choose its seed against it), or a play_at_entry that
 //     is not after the index the seed-commit would take (the ledger's
 //     size; ledger.Append refuses it too);
+//   - a seed-commit whose commitment an earlier seed-commit holds, of any
+//     game and match: a seed is committed once, since the earlier
+//     match's seed-reveal makes it public (the message names the earlier
+//     entry and its seed-reveal; Err is a *ledger.DuplicateError with the
+//     earlier index);
 //   - a result whose replay_sha256 names no stored replay, whose replay
 //     CheckReplay cannot read or is of another game, or whose config
 //     differs from the config of its match's seed-commit (the earliest
@@ -88,8 +95,10 @@ func refuse(field, format string, args ...any) error {
 // contribution that will not count (posted before its seed-commit was
 // integrated, arriving at or after play_at or play_at_entry, or of a seat
 // that already contributed).
-// Other errors are storage errors. Admit reads the entries named, and for
-// a result every entry up to the first seed-commit of its match.
+// Other errors are storage errors. Admit reads the entries named; for a
+// seed-commit, every entry of the log (O(n): the stores index no
+// seed-commit's commitment); for a result, every entry up to the first
+// seed-commit of its match.
 func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warnings []string, err error) {
 	switch b.Kind {
 	case ledger.KindReveal, ledger.KindEdit:
@@ -360,28 +369,39 @@ func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 }
 
 func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) error {
-	if b.PlayAtEntry != nil {
-		size, err := l.Size()
-		if err != nil {
-			return err
-		}
-		if *b.PlayAtEntry <= size {
-			return refuse("play_at_entry", "entry %d would open play, but the seed-commit will be entry %d or later; expected an index after it (the entry that opens play comes after the commitment)", *b.PlayAtEntry, size)
-		}
-	}
-	if b.BeaconChain == "" || b.BeaconRound == nil {
-		return nil
-	}
-	chain, err := beacon.LookupChain(b.BeaconChain)
+	size, err := l.Size()
 	if err != nil {
-		return refuse("beacon_chain", "%v", err)
+		return err
 	}
-	pub := chain.RoundTime(uint64(*b.BeaconRound))
-	if !pub.After(now) {
-		return refuse("beacon_round", "drand round %d of %s was published at %s, before now (%s): its randomness is already public; expected a round after now (the next is %d)",
-			*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), now.UTC().Format(time.RFC3339), chain.RoundAt(now)+1)
+	if b.PlayAtEntry != nil && *b.PlayAtEntry <= size {
+		return refuse("play_at_entry", "entry %d would open play, but the seed-commit will be entry %d or later; expected an index after it (the entry that opens play comes after the commitment)", *b.PlayAtEntry, size)
 	}
-	return nil
+	if b.BeaconChain != "" && b.BeaconRound != nil {
+		chain, err := beacon.LookupChain(b.BeaconChain)
+		if err != nil {
+			return refuse("beacon_chain", "%v", err)
+		}
+		pub := chain.RoundTime(uint64(*b.BeaconRound))
+		if !pub.After(now) {
+			return refuse("beacon_round", "drand round %d of %s was published at %s, before now (%s): its randomness is already public; expected a round after now (the next is %d)",
+				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), now.UTC().Format(time.RFC3339), chain.RoundAt(now)+1)
+		}
+	}
+	c, err := ledger.NormaliseDigest(b.Commitment)
+	if err != nil {
+		return nil // Append says what is wrong
+	}
+	// Last, as it reads the whole log (seedreuse.go).
+	earlier, err := seedCommitHolding(l, c, size)
+	if err != nil || earlier == nil {
+		return err
+	}
+	public := " (its seed-reveal will make it public, and the two matches would share every draw)"
+	if earlier.reveal >= 0 {
+		public = fmt.Sprintf(", and seed-reveal entry %d made it public: every private value of this match would be known before play", earlier.reveal)
+	}
+	return &AdmissionError{Field: "commitment", Err: &ledger.DuplicateError{Index: earlier.index, Kind: ledger.KindSeedCommit},
+		Msg: fmt.Sprintf("%s already committed to this seed%s; a seed is committed once: expected the commitment of a new seed", earlier.label(), public)}
 }
 
 // orAbsent is a config value as a message shows it: "absent" for a key

@@ -88,9 +88,11 @@ type ResultCheck struct {
 }
 
 // Tied reports whether the replay is tied to the ledger: a seed-commit
-// entry of the same game and match precedes the result, the replay carries
-// its commitment, a seed-reveal naming it reveals the replay's seed, the
-// configs agree and the replay is of the result's game.
+// entry of the same game and match precedes the result, no earlier
+// seed-commit holds its commitment, the replay carries its commitment, a
+// seed-reveal naming it reveals the replay's seed, the configs agree, the
+// replay is of the result's game, and its contributions and drand round
+// are the ledger's (Problems is empty).
 func (c *ResultCheck) Tied() bool {
 	return c.SeedCommit >= 0 && c.SeedCommitBefore && c.CommitmentMatches &&
 		c.SeedReveal >= 0 && c.ConfigMatches && c.FormatMatches && len(c.Problems) == 0
@@ -152,13 +154,20 @@ var formatFixedKeys = map[string][]string{FormatBargain: {"itemNames"}}
 // signature a seed-reveal records (beacon_signature), and Replay is that
 // re-check.
 //
+// A seed is committed once: when an earlier seed-commit entry (of any
+// game and match) holds the seed-commit's commitment, the seed may have
+// been public before this match (the earlier match's seed-reveal), and
+// that is a problem naming both entries and the seed-reveal.
+//
 // The check reads the ledger, so the replay report's note that a drand
 // round's publication time was not compared with the commitment's
 // (CheckReplay's, without a ledger) is dropped from Replay.
 //
 // It reads every entry from 0 to resultIndex (O(n) in the ledger's size,
-// in pages of ledger.MaxEntries), and the rest of the ledger only when no
-// seed-commit of the match precedes the result.
+// in pages of ledger.MaxEntries), the entries before the seed-commit a
+// second time (for an earlier seed-commit of its commitment: the stores
+// index no seed-commit's commitment), and the rest of the ledger only
+// when no seed-commit of the match precedes the result.
 //
 // Errors: resultIndex is not in the ledger (wrapping ledger.ErrNotFound),
 // the entry is not a result entry, its replay is not stored (wrapping
@@ -247,6 +256,18 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 		}
 		c.SeedCommit, sc = after[0].index, after[0].body
 		problem("no seed commitment was recorded for this match before the result: the first, entry %d, came after it (the result is entry %d)", c.SeedCommit, resultIndex)
+	}
+
+	// A seed is committed once (seedreuse.go): an earlier seed-commit
+	// holding the commitment may have made the seed public before this
+	// match. A ledger written before Admit refused such entries may hold
+	// them.
+	earlier, err := seedCommitHolding(l, sc.Commitment, c.SeedCommit)
+	if err != nil {
+		return nil, err
+	}
+	if earlier != nil {
+		problem("%s", earlier.reuseProblem(c.SeedCommit))
 	}
 
 	c.LedgerCommitment = sc.Commitment

@@ -199,6 +199,11 @@ func (a *app) admit(l *ledger.Ledger, b *ledger.Body, replay []byte) ([]string, 
 			e = e.withHint("store the replay with the entry: sealed ledger append --kind result --replay FILE ...")
 		case "replay":
 			e = e.withHint("'sealed replay check FILE' says what is wrong with a replay")
+		case "commitment":
+			var de *ledger.DuplicateError
+			if errors.As(err, &de) {
+				e = e.withHint("draw a new seed for every match with 'sealed seed new'; see the earlier one with 'sealed ledger get %d'", de.Index)
+			}
 		}
 		return nil, e
 	}
