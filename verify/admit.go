@@ -74,6 +74,9 @@ func refuse(field, format string, args ...any) error {
 //     when "alice" has posted (the AdmissionError's Err is the
 //     *ledger.ConfusableNameError); names with invisible characters are
 //     refused by ledger.ParseBody already;
+//   - a seed-commit whose rules_version or config no replay of its game
+//     could carry (CheckMatchConfig: the field and what is expected), so
+//     that the mistake shows before the match rather than at its result;
 //   - a seed-commit naming a drand network sealed does not know, or a
 //     round already published at now (its randomness is public: the
 //     server could choose its seed against it), or a play_at_entry that
@@ -92,13 +95,19 @@ func refuse(field, format string, args ...any) error {
 // It records, with a warning, what happened even though it does not
 // count: a reveal whose text does not hash to the commitment (rule S3),
 // with the near misses; a replay that does not re-simulate cleanly; a
-// contribution that will not count (posted before its seed-commit was
-// integrated, arriving at or after play_at or play_at_entry, or of a seat
-// that already contributed).
+// result that CheckResult will not tie to the ledger whatever comes
+// after it (no seed-commit of its match before it, a seed-commit whose
+// commitment an earlier one holds, a sealed replay whose seed commitment,
+// contributions or drand round are not the ledger's: CheckResult's
+// problems, in its words; what a seed-reveal still to come may settle is
+// not warned about); a contribution that will not count (posted before
+// its seed-commit was integrated, arriving at or after play_at or
+// play_at_entry, or of a seat that already contributed).
 // Other errors are storage errors. Admit reads the entries named; for a
 // seed-commit, every entry of the log (O(n): the stores index no
 // seed-commit's commitment); for a result, every entry up to the first
-// seed-commit of its match.
+// seed-commit of its match, twice (the second time for an earlier
+// seed-commit of its commitment).
 func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warnings []string, err error) {
 	switch b.Kind {
 	case ledger.KindReveal, ledger.KindEdit:
@@ -277,11 +286,13 @@ func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	scs, err := seedCommits(l, b.Game, b.MatchID, 0, size, 1)
+	// The result as CheckResult will see it at the index it takes, less
+	// what later entries may still settle (the seed-reveals).
+	t, err := tieResult(l, size, b, data, rep, true)
 	if err != nil {
 		return nil, err
 	}
-	if len(scs) > 0 {
+	if t.sc != nil {
 		cfg, err := replayConfig(data)
 		if err != nil {
 			return nil, refuse(field, "%s: %v", what, err)
@@ -290,9 +301,9 @@ func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error
 		if rep.Dialect == DialectEngine {
 			fixed = engineFixedKeys // derived from the seed, not committed (CheckResult compares the same way)
 		}
-		diffs, err := compareConfigs(scs[0].body.Config, cfg, fixed)
+		diffs, err := compareConfigs(t.sc.Config, cfg, fixed)
 		if err != nil {
-			return nil, refuse(field, "comparing the replay's config with seed-commit entry %d: %v", scs[0].index, err)
+			return nil, refuse(field, "comparing the replay's config with seed-commit entry %d: %v", t.check.SeedCommit, err)
 		}
 		if len(diffs) > 0 {
 			keys := make([]string, len(diffs))
@@ -300,17 +311,21 @@ func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error
 				keys[i] = fmt.Sprintf("%s (seed-commit %s, replay %s)", d.Key, orAbsent(d.Ledger), orAbsent(d.Replay))
 			}
 			return nil, refuse(field, "the replay's config differs from the one seed-commit entry %d recorded for match %s: %s; expected the config committed before the match",
-				scs[0].index, b.MatchID, strings.Join(keys, ", "))
+				t.check.SeedCommit, b.MatchID, strings.Join(keys, ", "))
 		}
+	}
+	var warnings []string
+	for _, p := range t.check.Problems {
+		warnings = append(warnings, "the result is recorded, but it will not be tied to the ledger: "+p)
 	}
 	if !rep.Clean() {
 		seed := "seed commitment ok"
 		if !rep.SeedCommitmentOK {
 			seed = "seed commitment MISMATCH"
 		}
-		return []string{fmt.Sprintf("the replay does not re-simulate cleanly (%d differences, %s); it is recorded as evidence: 'sealed replay check' lists the differences", len(rep.Differences), seed)}, nil
+		warnings = append(warnings, fmt.Sprintf("the replay does not re-simulate cleanly (%d differences, %s); it is recorded as evidence: 'sealed replay check' lists the differences", len(rep.Differences), seed))
 	}
-	return nil, nil
+	return warnings, nil
 }
 
 // replayConfig is the config object of a replay document.
@@ -369,6 +384,9 @@ func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 }
 
 func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) error {
+	if err := CheckMatchConfig(b.Game, b.RulesVersion, b.Config); err != nil {
+		return err
+	}
 	size, err := l.Size()
 	if err != nil {
 		return err

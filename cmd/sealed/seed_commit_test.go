@@ -44,3 +44,27 @@ func TestSeedCommittedOnce(t *testing.T) {
 		t.Errorf("m1's result:\n%s", stdout)
 	}
 }
+
+// TestSeedCommitConfigRefused: the newcomer trial's seed-commits with a
+// config or rules version no result could match exit 2 naming the field,
+// with a hint, and append nothing.
+func TestSeedCommitConfigRefused(t *testing.T) {
+	db, key := newCLILedger(t)
+	for _, c := range []struct{ game, version, config, want string }{
+		{"auction", "auction-0.2", `{"players":99}`, "sealed: config: items, starting_credits, value_min, value_max, talk_rounds, pricing are missing"},
+		{"auction", "auction-0.2", `{"colour":"red"}`, `sealed: config: unknown key "colour"`},
+		{"auction", "auction-0.2", `{}`, "sealed: config: players, items,"},
+		{"bargain", "negotiation.replay.v1", `{"matches":4,"maxTurns":10}`, "sealed: config: matches is 4; expected 3 or 6"},
+		{"auction", "auction-9.9", cliAuctionConfig, `sealed: rules_version: "auction-9.9" is not a rules version of auction that sealed checks; expected "auction-0.2"`},
+	} {
+		_, stderr := mustRun(t, 2, "", "ledger", "append", "--db", db, "--key", key, "--kind", "seed-commit", "--game", c.game, "--match-id", "m",
+			"--rules-version", c.version, "--config", c.config, "--commitment", cliCommitmentA)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(lines[0], c.want) || !strings.HasPrefix(lines[1], "hint: ") {
+			t.Errorf("%s %s %s:\n%s", c.game, c.version, c.config, stderr)
+		}
+	}
+	if n, _ := readLedger(t, db).Size(); n != 0 {
+		t.Errorf("ledger size %d; want 0", n)
+	}
+}
