@@ -22,7 +22,9 @@ type AdmissionError struct {
 	Msg   string
 	// Err, if not nil, is the error the refusal stands on (a
 	// *ledger.ConfusableNameError for a player name that looks like
-	// another player's).
+	// another player's; a *ledger.DuplicateError naming the earlier
+	// seed-commit for a seed-commit whose commitment it holds, so that
+	// the API answers 409 as for a duplicate).
 	Err error
 }
 
@@ -72,11 +74,19 @@ func refuse(field, format string, args ...any) error {
 //     when "alice" has posted (the AdmissionError's Err is the
 //     *ledger.ConfusableNameError); names with invisible characters are
 //     refused by ledger.ParseBody already;
+//   - a seed-commit whose rules_version or config no replay of its game
+//     could carry (CheckMatchConfig: the field and what is expected), so
+//     that the mistake shows before the match rather than at its result;
 //   - a seed-commit naming a drand network sealed does not know, or a
 //     round already published at now (its randomness is public: the
 //     server could choose its seed against it), or a play_at_entry that
 //     is not after the index the seed-commit would take (the ledger's
 //     size; ledger.Append refuses it too);
+//   - a seed-commit whose commitment an earlier seed-commit holds, of any
+//     game and match: a seed is committed once, since the earlier
+//     match's seed-reveal makes it public (the message names the earlier
+//     entry and its seed-reveal; Err is a *ledger.DuplicateError with the
+//     earlier index);
 //   - a result whose replay_sha256 names no stored replay, whose replay
 //     CheckReplay cannot read or is of another game, or whose config
 //     differs from the config of its match's seed-commit (the earliest
@@ -85,11 +95,19 @@ func refuse(field, format string, args ...any) error {
 // It records, with a warning, what happened even though it does not
 // count: a reveal whose text does not hash to the commitment (rule S3),
 // with the near misses; a replay that does not re-simulate cleanly; a
-// contribution that will not count (posted before its seed-commit was
-// integrated, arriving at or after play_at or play_at_entry, or of a seat
-// that already contributed).
-// Other errors are storage errors. Admit reads the entries named, and for
-// a result every entry up to the first seed-commit of its match.
+// result that CheckResult will not tie to the ledger whatever comes
+// after it (no seed-commit of its match before it, a seed-commit whose
+// commitment an earlier one holds, a sealed replay whose seed commitment,
+// contributions or drand round are not the ledger's: CheckResult's
+// problems, in its words; what a seed-reveal still to come may settle is
+// not warned about); a contribution that will not count (posted before
+// its seed-commit was integrated, arriving at or after play_at or
+// play_at_entry, or of a seat that already contributed).
+// Other errors are storage errors. Admit reads the entries named; for a
+// seed-commit, every entry of the log (O(n): the stores index no
+// seed-commit's commitment); for a result, every entry up to the first
+// seed-commit of its match, twice (the second time for an earlier
+// seed-commit of its commitment).
 func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warnings []string, err error) {
 	switch b.Kind {
 	case ledger.KindReveal, ledger.KindEdit:
@@ -268,11 +286,13 @@ func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	scs, err := seedCommits(l, b.Game, b.MatchID, 0, size, 1)
+	// The result as CheckResult will see it at the index it takes, less
+	// what later entries may still settle (the seed-reveals).
+	t, err := tieResult(l, size, b, data, rep, true)
 	if err != nil {
 		return nil, err
 	}
-	if len(scs) > 0 {
+	if t.sc != nil {
 		cfg, err := replayConfig(data)
 		if err != nil {
 			return nil, refuse(field, "%s: %v", what, err)
@@ -281,9 +301,9 @@ func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error
 		if rep.Dialect == DialectEngine {
 			fixed = engineFixedKeys // derived from the seed, not committed (CheckResult compares the same way)
 		}
-		diffs, err := compareConfigs(scs[0].body.Config, cfg, fixed)
+		diffs, err := compareConfigs(t.sc.Config, cfg, fixed)
 		if err != nil {
-			return nil, refuse(field, "comparing the replay's config with seed-commit entry %d: %v", scs[0].index, err)
+			return nil, refuse(field, "comparing the replay's config with seed-commit entry %d: %v", t.check.SeedCommit, err)
 		}
 		if len(diffs) > 0 {
 			keys := make([]string, len(diffs))
@@ -291,17 +311,21 @@ func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error
 				keys[i] = fmt.Sprintf("%s (seed-commit %s, replay %s)", d.Key, orAbsent(d.Ledger), orAbsent(d.Replay))
 			}
 			return nil, refuse(field, "the replay's config differs from the one seed-commit entry %d recorded for match %s: %s; expected the config committed before the match",
-				scs[0].index, b.MatchID, strings.Join(keys, ", "))
+				t.check.SeedCommit, b.MatchID, strings.Join(keys, ", "))
 		}
+	}
+	var warnings []string
+	for _, p := range t.check.Problems {
+		warnings = append(warnings, "the result is recorded, but it will not be tied to the ledger: "+p)
 	}
 	if !rep.Clean() {
 		seed := "seed commitment ok"
 		if !rep.SeedCommitmentOK {
 			seed = "seed commitment MISMATCH"
 		}
-		return []string{fmt.Sprintf("the replay does not re-simulate cleanly (%d differences, %s); it is recorded as evidence: 'sealed replay check' lists the differences", len(rep.Differences), seed)}, nil
+		warnings = append(warnings, fmt.Sprintf("the replay does not re-simulate cleanly (%d differences, %s); it is recorded as evidence: 'sealed replay check' lists the differences", len(rep.Differences), seed))
 	}
-	return nil, nil
+	return warnings, nil
 }
 
 // replayConfig is the config object of a replay document.
@@ -360,28 +384,42 @@ func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 }
 
 func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) error {
-	if b.PlayAtEntry != nil {
-		size, err := l.Size()
-		if err != nil {
-			return err
-		}
-		if *b.PlayAtEntry <= size {
-			return refuse("play_at_entry", "entry %d would open play, but the seed-commit will be entry %d or later; expected an index after it (the entry that opens play comes after the commitment)", *b.PlayAtEntry, size)
-		}
+	if err := CheckMatchConfig(b.Game, b.RulesVersion, b.Config); err != nil {
+		return err
 	}
-	if b.BeaconChain == "" || b.BeaconRound == nil {
-		return nil
-	}
-	chain, err := beacon.LookupChain(b.BeaconChain)
+	size, err := l.Size()
 	if err != nil {
-		return refuse("beacon_chain", "%v", err)
+		return err
 	}
-	pub := chain.RoundTime(uint64(*b.BeaconRound))
-	if !pub.After(now) {
-		return refuse("beacon_round", "drand round %d of %s was published at %s, before now (%s): its randomness is already public; expected a round after now (the next is %d)",
-			*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), now.UTC().Format(time.RFC3339), chain.RoundAt(now)+1)
+	if b.PlayAtEntry != nil && *b.PlayAtEntry <= size {
+		return refuse("play_at_entry", "entry %d would open play, but the seed-commit will be entry %d or later; expected an index after it (the entry that opens play comes after the commitment)", *b.PlayAtEntry, size)
 	}
-	return nil
+	if b.BeaconChain != "" && b.BeaconRound != nil {
+		chain, err := beacon.LookupChain(b.BeaconChain)
+		if err != nil {
+			return refuse("beacon_chain", "%v", err)
+		}
+		pub := chain.RoundTime(uint64(*b.BeaconRound))
+		if !pub.After(now) {
+			return refuse("beacon_round", "drand round %d of %s was published at %s, before now (%s): its randomness is already public; expected a round after now (the next is %d)",
+				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), now.UTC().Format(time.RFC3339), chain.RoundAt(now)+1)
+		}
+	}
+	c, err := ledger.NormaliseDigest(b.Commitment)
+	if err != nil {
+		return nil // Append says what is wrong
+	}
+	// Last, as it reads the whole log (seedreuse.go).
+	earlier, err := seedCommitHolding(l, c, size)
+	if err != nil || earlier == nil {
+		return err
+	}
+	public := " (its seed-reveal will make it public, and the two matches would share every draw)"
+	if earlier.reveal >= 0 {
+		public = fmt.Sprintf(", and seed-reveal entry %d made it public: every private value of this match would be known before play", earlier.reveal)
+	}
+	return &AdmissionError{Field: "commitment", Err: &ledger.DuplicateError{Index: earlier.index, Kind: ledger.KindSeedCommit},
+		Msg: fmt.Sprintf("%s already committed to this seed%s; a seed is committed once: expected the commitment of a new seed", earlier.label(), public)}
 }
 
 // orAbsent is a config value as a message shows it: "absent" for a key

@@ -12,21 +12,24 @@ func TestAdmitContributionAndBeacon(t *testing.T) {
 	al := newAdmitLedger(t)
 	const qn = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
 	h := strings.Repeat("ab", 32)
-	sc := func(extra string) string {
-		return `{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"auction-0.2","config":{"players":3},"commitment":"` + h + `"` + extra + `}`
+	// Each match commits to its own seed (a seed is committed once): the
+	// commitments are arbitrary digests, h with its first digits changed.
+	sc := func(match, extra string) string {
+		c := strings.Repeat("0", len(match)) + h[len(match):]
+		return `{"kind":"seed-commit","game":"auction","match_id":"` + match + `","rules_version":"auction-0.2","config":` + auctionConfigJSON + `,"commitment":"` + c + `"` + extra + `}`
 	}
 	// Round 657413 was published at 2023-09-15T11:00:03Z (genesis
 	// 1692803367 + 657412 * 3 = 1694775603; date -u -d @1694775603).
-	w, err := al.admit(sc(`,"beacon_chain":"`+qn+`","beacon_round":657413`), nil, "2023-09-15T11:00:03Z")
+	w, err := al.admit(sc("m", `,"beacon_chain":"`+qn+`","beacon_round":657413`), nil, "2023-09-15T11:00:03Z")
 	wantRefused(t, "a round published at now", w, err, "beacon_round", "already public", "the next is 657414")
-	if w, err := al.admit(sc(`,"beacon_chain":"`+qn+`","beacon_round":657413`), nil, "2023-09-15T11:00:02Z"); err != nil || len(w) > 0 {
+	if w, err := al.admit(sc("m", `,"beacon_chain":"`+qn+`","beacon_round":657413`), nil, "2023-09-15T11:00:02Z"); err != nil || len(w) > 0 {
 		t.Errorf("a round one second in the future: %q, %v", w, err)
 	}
-	w, err = al.admit(sc(`,"beacon_chain":"`+h+`","beacon_round":5`), nil, "2023-09-15T11:00:02Z")
+	w, err = al.admit(sc("m", `,"beacon_chain":"`+h+`","beacon_round":5`), nil, "2023-09-15T11:00:02Z")
 	wantRefused(t, "an unknown network", w, err, "beacon_chain", "not a network sealed knows")
 
-	noPlay := al.add("2023-09-15T10:00:00Z", sc(""))
-	withPlay := al.add("2023-09-15T10:00:01Z", strings.Replace(sc(`,"play_at":"2023-09-15T11:00:00Z"`), `"m"`, `"m2"`, 1))
+	noPlay := al.add("2023-09-15T10:00:00Z", sc("m", ""))
+	withPlay := al.add("2023-09-15T10:00:01Z", sc("m2", `,"play_at":"2023-09-15T11:00:00Z"`))
 	commitEntry := al.add("2023-09-15T10:00:02Z", `{"kind":"commit","player":"ann","action_type":"bid","channel":"c","commitment":"`+h+`"}`)
 	contrib := func(sc int64, seat int, extra string) string {
 		return `{"kind":"contribution","seed_commit":` + itoa(sc) + `,"seat":` + itoa(int64(seat)) + `,"client_seed":"abc"` + extra + `}`
@@ -51,9 +54,9 @@ func TestAdmitContributionAndBeacon(t *testing.T) {
 
 	// play_at_entry: the seed-commit would be entry 3 (the log holds 0..2),
 	// so the entry opening play must be 4 or later.
-	w, err = al.admit(strings.Replace(sc(`,"play_at_entry":3`), `"m"`, `"m3"`, 1), nil, "2023-09-15T10:00:03Z")
+	w, err = al.admit(sc("m3", `,"play_at_entry":3`), nil, "2023-09-15T10:00:03Z")
 	wantRefused(t, "play_at_entry at the seed-commit's own index", w, err, "play_at_entry", "entry 3 would open play, but the seed-commit will be entry 3")
-	byEntry := al.add("2023-09-15T10:00:03Z", strings.Replace(sc(`,"play_at_entry":5`), `"m"`, `"m3"`, 1)) // 3
+	byEntry := al.add("2023-09-15T10:00:03Z", sc("m3", `,"play_at_entry":5`)) // 3
 	if w, err := al.admit(contrib(byEntry, 0, ""), nil, "2023-09-15T10:05:00Z"); err != nil || len(w) > 0 {
 		t.Errorf("a contribution that will be entry 4, before entry 5 opens play: %q, %v", w, err)
 	}

@@ -127,6 +127,21 @@ func wantRefused(t *testing.T, what string, warnings []string, err error, field 
 	}
 }
 
+// wantWarned fails unless Admit admitted the entry with one warning
+// containing each of wants.
+func wantWarned(t *testing.T, what string, warnings []string, err error, wants ...string) {
+	t.Helper()
+	if err != nil || len(warnings) != 1 {
+		t.Errorf("%s: got warnings %q, error %v; want admitted with one warning", what, warnings, err)
+		return
+	}
+	for _, w := range wants {
+		if !strings.Contains(warnings[0], w) {
+			t.Errorf("%s: warning %q does not say %q", what, warnings[0], w)
+		}
+	}
+}
+
 // wantAdmitted fails unless Admit admitted the entry without warnings.
 func wantAdmitted(t *testing.T, what string, warnings []string, err error) {
 	t.Helper()
@@ -386,7 +401,9 @@ func playBargain(t *testing.T, seedHex string) []byte {
 // from seed A on a config written by hand (auctionConfigJSON).
 func TestAdmitResult(t *testing.T) {
 	al := newAdmitLedger(t)
-	auc, barg := playAuction(t, admitSeedA), playBargain(t, admitSeedA)
+	// Seed B for the bargain match: a seed is committed once, and the
+	// auction matches commit to seed A.
+	auc, barg := playAuction(t, admitSeedA), playBargain(t, admitSeedB)
 	// Sanity of the fixture: both replays re-simulate cleanly.
 	for name, data := range map[string][]byte{"auction": auc, "bargain": barg} {
 		rep, err := verify.CheckReplay(data)
@@ -448,10 +465,12 @@ func TestAdmitResult(t *testing.T) {
 	wantRefused(t, "the replay against a seed-commit naming only the players", w, err, "replay", "items (seed-commit absent, replay 2)")
 	w, err = al.admit(resultJSON("auction", "m-late", emptyDigest), auc, now)
 	wantRefused(t, "the replay against the earliest of two seed-commits", w, err, "replay", "players")
+	// Recorded, but check-result will never tie them: no seed-commit of
+	// the match precedes them.
 	w, err = al.admit(resultJSON("auction", "m-other", emptyDigest), auc, now)
-	wantAdmitted(t, "an auction whose match id has only a bargain seed-commit", w, err)
+	wantWarned(t, "an auction whose match id has only a bargain seed-commit", w, err, "will not be tied to the ledger: no seed commitment was recorded for this match before the result")
 	w, err = al.admit(resultJSON("auction", "m-none", emptyDigest), auc, now)
-	wantAdmitted(t, "an auction whose match has no seed-commit", w, err)
+	wantWarned(t, "an auction whose match has no seed-commit", w, err, "will not be tied to the ledger: no seed commitment was recorded for this match before the result")
 	w, err = al.admit(resultJSON("bargain", "m-other", emptyDigest), auc, now)
 	wantRefused(t, "a given auction replay for a bargain result", w, err, "game")
 	for name, data := range map[string][]byte{
@@ -471,8 +490,8 @@ func TestAdmitResult(t *testing.T) {
 	// "maxTurns"} (docs/bargain.md: default 6 and 10); the replay's also
 	// has itemNames, fixed by the format and compared only when the
 	// seed-commit carries it (docs/replays.md, "Tied to the ledger").
-	al.add("2026-11-16T08:00:06Z", seedCommitJSON("bargain", "b-ok", `{"maxTurns":10,"matches":6}`, admitCommitA))
-	al.add("2026-11-16T08:00:07Z", seedCommitJSON("bargain", "b-three", `{"matches":3,"maxTurns":10}`, admitCommitA))
+	al.add("2026-11-16T08:00:06Z", seedCommitJSON("bargain", "b-ok", `{"maxTurns":10,"matches":6}`, admitCommitB))
+	al.add("2026-11-16T08:00:07Z", seedCommitJSON("bargain", "b-three", `{"matches":3,"maxTurns":10}`, strings.Repeat("3", 64)))
 	w, err = al.admit(resultJSON("bargain", "b-ok", bargD), nil, now)
 	wantAdmitted(t, "the bargain replay with its seed-commit's config", w, err)
 	w, err = al.admit(resultJSON("bargain", "b-three", emptyDigest), barg, now)

@@ -88,9 +88,11 @@ type ResultCheck struct {
 }
 
 // Tied reports whether the replay is tied to the ledger: a seed-commit
-// entry of the same game and match precedes the result, the replay carries
-// its commitment, a seed-reveal naming it reveals the replay's seed, the
-// configs agree and the replay is of the result's game.
+// entry of the same game and match precedes the result, no earlier
+// seed-commit holds its commitment, the replay carries its commitment, a
+// seed-reveal naming it reveals the replay's seed, the configs agree, the
+// replay is of the result's game, and its contributions and drand round
+// are the ledger's (Problems is empty).
 func (c *ResultCheck) Tied() bool {
 	return c.SeedCommit >= 0 && c.SeedCommitBefore && c.CommitmentMatches &&
 		c.SeedReveal >= 0 && c.ConfigMatches && c.FormatMatches && len(c.Problems) == 0
@@ -152,9 +154,20 @@ var formatFixedKeys = map[string][]string{FormatBargain: {"itemNames"}}
 // signature a seed-reveal records (beacon_signature), and Replay is that
 // re-check.
 //
+// A seed is committed once: when an earlier seed-commit entry (of any
+// game and match) holds the seed-commit's commitment, the seed may have
+// been public before this match (the earlier match's seed-reveal), and
+// that is a problem naming both entries and the seed-reveal.
+//
+// The check reads the ledger, so the replay report's note that a drand
+// round's publication time was not compared with the commitment's
+// (CheckReplay's, without a ledger) is dropped from Replay.
+//
 // It reads every entry from 0 to resultIndex (O(n) in the ledger's size,
-// in pages of ledger.MaxEntries), and the rest of the ledger only when no
-// seed-commit of the match precedes the result.
+// in pages of ledger.MaxEntries), the entries before the seed-commit a
+// second time (for an earlier seed-commit of its commitment: the stores
+// index no seed-commit's commitment), and the rest of the ledger only
+// when no seed-commit of the match precedes the result.
 //
 // Errors: resultIndex is not in the ledger (wrapping ledger.ErrNotFound),
 // the entry is not a result entry, its replay is not stored (wrapping
@@ -183,6 +196,29 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 	if err != nil {
 		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
 	}
+	t, err := tieResult(l, resultIndex, res, data, rep, false)
+	if err != nil {
+		return nil, err
+	}
+	return t.check, nil
+}
+
+// resultTie is what tieResult found: the check, and the body of the
+// seed-commit entry it holds the replay to (nil when there is none).
+type resultTie struct {
+	check *ResultCheck
+	sc    *ledger.Body
+}
+
+// tieResult is CheckResult of the result res at resultIndex, whose replay
+// is data and re-simulates as rep. admitting is Admit's check of a result
+// not appended yet, resultIndex the index it would take: it reports only
+// what no later entry can change, so it finds the match's first
+// seed-commit and stops reading there, does not look for seed-reveals
+// (they may come after the result), does not compare configs (Admit does,
+// and refuses a difference), and of an engine replay, whose tie rests on
+// the seed-reveals, checks only the seed-commit.
+func tieResult(l *ledger.Ledger, resultIndex int64, res *ledger.Body, data []byte, rep *Report, admitting bool) (*resultTie, error) {
 	var head struct {
 		Format         string                      `json:"format"`
 		Protocol       string                      `json:"protocol"`
@@ -210,8 +246,18 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 	if !c.FormatMatches {
 		problem("the result is for game %s but its replay is a %s replay; expected %s", res.Game, head.Format, gameFormats[res.Game])
 	}
+	// The ledger was read: the replay's own note that a beacon round's
+	// publication time needs it no longer applies (tieMatchInputs
+	// compares the time, or the round was not the ledger's to take).
+	defer func() {
+		c.Replay.Notes = slices.DeleteFunc(slices.Clone(c.Replay.Notes), func(n string) bool { return n == noteBeaconTime })
+	}()
 
-	before, err := seedCommits(l, res.Game, res.MatchID, 0, resultIndex, -1)
+	most := -1 // every seed-commit of the match before the result
+	if admitting {
+		most = 1
+	}
+	before, err := seedCommits(l, res.Game, res.MatchID, 0, resultIndex, most)
 	if err != nil {
 		return nil, err
 	}
@@ -227,16 +273,31 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 		if err != nil {
 			return nil, err
 		}
-		after, err := seedCommits(l, res.Game, res.MatchID, resultIndex+1, size, 1)
-		if err != nil {
-			return nil, err
+		var after []indexedBody
+		if !admitting {
+			if after, err = seedCommits(l, res.Game, res.MatchID, resultIndex+1, size, 1); err != nil {
+				return nil, err
+			}
 		}
 		if len(after) == 0 {
 			problem("no seed commitment was recorded for this match before the result")
-			return c, nil
+			return &resultTie{check: c}, nil
 		}
 		c.SeedCommit, sc = after[0].index, after[0].body
 		problem("no seed commitment was recorded for this match before the result: the first, entry %d, came after it (the result is entry %d)", c.SeedCommit, resultIndex)
+	}
+	t := &resultTie{check: c, sc: sc}
+
+	// A seed is committed once (seedreuse.go): an earlier seed-commit
+	// holding the commitment may have made the seed public before this
+	// match. A ledger written before Admit refused such entries may hold
+	// them.
+	earlier, err := seedCommitHolding(l, sc.Commitment, c.SeedCommit)
+	if err != nil {
+		return nil, err
+	}
+	if earlier != nil {
+		problem("%s", earlier.reuseProblem(c.SeedCommit))
 	}
 
 	c.LedgerCommitment = sc.Commitment
@@ -257,7 +318,13 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
 	}
 	sigEntry := int64(-1) // the seed-reveal the beacon's signature came from
-	if engineSeed != nil {
+	switch {
+	case admitting && engineSeed != nil:
+		// Everything an engine replay is held to rests on the seed-reveals.
+		return t, nil
+	case admitting:
+		c.sealedCommitment(problem)
+	case engineSeed != nil:
 		// An engine replay carries no contributions or beacon: the counted
 		// contribution entries are its contributions, and the round the
 		// seed-commit named is the one a seed-reveal records.
@@ -274,10 +341,15 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 		if err := c.engineTie(refs, *engineSeed, data, head.Contributions, head.Beacon, problem); err != nil {
 			return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
 		}
-	} else if err := c.sealedTie(refs, head.Seed, problem); err != nil {
-		return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
+	default:
+		if err := c.sealedTie(refs, head.Seed, problem); err != nil {
+			return nil, fmt.Errorf("result entry %d: %w", resultIndex, err)
+		}
 	}
 	c.tieMatchInputs(*scEntry, sc, head.Contributions, head.Beacon, sigEntry, ledgerSig, ledgerSigEntry, problem)
+	if admitting {
+		return t, nil
+	}
 
 	c.ConfigDifferences, err = compareConfigs(sc.Config, head.Config, formatFixedKeys[head.Format])
 	if engineSeed != nil {
@@ -294,7 +366,7 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 		}
 		problem("the replay's config differs from the one recorded at entry %d in %s", c.SeedCommit, strings.Join(keys, ", "))
 	}
-	return c, nil
+	return t, nil
 }
 
 // engineFixedKeys are the config keys of an engine replay that a
@@ -305,10 +377,7 @@ var engineFixedKeys = []string{"itemNames", "sampled", "schedule", "seed"}
 // sealedTie holds a sealed replay's own seed_commitment and seed to the
 // seed-commit entry and its seed-reveals (refs).
 func (c *ResultCheck) sealedTie(refs []ledger.Entry, seed string, problem func(string, ...any)) error {
-	c.CommitmentMatches = c.LedgerCommitment == c.ReplayCommitment
-	if !c.CommitmentMatches {
-		problem("the replay's seed commitment differs from the one recorded at entry %d", c.SeedCommit)
-	}
+	c.sealedCommitment(problem)
 	replaySeed, err := commit.ParseSeed(seed)
 	if err != nil { // CheckReplay has already refused a malformed seed
 		return fmt.Errorf("the replay's seed: %w", err)
@@ -335,6 +404,15 @@ func (c *ResultCheck) sealedTie(refs []ledger.Entry, seed string, problem func(s
 		}
 	}
 	return nil
+}
+
+// sealedCommitment holds a sealed replay's own seed_commitment to the
+// seed-commit entry's.
+func (c *ResultCheck) sealedCommitment(problem func(string, ...any)) {
+	c.CommitmentMatches = c.LedgerCommitment == c.ReplayCommitment
+	if !c.CommitmentMatches {
+		problem("the replay's seed commitment differs from the one recorded at entry %d", c.SeedCommit)
+	}
 }
 
 // engineTie holds an engine replay, which carries only its integer

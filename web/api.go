@@ -200,7 +200,8 @@ type appended struct {
 // a seed-reveal whose seed does not hash to its commitment, a result whose
 // replay_sha256 names no stored replay or whose config differs from its
 // match's seed-commit); 409 with the
-// existing index for a duplicate; 401, 403, 413 and 429
+// existing index for a duplicate, and for a seed-commit whose commitment
+// an earlier seed-commit holds (a seed is committed once); 401, 403, 413 and 429
 // come from the middleware before.
 func (s *Server) apiAppend(c echo.Context) error {
 	if err := requireJSON(c); err != nil {
@@ -215,6 +216,13 @@ func (s *Server) apiAppend(c echo.Context) error {
 		// does not parse is left to Append, which says what is wrong.
 		if _, err := verify.Admit(s.o.Writer, b, nil, time.Now()); err != nil {
 			var ae *verify.AdmissionError
+			var de *ledger.DuplicateError
+			if errors.As(err, &ae) && errors.As(err, &de) {
+				// A seed-commit whose commitment an earlier one holds: a
+				// conflict with that entry, as a duplicate is.
+				idx := de.Index
+				return &httpError{code: http.StatusConflict, msg: "bad entry: " + ae.Error(), index: &idx}
+			}
 			if errors.As(err, &ae) {
 				if ae.Field == "replay_sha256" && strings.Contains(ae.Msg, "names no replay stored") {
 					return badRequest("bad entry: %v (sealed ledger append --replay FILE stores the replay and appends the result)", ae)

@@ -199,6 +199,15 @@ func (a *app) admit(l *ledger.Ledger, b *ledger.Body, replay []byte) ([]string, 
 			e = e.withHint("store the replay with the entry: sealed ledger append --kind result --replay FILE ...")
 		case "replay":
 			e = e.withHint("'sealed replay check FILE' says what is wrong with a replay")
+		case "commitment":
+			var de *ledger.DuplicateError
+			if errors.As(err, &de) {
+				e = e.withHint("draw a new seed for every match with 'sealed seed new'; see the earlier one with 'sealed ledger get %d'", de.Index)
+			}
+		case "config", "rules_version":
+			if b.Kind == ledger.KindSeedCommit {
+				e = e.withHint("docs/ledger.md (\"seed-commit\") lists the rules versions and config keys of each game; 'sealed replay play %s --help' shows the defaults", b.Game)
+			}
 		}
 		return nil, e
 	}

@@ -105,6 +105,9 @@ func TestCheckResultEngineBeacon(t *testing.T) {
 			t.Errorf("check-result lacks %q:\n%s", want, stdout)
 		}
 	}
+	if strings.Contains(stdout, "note: the beacon round's publication time was not compared") {
+		t.Errorf("check-result compared the round's time with the commitment's, but notes it did not:\n%s", stdout)
+	}
 
 	// The same match whose seed-reveal recorded no signature: exit 1,
 	// naming the seed-commit.

@@ -33,7 +33,9 @@ to the ledger"): its stored replay must carry the seed commitment recorded
 for the same game and match id before the result, a seed-reveal entry must
 reveal the replay's seed, the configs must agree, and the replay must
 re-simulate clean. A replay that is clean on its own but whose seed was
-never committed (or committed after the match) fails here.
+never committed (or committed after the match) fails here, and so does
+one whose seed-commit's commitment an earlier seed-commit holds: a seed
+is committed once, and the earlier match's seed-reveal makes it public.
 
 When players contributed client seeds or the seed-commit named a drand
 round (docs/rng.md, "The match seed"), each contribution entry naming the

@@ -43,7 +43,11 @@ func seedNewCmd(a *app, runF func(*app, *seedNewOptions) error) *cobra.Command {
 seed (keep it secret until the match is over) and its commitment (post it
 before the match). With --out the seed is written to FILE (mode 0600) and
 only the commitment is printed; with --out - the seed and a newline go to
-stdout and the commitment to stderr.`,
+stdout and the commitment to stderr.
+
+Draw a new seed for every match: a seed is committed once (its reveal
+makes it public), and the ledger refuses a seed-commit whose commitment an
+earlier seed-commit holds.`,
 		Args: noArgs("seed new"),
 		RunE: func(_ *cobra.Command, _ []string) error { return runF(a, o) },
 	}
