@@ -302,7 +302,7 @@ func seedStatus(rep *verify.Report) string {
 		s = "seed commitment MISMATCH"
 	}
 	if rep.Dialect == verify.DialectEngine {
-		s += "; results.fallbacks is not derivable and was not checked"
+		s += "; which turns results.fallbacks counts is not derivable (each seat's count is checked against its turns)"
 	}
 	return s
 }
