@@ -61,6 +61,9 @@ func ParseCommitment(s string) (Commitment, error) {
 	if i := strings.IndexByte(s, ':'); i > 0 && isAlgorithmName(s[:i]) {
 		algo := s[:i]
 		if !strings.EqualFold(algo, "sha256") {
+			if namesSHA256(algo) {
+				return c, fmt.Errorf("hash has prefix %q, another spelling of SHA-256; expected 64 hex digits, optionally prefixed \"sha256:\" (write %q as \"sha256:\" or drop it)", algo+":", algo+":")
+			}
 			return c, fmt.Errorf("hash has prefix %q: only SHA-256 commitments are accepted; expected 64 hex digits, optionally prefixed \"sha256:\"", algo+":")
 		}
 		s = strings.TrimSpace(s[i+1:])
@@ -78,6 +81,9 @@ func ParseCommitment(s string) (Commitment, error) {
 		hex.Decode(c[:], []byte(s)) // cannot fail: 64 hex digits
 		return c, nil
 	}
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && firstNonHex(s[2:]) < 0 {
+		return c, fmt.Errorf("hash starts with %q, a programming-language prefix, before %d hex digits; expected 64 hex digits of SHA-256 without it", s[:2], len(s)-2)
+	}
 	if n, ok := base64Length(s); ok {
 		if n == 32 {
 			return c, fmt.Errorf("hash looks like base64 (of 32 bytes, a SHA-256 digest); expected 64 hex digits of SHA-256")
@@ -87,6 +93,14 @@ func ParseCommitment(s string) (Commitment, error) {
 	bad := firstNonHex(s)
 	r := []rune(s[bad:])[0]
 	return c, fmt.Errorf("hash has %q at character %d, which is not a hex digit; expected 64 hex digits of SHA-256", r, len([]rune(s[:bad]))+1)
+}
+
+// namesSHA256 reports whether an algorithm prefix other than "sha256" is
+// still a spelling of SHA-256: "sha-256", "SHA_256", "sha2-256" (as
+// multihash names it).
+func namesSHA256(algo string) bool {
+	n := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(algo))
+	return n == "sha256" || n == "sha2256"
 }
 
 // isAlgorithmName reports whether s could name a hash algorithm in a

@@ -46,6 +46,14 @@ func TestParseCommitmentRejects(t *testing.T) {
 		{"aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d", "40 hex digits, the length of SHA-1"},
 		{"9b71d224bd62f3785d96d46ad3ea3d73319bfbc2890caadae2dff72519673ca72323c3d99ba5c11d7c7acc6e14b8c5da0c4663475c2e5c3adef46f73bcdec043", "128 hex digits, the length of SHA-512"},
 		{"LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=", "looks like base64"},
+		// Newcomer trial finding 13: a 0x prefix was "base64"; sha-256:
+		// was "only SHA-256 commitments are accepted".
+		{"0x2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", `hash starts with "0x", a programming-language prefix, before 64 hex digits; expected 64 hex digits of SHA-256 without it`},
+		{"0X2CF24DBA", `starts with "0X"`},
+		{"sha-256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", `hash has prefix "sha-256:", another spelling of SHA-256; expected 64 hex digits, optionally prefixed "sha256:" (write "sha-256:" as "sha256:" or drop it)`},
+		{"SHA_256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", `"SHA_256:", another spelling of SHA-256`},
+		{"sha2-256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", `"sha2-256:", another spelling of SHA-256`},
+		{"sha-512:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", `prefix "sha-512:": only SHA-256 commitments are accepted`},
 		{"2cf24dba5fb0a30e26e83b2ac5b9e29e 1b161e5c1fa7425e73043362938b9824", "whitespace inside at character 33"},
 		{"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b982", "63 hex digits"},
 		{"zz", "'z' at character 1"},

@@ -194,6 +194,9 @@ func (o *auditOptions) activeOptions() (commit.ActiveAuditOptions, error) {
 		ao.Ranges[name] = r
 	}
 	lo, hi, err := parseIntRange(o.SaltLen)
+	if rev := (*reversedRange)(nil); errors.As(err, &rev) {
+		return ao, usageErrorf("--salt-len %q: MIN %d is more than MAX %d; expected MIN..MAX with MIN <= MAX, from 0 to 16, such as %d..%d", o.SaltLen, rev.lo, rev.hi, rev.hi, rev.lo)
+	}
 	if err != nil || lo < 0 || hi > 16 {
 		return ao, usageErrorf("--salt-len %q; expected MIN..MAX or N, from 0 to 16", o.SaltLen)
 	}
@@ -218,6 +221,9 @@ func parseNamedRange(s string) (string, commit.Range, error) {
 		}
 		return "", commit.Range{}, usageErrorf("--range %q: %s is too %s; expected NAME=LO..HI with whole numbers from %d to %d", s, ne.Num, size, int64(math.MinInt64), int64(math.MaxInt64))
 	}
+	if rev := (*reversedRange)(nil); ok && name != "" && errors.As(err, &rev) {
+		return "", commit.Range{}, usageErrorf("--range %q: LO %d is more than HI %d; expected NAME=LO..HI with LO <= HI, such as %s=%d..%d", s, rev.lo, rev.hi, name, rev.hi, rev.lo)
+	}
 	if !ok || name == "" || err != nil {
 		return "", commit.Range{}, usageErrorf("--range %q; expected NAME=LO..HI such as n=0..10000", s)
 	}
@@ -239,10 +245,16 @@ func parseIntRange(s string) (int64, int64, error) {
 		return 0, 0, err
 	}
 	if lo > hi {
-		return 0, 0, fmt.Errorf("%d > %d", lo, hi)
+		return 0, 0, &reversedRange{lo, hi}
 	}
 	return lo, hi, nil
 }
+
+// reversedRange is parseIntRange's error for a range "LO..HI" whose LO is
+// more than its HI.
+type reversedRange struct{ lo, hi int64 }
+
+func (e *reversedRange) Error() string { return fmt.Sprintf("%d > %d", e.lo, e.hi) }
 
 // unescapeSeparator turns the escapes \n \r \t \\ into their characters.
 func unescapeSeparator(s string) string {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sealedhq/sealed/commit"
+	"github.com/sealedhq/sealed/ledger"
 	"github.com/spf13/cobra"
 )
 
@@ -111,6 +112,9 @@ func runCommit(a *app, o *commitOptions) error {
 		}
 	}
 	reveal := commit.RevealText(decl, salt)
+	if err := checkRevealFits(reveal); err != nil {
+		return err
+	}
 	c := commit.Sum(reveal)
 	if o.SaltSet {
 		sa := commit.AuditSalt(reveal)
@@ -191,12 +195,27 @@ func checkDeclaration(d string) error {
 	case !utf8.ValidString(d):
 		return usageErrorf("declaration is not valid UTF-8 (bad byte at offset %d); expected UTF-8 text", invalidUTF8At(d))
 	}
-	for _, line := range strings.Split(d, "\n") {
-		if strings.HasPrefix(strings.ToLower(line), "salt:") {
-			return usageErrorf("declaration has a line starting with \"salt:\", which would make the reveal text ambiguous")
+	if l, ok := commit.FindSaltLine(d); ok {
+		where := "the declaration starts"
+		if l.Number > 1 {
+			where = fmt.Sprintf("declaration line %d (after the line break %s) starts", l.Number, l.After)
 		}
+		return usageErrorf("%s with %q: a line starting with \"salt:\" in any letter case would make the reveal text ambiguous", where, l.Prefix).
+			withHint("give only the declaration: sealed commit adds the line \"salt: <salt>\" itself (lines end at LF, CR, CRLF, VT, FF, U+0085, U+2028 and U+2029)")
 	}
 	return nil
+}
+
+// checkRevealFits refuses a reveal text whose reveal entry could not be
+// recorded: its leaf, with the other members at their largest
+// (ledger.RevealLeafSize), would be longer than ledger.MaxLeafSize.
+func checkRevealFits(reveal []byte) error {
+	n := ledger.RevealLeafSize(reveal)
+	if n <= ledger.MaxLeafSize {
+		return nil
+	}
+	return usageErrorf("the reveal text would need a ledger leaf of up to %d bytes, more than the %d a leaf can hold (docs/ledger.md \"Tiles\"): its reveal could never be recorded", n, ledger.MaxLeafSize).
+		withHint("shorten the declaration so that its reveal takes %d bytes fewer in the leaf, where a control character takes 6 bytes and a line break, tab, quote or backslash 2", n-ledger.MaxLeafSize)
 }
 
 // checkSalt refuses salts that break the reveal text format or are easy to
@@ -205,8 +224,9 @@ func checkSalt(s string) error {
 	switch {
 	case s == "":
 		return usageErrorf("empty --salt; the rule needs at least one byte of salt").withHint("drop --salt to get 128 random bits")
-	case strings.ContainsAny(s, "\r\n"):
-		return usageErrorf("--salt has a line break; the salt is the rest of the reveal text's last line")
+	case strings.ContainsAny(s, commit.LineBreaks):
+		return usageErrorf("--salt has a line break; the salt is the rest of the reveal text's last line").
+			withHint("give a salt on one line, without LF, CR, VT, FF, U+0085, U+2028 or U+2029, or drop --salt to get 128 random bits")
 	case !utf8.ValidString(s):
 		return usageErrorf("--salt is not valid UTF-8 (bad byte at offset %d)", invalidUTF8At(s))
 	case strings.TrimSpace(s) != s:

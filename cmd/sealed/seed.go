@@ -123,9 +123,8 @@ Exit status: 0 match, 1 mismatch, 2 bad input.`,
     --commitment 6c86c6aac5fb24bcf5d9939cb7d7d5645ce39418f449e03b262dd4fa14b4b92b`,
 		Args: noArgs("seed check"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			hasSeed, hasFile := cmd.Flags().Changed("seed"), cmd.Flags().Changed("seed-file")
-			if hasSeed == hasFile {
-				return usageErrorf("seed check needs the revealed seed: one of --seed or --seed-file")
+			if err := oneSeedFlag(cmd, "seed check needs the revealed seed"); err != nil {
+				return err
 			}
 			if !cmd.Flags().Changed("commitment") {
 				return usageErrorf("seed check needs --commitment, the posted seed commitment (64 hex digits)")
@@ -214,8 +213,8 @@ can commit to"). After the episode reveal the seed; 'sealed replay check
   sealed seed engine --seed-file seed.txt`,
 		Args: noArgs("seed engine"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("seed") == cmd.Flags().Changed("seed-file") {
-				return usageErrorf("seed engine needs the seed: one of --seed or --seed-file")
+			if err := oneSeedFlag(cmd, "seed engine needs the seed"); err != nil {
+				return err
 			}
 			return runF(a, o)
 		},
@@ -260,4 +259,19 @@ func noArgs(verb string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// oneSeedFlag requires exactly one of --seed and --seed-file: with neither
+// the error is need ("seed engine needs the seed") naming both; with both
+// it says to give only one.
+func oneSeedFlag(cmd *cobra.Command, need string) error {
+	hasSeed, hasFile := cmd.Flags().Changed("seed"), cmd.Flags().Changed("seed-file")
+	switch {
+	case hasSeed && hasFile:
+		return usageErrorf("give the seed with only one of --seed or --seed-file, not both").
+			withHint("--seed takes the 64 hex digits; --seed-file a file holding them (- for stdin)")
+	case !hasSeed && !hasFile:
+		return usageErrorf("%s: one of --seed or --seed-file", need)
+	}
+	return nil
 }

@@ -27,7 +27,11 @@ type verifyOptions struct {
 	File    string // --file: the reveal text
 	Text    string // --text: the reveal text
 	TextSet bool
-	Check   string // -c: a sha256sum-style list ("-" for stdin)
+	// Check (-c) checks the sha256sum-style lists Lists, the command's
+	// arguments ("-" for stdin, which is also the list when none is
+	// given), as sha256sum -c does.
+	Check bool
+	Lists []string
 	// Report is what -c prints, set by --quiet, --status and --warn (the
 	// last given wins, as in GNU sha256sum); Strict (--strict) makes an
 	// improperly formatted line fail the check.
@@ -74,6 +78,32 @@ func (f *reportFlag) Set(s string) error {
 	return nil
 }
 
+// checkSwitch is the -c (--check) switch of `sealed verify`: a boolean
+// flag, as sha256sum's, whose lists are the arguments. Given a value that
+// is not true or false (--check=SUMS, the form of an older -c FILE), it
+// says where the list goes.
+type checkSwitch struct{ p *bool }
+
+func (f *checkSwitch) String() string {
+	if f.p == nil {
+		return "false"
+	}
+	return strconv.FormatBool(*f.p)
+}
+func (f *checkSwitch) Type() string     { return "bool" }
+func (f *checkSwitch) IsBoolFlag() bool { return true }
+
+// Set takes "true" or "false"; anything else is a list name given as the
+// switch's value, refused with the form to use.
+func (f *checkSwitch) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("%q is not true or false: -c is a switch, as in sha256sum, and the lists are arguments (sealed verify -c %s)", s, s)
+	}
+	*f.p = b
+	return nil
+}
+
 // newVerifyCmd builds `sealed verify`.
 func newVerifyCmd(a *app) *cobra.Command { return verifyCmd(a, runVerify) }
 
@@ -81,7 +111,7 @@ func newVerifyCmd(a *app) *cobra.Command { return verifyCmd(a, runVerify) }
 func verifyCmd(a *app, runF func(*app, *verifyOptions) error) *cobra.Command {
 	o := &verifyOptions{}
 	c := &cobra.Command{
-		Use:   "verify --hash H [--file F | --text T | < reveal] | -c FILE",
+		Use:   "verify --hash H [--file F | --text T | < reveal] | -c [FILE...]",
 		Short: "Check a reveal against a posted commitment, byte for byte (docs/commitments.md)",
 		Long: `Check that the SHA-256 of the exact bytes of a reveal text is the posted
 hash. The hash is 64 hex digits in any case, optionally prefixed "sha256:".
@@ -92,8 +122,10 @@ On a mismatch the verdict stays mismatch, but each common slip that would
 have matched is named (a trailing newline added or lost, CRLF/LF, outer
 whitespace, Unicode NFC/NFD, a UTF-8 byte order mark).
 
-With -c FILE (- for stdin), read lines "<64 hex>  <path>" (as sha256sum
-writes them) and check each file, as GNU sha256sum -c does, with its
+With -c (--check), read lines "<64 hex>  <path>" (as sha256sum writes
+them) from each FILE in turn (- or no FILE for stdin) and check each file
+they list, as GNU sha256sum -c does: -c is a switch, so its options may
+come before or after the lists (sealed verify -c --strict SUMS). The
 options: --quiet prints no "OK" lines, --status prints nothing on stdout
 and no summary (the exit status tells; a file that cannot be read is still
 named on stderr), --warn warns of each improperly formatted line; the last
@@ -105,16 +137,20 @@ Exit status: 0 match, 1 mismatch or an unreadable listed file, 2 bad input.`,
 		Example: `  sealed verify --hash 4a2e0736f59b691e1b9b19abcd66ac0b374e2fce06ea652336b3a9cae1e9b5ef --text 'hazelnut, you fool!'
   sealed verify --hash "$h" --file bid.txt
   sha256sum bid.txt > SUMS && sealed verify -c SUMS`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 0 {
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && !o.Check {
 				return usageErrorf("verify takes no arguments (got %q); give the reveal with --file, --text or stdin", args[0]).
 					withHint("sealed verify --hash H --file reveal.txt")
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			o.TextSet = cmd.Flags().Changed("text")
-			if o.Check != "" {
+			if o.Check {
+				o.Lists = args
+				if len(o.Lists) == 0 {
+					o.Lists = []string{stdioName}
+				}
 				if cmd.Flags().Changed("hash") || o.File != "" || o.TextSet {
 					return usageErrorf("-c reads hashes and paths from its list; it does not go with --hash, --file or --text")
 				}
@@ -139,7 +175,7 @@ Exit status: 0 match, 1 mismatch or an unreadable listed file, 2 bad input.`,
 	c.Flags().StringVar(&o.Hash, "hash", "", "the posted commitment: 64 hex digits, optionally prefixed sha256:")
 	c.Flags().StringVarP(&o.File, "file", "f", "", "read the reveal text from `FILE` (- for stdin)")
 	c.Flags().StringVarP(&o.Text, "text", "t", "", "the reveal text itself")
-	c.Flags().StringVarP(&o.Check, "check", "c", "", "check the files listed in `FILE` (sha256sum format; - for stdin)")
+	c.Flags().VarPF(&checkSwitch{&o.Check}, "check", "c", "check the files listed in the FILE arguments (sha256sum format; - or none for stdin)").NoOptDefVal = "true"
 	c.Flags().VarPF(&reportFlag{p: &o.Report, v: reportQuiet}, "quiet", "", "with -c: do not print OK for each file that matches").NoOptDefVal = "true"
 	c.Flags().VarPF(&reportFlag{p: &o.Report, v: reportStatus}, "status", "", "with -c: print nothing; the exit status tells").NoOptDefVal = "true"
 	c.Flags().VarPF(&reportFlag{p: &o.Report, v: reportWarn}, "warn", "w", "with -c: warn of each improperly formatted line").NoOptDefVal = "true"
@@ -217,8 +253,8 @@ func hintNames(hs []commit.Hint) []string {
 
 // runVerify checks one reveal, or a -c list.
 func runVerify(a *app, o *verifyOptions) error {
-	if o.Check != "" {
-		return runVerifyList(a, o)
+	if o.Check {
+		return runVerifyLists(a, o)
 	}
 	c, err := commit.ParseCommitment(o.Hash)
 	if err != nil {
@@ -297,18 +333,47 @@ type listJSON struct {
 	Improper   int         `json:"improper"`
 }
 
-// runVerifyList checks every file of a sha256sum-style list as
-// `sha256sum -c` does: "PATH: OK" or "PATH: FAILED" per file, "PATH: FAILED
-// open or read" for a file it cannot read, warnings counted on stderr, exit
-// 1 when any file failed.
-func runVerifyList(a *app, o *verifyOptions) error {
-	list := o.Check
+// runVerifyLists checks each list of o.Lists in turn (checkList), as
+// `sha256sum -c` does, and exits 1 when any listed file failed or could
+// not be read, or (--strict) when a line was improperly formatted. A list
+// that cannot be read or has no properly formatted line is bad input
+// (exit 2) and stops the check. --json prints one object for all the
+// lists.
+func runVerifyLists(a *app, o *verifyOptions) error {
+	all := listJSON{Files: []listEntry{}}
+	for _, list := range o.Lists {
+		out, err := checkList(a, o, list)
+		if err != nil {
+			return err
+		}
+		all.Files = append(all.Files, out.Files...)
+		all.OK += out.OK
+		all.Failed += out.Failed
+		all.Unreadable += out.Unreadable
+		all.Improper += out.Improper
+	}
+	if a.json {
+		if err := a.printJSON(all); err != nil {
+			return err
+		}
+	}
+	if all.Failed > 0 || all.Unreadable > 0 || (o.Strict && all.Improper > 0) {
+		return errSilentFailure
+	}
+	return nil
+}
+
+// checkList checks every file of one sha256sum-style list as `sha256sum
+// -c` does: "PATH: OK" or "PATH: FAILED" per file, "PATH: FAILED open or
+// read" for a file it cannot read, then the list's warnings, counted, on
+// stderr.
+func checkList(a *app, o *verifyOptions, list string) (listJSON, error) {
 	var r io.Reader = a.in
 	name, lineName := "stdin", "'standard input'"
 	if list != "-" {
 		f, err := os.Open(list)
 		if err != nil {
-			return usageErrorf("cannot read the list: %s: %v", list, unwrapPathError(err))
+			return listJSON{}, usageErrorf("cannot read the list: %s: %v", list, unwrapPathError(err))
 		}
 		defer f.Close()
 		r, name, lineName = f, list, list
@@ -384,20 +449,15 @@ func runVerifyList(a *app, o *verifyOptions) error {
 		out.Files = append(out.Files, e)
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return usageErrorf("%s: line %d is longer than 1 MiB; expected checksum lines \"<64 hex digits>  <path>\" as sha256sum writes them", lineName, lineNo+1)
+		return listJSON{}, usageErrorf("%s: line %d is longer than 1 MiB; expected checksum lines \"<64 hex digits>  <path>\" as sha256sum writes them", lineName, lineNo+1)
 	} else if err != nil {
-		return usageErrorf("cannot read the list %s: %v", name, unwrapPathError(err))
+		return listJSON{}, usageErrorf("cannot read the list %s: %v", name, unwrapPathError(err))
 	}
 	if len(out.Files) == 0 {
 		if read == 0 {
-			return usageErrorf("%s: no properly formatted checksum lines found: read 0 bytes; expected lines \"<64 hex digits>  <path>\" as sha256sum writes them", name)
+			return listJSON{}, usageErrorf("%s: no properly formatted checksum lines found: read 0 bytes; expected lines \"<64 hex digits>  <path>\" as sha256sum writes them", name)
 		}
-		return usageErrorf("%s: no properly formatted checksum lines found; expected lines \"<64 hex digits>  <path>\" as sha256sum writes them", name)
-	}
-	if a.json {
-		if err := a.printJSON(out); err != nil {
-			return err
-		}
+		return listJSON{}, usageErrorf("%s: no properly formatted checksum lines found; expected lines \"<64 hex digits>  <path>\" as sha256sum writes them", name)
 	}
 	if o.Report != reportStatus {
 		if out.Improper > 0 {
@@ -410,10 +470,7 @@ func runVerifyList(a *app, o *verifyOptions) error {
 			fmt.Fprintf(a.errOut, "sealed: warning: %d computed %s did not match\n", out.Failed, plural(out.Failed, "checksum", "checksums"))
 		}
 	}
-	if out.Failed > 0 || out.Unreadable > 0 || (o.Strict && out.Improper > 0) {
-		return errSilentFailure
-	}
-	return nil
+	return out, nil
 }
 
 func plural(n int, one, many string) string {

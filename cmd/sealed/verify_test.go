@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -15,8 +16,43 @@ func TestVerifyParse(t *testing.T) {
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if want := (verifyOptions{Hash: "H", TextSet: true}); *got != want {
+	if want := (verifyOptions{Hash: "H", TextSet: true}); !reflect.DeepEqual(*got, want) {
 		t.Fatalf("options %+v, want %+v", *got, want)
+	}
+}
+
+// TestVerifyCheckSwitch: -c is a switch, as sha256sum's, so its options
+// may follow it (newcomer trial finding 12: "-c --strict SUMS" took
+// --strict for the list); the lists are the arguments, stdin when none.
+func TestVerifyCheckSwitch(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		lists []string
+	}{
+		{[]string{"-c", "--strict", "SUMS"}, []string{"SUMS"}},
+		{[]string{"-c", "SUMS", "--strict"}, []string{"SUMS"}},
+		{[]string{"--strict", "--check", "A", "B"}, []string{"A", "B"}},
+		{[]string{"-c", "--strict"}, []string{"-"}},
+		{[]string{"-c", "-", "--strict"}, []string{"-"}},
+	} {
+		var got *verifyOptions
+		a := &app{in: strings.NewReader(""), out: &bytes.Buffer{}, errOut: &bytes.Buffer{}}
+		c := verifyCmd(a, func(_ *app, o *verifyOptions) error { got = o; return nil })
+		c.SetArgs(tc.args)
+		if err := c.Execute(); err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		if !got.Check || !got.Strict || !reflect.DeepEqual(got.Lists, tc.lists) {
+			t.Errorf("%q: options %+v, want -c --strict with lists %q", tc.args, *got, tc.lists)
+		}
+	}
+	code, _, stderr := runSealed(t, "", "verify", "--check=SUMS")
+	if code != 2 || !strings.HasPrefix(stderr, `sealed: --check: "SUMS" is not true or false: -c is a switch, as in sha256sum, and the lists are arguments (sealed verify -c SUMS)`+"\nhint: ") {
+		t.Errorf("--check=SUMS: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runSealed(t, "", "verify", "SUMS")
+	if code != 2 || !strings.HasPrefix(stderr, `sealed: verify takes no arguments (got "SUMS")`) {
+		t.Errorf("verify SUMS without -c: exit %d, %q", code, stderr)
 	}
 }
 

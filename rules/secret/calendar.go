@@ -43,9 +43,11 @@ func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 // is used only to find local midnights and calendar days, so daylight-saving
 // changes are handled by the zone's rules.
 //
-// Location nil means UTC. Where a zone skips local midnight (a DST change at
-// 00:00), the boundary is the instant Go's time.Date gives for that wall
-// time, which is the first instant of the new day.
+// Location nil means UTC. A local date and time names the first instant at
+// which the zone's clock reads it or later (Date): where a zone skips local
+// midnight (a DST change at 00:00) a phase starts at the first instant of
+// the new day, and where midnight happens twice (clocks turned back to
+// 00:00) at the first of the two.
 type Calendar struct {
 	Location *time.Location
 }
@@ -58,10 +60,58 @@ func (c Calendar) Loc() *time.Location {
 	return c.Location
 }
 
-// midnight returns local 00:00 of day (y, m, d) in the calendar's zone; d may
-// be out of range and is normalised by time.Date.
+// maxOffset bounds the distance between a local wall time read as UTC and
+// the instant it names: no zone's offset from UTC, local mean times of the
+// nineteenth century included, reaches 16 hours (tzdata's largest is
+// America/Sitka's +14:58:47 before 1867).
+const maxOffset = 16 * time.Hour
+
+// Date returns the instant a local date and time names in the calendar's
+// zone: the first instant at which the zone's clock reads that date and
+// time or later (reading S5, docs/secret-actions.md "Times"). Month, day,
+// hour, minute, second and nanosecond may be out of range and are
+// normalised as by time.Date (day 32 of January is 1 February).
+//
+// Most local times happen once and this is that instant. Where clocks are
+// turned back, a time that happens twice names the first of the two (in
+// Atlantic/Azores 2026-10-25 00:00 is 00:00Z, not 01:00Z). Where clocks jump
+// forward, a time that never happens names the first instant after the jump
+// (in America/Santiago Sunday 2026-09-06 00:00 is 01:00 -03, 04:00Z, the
+// first instant of that Sunday; in America/New_York 2026-03-08 02:30 is
+// 03:00 EDT). Unlike time.Date, whose choice in both cases is unspecified
+// and depends on the zone's offset, the answer never falls on the wrong
+// side of the named time: the local clock never reads it, or later, before
+// the instant returned.
+func (c Calendar) Date(year int, month time.Month, day, hour, min, sec, nsec int) time.Time {
+	loc := c.Loc()
+	// The wall time as if it were UTC: w - offset is the instant when the
+	// offset is in force then.
+	w := time.Date(year, month, day, hour, min, sec, nsec, time.UTC)
+	// Walk the zone's periods of constant offset from well before any
+	// instant the clock could read w: within a period the clock reads w or
+	// later from max(period start, w - offset) on, so the first period
+	// where that comes before the period's end holds the answer.
+	from := w.Add(-maxOffset)
+	for {
+		lt := from.In(loc)
+		_, off := lt.Zone()
+		_, end := lt.ZoneBounds()
+		at := w.Add(-time.Duration(off) * time.Second)
+		if at.Before(from) {
+			at = from
+		}
+		if end.IsZero() || at.Before(end) || !end.After(from) {
+			return at.In(loc)
+		}
+		from = end
+	}
+}
+
+// midnight returns the first instant of day (y, m, d) in the calendar's
+// zone, local 00:00 as Date reads it; d may be out of range and is
+// normalised.
 func (c Calendar) midnight(y int, m time.Month, d int) time.Time {
-	return time.Date(y, m, d, 0, 0, 0, 0, c.Loc())
+	return c.Date(y, m, d, 0, 0, 0, 0)
 }
 
 // weekOf returns the Monday 00:00 that starts the week holding t, the
@@ -124,11 +174,20 @@ func (c Calendar) NextStart(p Phase, t time.Time) time.Time {
 // AddDays returns the instant n calendar days after t at the same local wall
 // time in the calendar's zone (so 71, 72 or 73 hours for n = 3 across a
 // one-hour DST change). It implements the default revelation offset of
-// reading S5. n may be negative.
+// reading S5. n may be negative; n = 0 gives t.
+//
+// Where that day has no such local time (clocks jump over it) or has it
+// twice (clocks turned back), the answer is Date's: the first instant at
+// which the clock reads that day and time or later. In America/Santiago,
+// three days after Thursday 2026-09-03 00:00 -04 is Sunday 01:00 -03
+// (2026-09-06T04:00Z), the first instant of Sunday, not Saturday 23:00 -04.
 func (c Calendar) AddDays(t time.Time, n int) time.Time {
 	lt := t.In(c.Loc())
+	if n == 0 {
+		return lt
+	}
 	y, m, d := lt.Date()
-	return time.Date(y, m, d+n, lt.Hour(), lt.Minute(), lt.Second(), lt.Nanosecond(), c.Loc())
+	return c.Date(y, m, d+n, lt.Hour(), lt.Minute(), lt.Second(), lt.Nanosecond())
 }
 
 // Week names a game week by its ISO 8601 year and week number (weeks start
@@ -161,9 +220,13 @@ func ParseWeek(s string) (Week, error) {
 
 var weekPattern = regexp.MustCompile(`^([0-9]{4})-W([0-9]{2})$`)
 
-// WeekOf returns the ISO week holding t in the calendar's zone.
+// WeekOf returns the ISO week holding t in the calendar's zone: the week
+// whose start (WeekStart) is at or before t and whose next week's start is
+// after t, so WeekOf agrees with PhaseAt even where clocks are turned back
+// over a Monday midnight.
 func (c Calendar) WeekOf(t time.Time) Week {
-	y, n := t.In(c.Loc()).ISOWeek()
+	monday, _, _ := c.weekOf(t)
+	y, n := monday.In(c.Loc()).ISOWeek()
 	return Week{Year: y, Number: n}
 }
 

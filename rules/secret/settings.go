@@ -3,6 +3,7 @@ package secret
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -189,10 +190,21 @@ func (g Game) NotTaken(actionType, channel string, posted time.Time) (Reason, st
 	// Concatenated, not formatted with fmt (the same bytes): every post
 	// of a type taken in one phase only and posted in the other gets one.
 	if channel != s.Channel {
-		return WrongChannel, "a " + actionType + " action must be posted in " + s.Channel + ", not " + strconv.Quote(channel)
+		return WrongChannel, withArticle(actionType) + " action must be posted in " + s.Channel + ", not " + strconv.Quote(channel)
 	}
 	if ph, _, _ := g.Calendar.PhaseAt(posted); s.Phase != NoPhase && ph != s.Phase {
-		return WrongPhase, "a " + actionType + " action may be taken only in the " + s.Phase.String() + " phase; it was posted in the " + ph.String() + " phase"
+		return WrongPhase, withArticle(actionType) + " action may be taken only in the " + s.Phase.String() + " phase; it was posted in the " + ph.String() + " phase"
 	}
 	return "", ""
+}
+
+// withArticle returns word after its indefinite article: "an offer", "a
+// bid". The article follows the first letter (a, e, i, o, u take "an"),
+// which fits the action types' English names; it cannot know how a word
+// is spoken ("an hour", "a unit").
+func withArticle(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }

@@ -89,6 +89,36 @@ function saltAudit(decl, salt) {
   return { guessesLog2, weak: guessesLog2 < WEAK_BITS };
 }
 
+// LINE_BREAK matches one line break of commit.LineBreaks: LF, CR, CRLF,
+// VT, FF, NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR.
+const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+
+// saltLine ports commit.FindSaltLine: the first line of decl that starts
+// with "salt:" in any ASCII letter case, as {number, prefix, after} (after
+// names the line break before it, "" for the first line), or null. The
+// browser test compares the two.
+function saltLine(decl) {
+  let after = "";
+  for (let n = 1; ; n++) {
+    const m = LINE_BREAK.exec(decl);
+    const text = m ? decl.slice(0, m.index) : decl;
+    if (/^[Ss][Aa][Ll][Tt]:/.test(text)) return { number: n, prefix: text.slice(0, 5), after };
+    if (!m) return null;
+    const b = m[0];
+    after = { "\r\n": "CRLF", "\n": "LF", "\r": "CR", "\v": "VT", "\f": "FF" }[b] ||
+      "U+" + b.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+    decl = decl.slice(m.index + b.length);
+  }
+}
+
+// leafSize(bytes, overhead) = ledger.RevealLeafSize of the reveal's UTF-8
+// bytes: overhead (the rest of the leaf, from the page's
+// data-leaf-overhead) plus the text's RFC 8785 string, which is
+// JSON.stringify's.
+function leafSize(bytes, overhead) {
+  return overhead + new TextEncoder().encode(JSON.stringify(new TextDecoder().decode(bytes))).length;
+}
+
 async function commit() {
   const decl = document.getElementById("declaration").value;
   const saltBox = document.getElementById("salt");
@@ -98,9 +128,11 @@ async function commit() {
     err.textContent = "Type what you declare first, e.g. I bid 15 on lot 3.";
     return;
   }
-  if (/^salt:/im.test(decl)) {
+  const sl = saltLine(decl);
+  if (sl) {
     // As `sealed commit`: a line starting "salt:" would make the reveal text ambiguous.
-    err.textContent = "A line of the declaration starts with \"salt:\"; type only the declaration, the salt goes below.";
+    err.textContent = (sl.number === 1 ? "The declaration starts" : "Line " + sl.number + " of the declaration (after the line break " + sl.after + ") starts") +
+      " with \"" + sl.prefix + "\": a line starting with \"salt:\" in any letter case would make the reveal text ambiguous. Type only the declaration; the salt goes below.";
     return;
   }
   let salt = saltBox.value;
@@ -114,13 +146,26 @@ async function commit() {
   } else if (salt.trim() !== salt) {
     err.textContent = "The salt starts or ends with a space, which is easily lost when copied.";
     return;
+  } else if (LINE_BREAK.test(salt)) {
+    err.textContent = "The salt has a line break; the salt is the rest of the reveal text's last line.";
+    return;
   }
   if (!window.crypto || !crypto.subtle) {
     err.textContent = "This browser offers WebCrypto only on https:// or localhost pages; open the site that way, or use `sealed commit`.";
     return;
   }
   const reveal = decl + "\nsalt: " + salt; // no trailing newline, as `sealed commit`
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(reveal));
+  const bytes = new TextEncoder().encode(reveal);
+  const form = document.getElementById("hash-form");
+  const maxLeaf = Number(form.dataset.maxLeaf), size = leafSize(bytes, Number(form.dataset.leafOverhead));
+  if (size > maxLeaf) {
+    // As `sealed commit`: the reveal could never be recorded in the ledger.
+    err.textContent = "The reveal text would need a ledger leaf of up to " + size + " bytes, more than the " + maxLeaf +
+      " a leaf can hold: its reveal could never be recorded. Shorten the declaration so that its reveal takes " + (size - maxLeaf) +
+      " bytes fewer in the leaf, where a control character takes 6 bytes and a line break, tab, quote or backslash 2.";
+    return;
+  }
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
   document.getElementById("reveal").value = reveal;
   const h = hex(digest);
   document.getElementById("commitment").value = h;
