@@ -37,6 +37,16 @@ const (
 	KindContribution Kind = "contribution"
 )
 
+// Article is the kind with its indefinite article, as a message names
+// it: "a commit", "an edit" ("an" before a vowel; every kind sealed
+// writes is an English word or two).
+func (k Kind) Article() string {
+	if k != "" && strings.ContainsRune("aeiou", rune(k[0])) {
+		return "an " + string(k)
+	}
+	return "a " + string(k)
+}
+
 // MaxClientSeed is the longest client_seed of a contribution, in bytes
 // (commit.MaxClientSeed).
 const MaxClientSeed = commit.MaxClientSeed

@@ -325,7 +325,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 					got = k
 				}
 				if got != want {
-					r.err = fmt.Errorf("entry %d named by %s is a %s entry, not a %s entry", idx, refField(p.body.Kind), got, want)
+					r.err = fmt.Errorf("entry %d named by %s is %s entry, not %s entry", idx, refField(p.body.Kind), got.Article(), want.Article())
 					continue
 				}
 			}

@@ -152,7 +152,7 @@ func referenced(l *ledger.Ledger, field string, idx int64, want ledger.Kind) (*l
 		return nil, nil, err
 	}
 	if e.Kind != want {
-		return nil, nil, refuse(field, "entry %d is a %s entry; expected a %s entry", idx, e.Kind, want)
+		return nil, nil, refuse(field, "entry %d is %s entry; expected %s entry", idx, e.Kind.Article(), want.Article())
 	}
 	body, err := e.Body()
 	if err != nil {

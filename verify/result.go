@@ -179,7 +179,7 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 		return nil, err
 	}
 	if e.Kind != ledger.KindResult {
-		return nil, fmt.Errorf("entry %d is a %s entry; expected a result entry", resultIndex, e.Kind)
+		return nil, fmt.Errorf("entry %d is %s entry; expected a result entry", resultIndex, e.Kind.Article())
 	}
 	res, err := e.Body()
 	if err != nil {

@@ -303,7 +303,7 @@ func (s *Server) seedCheckOf(e *ledger.Entry) *seedCheck {
 	}
 	cb, err := ce.Body()
 	if err != nil || ce.Kind != ledger.KindSeedCommit {
-		sc.Problem = fmt.Sprintf("entry %d is a %s entry, not a seed-commit entry", ce.Index, ce.Kind)
+		sc.Problem = fmt.Sprintf("entry %d is %s entry, not a seed-commit entry", ce.Index, ce.Kind.Article())
 		return sc
 	}
 	sc.Commitment = cb.Commitment

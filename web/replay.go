@@ -175,7 +175,7 @@ func (s *Server) replayDigest(id string) (digest string, result int64, err error
 			return "", -1, err
 		}
 		if e.Kind != ledger.KindResult {
-			return "", -1, notFound("entry %d is a %s entry, not a result entry", n, e.Kind)
+			return "", -1, notFound("entry %d is %s entry, not a result entry", n, e.Kind.Article())
 		}
 		b, err := e.Body()
 		if err != nil {

@@ -170,7 +170,7 @@ func commitEntry(l *ledger.Ledger, index int64) (*ledger.Entry, *ledger.Body, er
 		return nil, nil, usageErrorf("--commit %d: no such ledger entry", index)
 	}
 	if e.Kind != ledger.KindCommit {
-		return nil, nil, usageErrorf("--commit %d: entry %d is a %s entry; expected the commit entry of the action", index, index, e.Kind)
+		return nil, nil, usageErrorf("--commit %d: entry %d is %s entry; expected the commit entry of the action", index, index, e.Kind.Article())
 	}
 	b, err := e.Body()
 	if err != nil {

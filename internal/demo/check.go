@@ -131,7 +131,7 @@ func checkMatch(l *ledger.Ledger, mc *MatchCheck) error {
 			return nil, err
 		}
 		if e.Kind != want {
-			return nil, fmt.Errorf("entry %d is a %s entry, want %s", n, e.Kind, want)
+			return nil, fmt.Errorf("entry %d is %s entry, want %s", n, e.Kind.Article(), want)
 		}
 		return e.Body()
 	}
