@@ -53,9 +53,17 @@ func LockCopy(ctx context.Context, conn string) (*CopyLock, error) {
 	return &CopyLock{conn: c}, nil
 }
 
-// Release releases the lock and closes its connection.
+// Release releases the lock and closes its connection. The lock is
+// released by name first: the server drops a closed session's locks only
+// once its backend has exited, after Close returns, so a LockCopy right
+// after could still find it held.
 func (l *CopyLock) Release() error {
-	return l.conn.Close(context.Background()) // the session's locks go with it
+	ctx := context.Background()
+	_, uerr := l.conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, copyLockKey)
+	if err := l.conn.Close(ctx); err != nil {
+		return err
+	}
+	return uerr
 }
 
 // schemaObjects are the tables and functions schema.sql creates, in
