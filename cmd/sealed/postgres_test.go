@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/internal/pgtest"
 )
@@ -199,22 +198,6 @@ func TestPostgresURLs(t *testing.T) {
 	}
 }
 
-// pgTables counts the tables of the database at url (its current schema).
-func pgTables(t *testing.T, url string) int {
-	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	var n int
-	if err := c.QueryRow(ctx, `SELECT count(*) FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // TestPostgresCopyLeavesNoLedger: a copy into PostgreSQL that stops (a
 // source whose entry 3 was altered: exit 1) leaves the destination
 // database empty: no signed empty ledger under the source's identity
@@ -234,7 +217,7 @@ func TestPostgresCopyLeavesNoLedger(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "entries, entry 3: ") || !strings.Contains(stderr, "\nhint: ") {
 		t.Errorf("copy of an altered source: exit %d, %s", code, stderr)
 	}
-	if n := pgTables(t, tb); n != 0 {
+	if n := pgtest.CountTables(t, tb); n != 0 {
 		t.Errorf("the failed copy left %d tables", n)
 	}
 	if code, _, stderr := runSealed(t, "", "ledger", "audit", "--db", tb, "--vkey-file", demo.VerifierKeyFile(src)); code != 2 || !strings.Contains(stderr, "not a sealed ledger") {
@@ -259,10 +242,10 @@ func TestPostgresCopyLeavesNoLedger(t *testing.T) {
 	if code, _, _ := runSealed(t, "", "ledger", "copy", "--from", empty, "--to", other); code == 0 {
 		t.Errorf("copy from an empty database to PostgreSQL: exit 0")
 	}
-	if n := pgTables(t, other); n != 0 {
+	if n := pgtest.CountTables(t, other); n != 0 {
 		t.Errorf("a copy from an empty database made %d tables at the destination", n)
 	}
-	if n := pgTables(t, empty); n != 0 {
+	if n := pgtest.CountTables(t, empty); n != 0 {
 		t.Errorf("a copy from an empty database made %d tables in it", n)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sealedhq/sealed/internal/pgtest"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/pgstore"
@@ -95,17 +94,7 @@ func auditFinding(t *testing.T, url string) string {
 // countEntries counts the rows of entries with a query of its own.
 func countEntries(t *testing.T, url string) int64 {
 	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	var n int64
-	if err := c.QueryRow(ctx, `SELECT count(*) FROM entries`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return pgtest.QueryInt(t, url, `SELECT count(*) FROM entries`)
 }
 
 // refusesWriter opens the ledger at url for writing, requires the

@@ -204,22 +204,6 @@ func (f *failingStore) Write(ctx context.Context, fn func(ledger.WriteTx) error)
 	return f.Store.Write(ctx, fn)
 }
 
-// tableCount counts the tables of url's current schema.
-func tableCount(t *testing.T, url string) int {
-	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	var n int
-	if err := c.QueryRow(ctx, `SELECT count(*) FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // TestCopyPostgresAtomic: a copy into PostgreSQL that stops after writing
 // entries drops all it made; the rows a killed copy left (no identity
 // rows: no ledger) are dropped by the next copy, which completes; a copy
@@ -234,7 +218,7 @@ func TestCopyPostgresAtomic(t *testing.T) {
 	if _, err := stores.Copy(ctx, src, url, progress); !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted copy: %v", err)
 	}
-	if n := tableCount(t, url); n != 0 {
+	if n := pgtest.CountTables(t, url); n != 0 {
 		t.Fatalf("an interrupted copy left %d tables", n)
 	}
 
@@ -270,7 +254,7 @@ func TestCopyPostgresAtomic(t *testing.T) {
 	if _, err := stores.Copy(context.Background(), src, url, nil); !errors.Is(err, ledger.ErrUnfinished) {
 		t.Fatalf("a copy over what a killed copy left: %v, want ErrUnfinished", err)
 	}
-	if n := tableCount(t, url); n == 0 {
+	if n := pgtest.CountTables(t, url); n == 0 {
 		t.Fatal("a copy dropped the rows a killed copy left")
 	}
 	dropAll(t, url)
