@@ -206,7 +206,9 @@ func (f *failingStore) Write(ctx context.Context, fn func(ledger.WriteTx) error)
 
 // TestCopyPostgresAtomic: a copy into PostgreSQL that stops after writing
 // entries drops all it made; the rows a killed copy left (no identity
-// rows: no ledger) are dropped by the next copy, which completes; a copy
+// rows: no ledger) are refused by the next copy, never dropped (a ledger
+// whose identity rows were deleted looks the same), and once dropped by
+// hand the copy completes; a copy
 // is refused while another holds the copy lock, and into a database that
 // holds a ledger, which stays as it was.
 func TestCopyPostgresAtomic(t *testing.T) {
