@@ -368,9 +368,9 @@ func (b *Body) normalise() error {
 		if *f.v == "" {
 			continue
 		}
-		t, err := time.Parse(time.RFC3339Nano, *f.v)
+		t, err := ParseTime(*f.v)
 		if err != nil {
-			return bodyErr(f.name, "expected an RFC 3339 time such as 2025-03-03T09:15:00Z, got %q", *f.v)
+			return bodyErr(f.name, "%v", err)
 		}
 		s, err := formatTime(t)
 		if err != nil {
@@ -527,6 +527,36 @@ var (
 	minTime = time.Unix(0, math.MinInt64).UTC()
 	maxTime = time.Unix(0, math.MaxInt64).UTC()
 )
+
+// ParseTime reads an RFC 3339 date-time, as entries' times (posted_at,
+// play_at, reveal_by) and the CLI's time flags take it: the "T" and "Z"
+// in either case (RFC 3339 section 5.6 allows lowercase), a numeric
+// offset or Z, and at most 9 fractional digits of a second (nanoseconds,
+// what a time holds: a tenth digit is refused rather than dropped).
+// Errors: one saying which of these s breaks.
+func ParseTime(s string) (time.Time, error) {
+	b := []byte(s)
+	if len(b) > 10 && b[10] == 't' {
+		b[10] = 'T'
+	}
+	if n := len(b); n > 0 && b[n-1] == 'z' {
+		b[n-1] = 'Z'
+	}
+	if i := bytes.IndexByte(b, '.'); i > 0 {
+		j := i + 1
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		if j-i-1 > 9 {
+			return time.Time{}, fmt.Errorf("%q has %d fractional digits of a second; expected at most 9 (nanoseconds)", s, j-i-1)
+		}
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(b))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 time; expected e.g. 2025-03-03T09:15:00Z", s)
+	}
+	return t, nil
+}
 
 // formatTime writes t in TimeLayout; times outside minTime..maxTime are
 // refused.

@@ -176,7 +176,7 @@ func admitRevealOrEdit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 	if b.PostedAt != "" {
 		// A body not yet normalised may carry any RFC 3339 time; one that
 		// does not parse is left to Append, which says what is wrong.
-		if t, err = time.Parse(time.RFC3339Nano, b.PostedAt); err != nil {
+		if t, err = ledger.ParseTime(b.PostedAt); err != nil {
 			return nil, nil
 		}
 	}
@@ -364,7 +364,7 @@ func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 		me.Index = size
 	}
 	if b.PostedAt != "" {
-		if t, err := time.Parse(time.RFC3339Nano, b.PostedAt); err == nil {
+		if t, err := ledger.ParseTime(b.PostedAt); err == nil {
 			me.PostedAt = t
 		}
 	}

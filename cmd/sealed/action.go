@@ -68,9 +68,9 @@ func (lf *ledgerFlags) openLedger(appending bool) (*ledger.Ledger, error) {
 // parseInstant parses a time flag: RFC 3339, with optional fractional
 // seconds ("2026-03-23T09:00:00Z", "2026-03-23T11:00:00+02:00").
 func parseInstant(flag, s string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
+	t, err := ledger.ParseTime(strings.TrimSpace(s))
 	if err != nil {
-		return time.Time{}, usageErrorf("--%s %q is not an RFC 3339 time; expected e.g. 2026-03-23T09:00:00Z", flag, s)
+		return time.Time{}, usageErrorf("--%s %v", flag, err)
 	}
 	return t, nil
 }
