@@ -31,3 +31,22 @@ func CountTables(t testing.TB, url string) int {
 	t.Helper()
 	return int(QueryInt(t, url, `SELECT count(*) FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'`))
 }
+
+// Exec runs the statements in turn on the database at url over a
+// connection of its own, and returns the first statement's error (a
+// failure to connect fails t).
+func Exec(t testing.TB, url string, sqls ...string) error {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	for _, q := range sqls {
+		if _, err := c.Exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sealedhq/sealed/internal/pgtest"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/pgstore"
@@ -15,18 +14,7 @@ import (
 // countObjects counts the tables and functions in url's current schema.
 func countObjects(t *testing.T, url string) (tables, funcs int) {
 	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	if err := c.QueryRow(ctx, `SELECT
-		(SELECT count(*) FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'),
-		(SELECT count(*) FROM pg_proc WHERE pronamespace = current_schema()::regnamespace)`).Scan(&tables, &funcs); err != nil {
-		t.Fatal(err)
-	}
-	return tables, funcs
+	return pgtest.CountTables(t, url), int(pgtest.QueryInt(t, url, `SELECT count(*) FROM pg_proc WHERE pronamespace = current_schema()::regnamespace`))
 }
 
 // TestDiscard: Discard drops the schema and the rows of a database that

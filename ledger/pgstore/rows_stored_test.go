@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sealedhq/sealed/internal/pgtest"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/pgstore"
 )
@@ -41,7 +42,7 @@ func TestAppendRefusesDroppedInsert(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := execSQL(t, url, nullTrigger, c.create); err != nil {
+			if err := pgtest.Exec(t, url, nullTrigger, c.create); err != nil {
 				t.Fatal(err)
 			}
 			// Player p50 is new: the append writes entries, hashes and
@@ -78,7 +79,7 @@ func TestAppendRefusesDroppedInsert(t *testing.T) {
 			if c.table != "checkpoints" && n != 3 {
 				t.Fatalf("%d entries stored after the refused append, want 3", n)
 			}
-			if err := execSQL(t, url, c.drop, `DROP FUNCTION foreign_null()`); err != nil {
+			if err := pgtest.Exec(t, url, c.drop, `DROP FUNCTION foreign_null()`); err != nil {
 				t.Fatal(err)
 			}
 			l2 := mustOpen(t, url, ledger.Options{KeyFile: key})
@@ -99,7 +100,7 @@ func TestCopyInsertRefusesDroppedRows(t *testing.T) {
 	ctx := context.Background()
 	url, _ := newLedger(t)
 	s := openStore(t, url, pgstore.Options{})
-	if err := execSQL(t, url, nullTrigger, `CREATE TRIGGER foreign_drop BEFORE INSERT ON entries FOR EACH ROW EXECUTE FUNCTION foreign_null()`); err != nil {
+	if err := pgtest.Exec(t, url, nullTrigger, `CREATE TRIGGER foreign_drop BEFORE INSERT ON entries FOR EACH ROW EXECUTE FUNCTION foreign_null()`); err != nil {
 		t.Fatal(err)
 	}
 	const n = 300 // over copyMin

@@ -37,7 +37,7 @@ func (ls *schemaLedgers) tamperedLedger(t *testing.T, n int64, sqls ...string) (
 	t.Helper()
 	ctx := context.Background()
 	schema := fmt.Sprintf("ledger%d", ls.n.Add(1))
-	if err := execSQL(t, ls.db, `CREATE SCHEMA `+schema); err != nil {
+	if err := pgtest.Exec(t, ls.db, `CREATE SCHEMA `+schema); err != nil {
 		t.Fatal(err)
 	}
 	url = ls.db + "&search_path=" + schema
@@ -57,7 +57,7 @@ func (ls *schemaLedgers) tamperedLedger(t *testing.T, n int64, sqls ...string) (
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := execSQL(t, url, sqls...); err != nil {
+	if err := pgtest.Exec(t, url, sqls...); err != nil {
 		t.Fatal(err)
 	}
 	return url, key

@@ -28,23 +28,6 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-// execSQL runs statements on url on a connection of its own.
-func execSQL(t *testing.T, url string, sqls ...string) error {
-	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	for _, q := range sqls {
-		if _, err := c.Exec(ctx, q); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // TestNotLedger opens databases that hold no ledger.
 func TestNotLedger(t *testing.T) {
 	ctx := context.Background()
@@ -61,13 +44,13 @@ func TestNotLedger(t *testing.T) {
 	if _, err := openLedger(ctx, url, ledger.Options{ReadOnly: true}); !errors.Is(err, ledger.ErrNotLedger) {
 		t.Errorf("ledger.Open of an empty database: %v; want ErrNotLedger", err)
 	}
-	if err := execSQL(t, url, `SELECT 1 FROM schema_version`); err == nil {
+	if err := pgtest.Exec(t, url, `SELECT 1 FROM schema_version`); err == nil {
 		t.Error("Open without Create made the schema")
 	}
 
 	// A database holding other tables is not made a ledger.
 	other := pgtest.Shared(t).NewDatabase(t)
-	if err := execSQL(t, other, `CREATE TABLE accounts(id bigint)`); err != nil {
+	if err := pgtest.Exec(t, other, `CREATE TABLE accounts(id bigint)`); err != nil {
 		t.Fatal(err)
 	}
 	_, err := pgstore.Open(ctx, other, pgstore.Options{Create: true})
@@ -133,10 +116,10 @@ func TestReadOnly(t *testing.T) {
 // where the database has it off, and ends transactions left idle.
 func TestSessionSettings(t *testing.T) {
 	url, _ := newLedger(t)
-	if err := execSQL(t, url, `ALTER DATABASE `+pgx.Identifier{dbName(t, url)}.Sanitize()+` SET synchronous_commit = off`); err != nil {
+	if err := pgtest.Exec(t, url, `ALTER DATABASE `+pgx.Identifier{dbName(t, url)}.Sanitize()+` SET synchronous_commit = off`); err != nil {
 		t.Fatal(err)
 	}
-	if err := execSQL(t, url, `DO $$ BEGIN IF current_setting('synchronous_commit') <> 'off' THEN RAISE 'setting not applied'; END IF; END $$`); err != nil {
+	if err := pgtest.Exec(t, url, `DO $$ BEGIN IF current_setting('synchronous_commit') <> 'off' THEN RAISE 'setting not applied'; END IF; END $$`); err != nil {
 		t.Fatalf("the database default did not apply to a new session: %v", err)
 	}
 	s := openStore(t, url, pgstore.Options{})
@@ -159,7 +142,7 @@ func dbName(t *testing.T, url string) string {
 
 func TestSchemaTooNew(t *testing.T) {
 	url, _ := newLedger(t)
-	if err := execSQL(t, url, `INSERT INTO schema_version(version, applied_at) VALUES(1000, 'future')`); err != nil {
+	if err := pgtest.Exec(t, url, `INSERT INTO schema_version(version, applied_at) VALUES(1000, 'future')`); err != nil {
 		t.Fatal(err)
 	}
 	for _, ro := range []bool{false, true} {
@@ -194,7 +177,7 @@ func TestAppendOnly(t *testing.T) {
 			`DELETE FROM ` + table,
 			`TRUNCATE ` + table + ` CASCADE`,
 		} {
-			err := execSQL(t, url, q)
+			err := pgtest.Exec(t, url, q)
 			if err == nil || !strings.Contains(err.Error(), "refused") {
 				t.Errorf("%s: %v; want the trigger's refusal", q, err)
 			}
@@ -243,10 +226,10 @@ func TestReadOnlyDatabase(t *testing.T) {
 	if err := l.Close(); err != nil { // signs the checkpoint of size 5
 		t.Fatal(err)
 	}
-	if err := execSQL(t, url, `ALTER DATABASE `+pgx.Identifier{dbName(t, url)}.Sanitize()+` SET default_transaction_read_only = on`); err != nil {
+	if err := pgtest.Exec(t, url, `ALTER DATABASE `+pgx.Identifier{dbName(t, url)}.Sanitize()+` SET default_transaction_read_only = on`); err != nil {
 		t.Fatal(err)
 	}
-	if err := execSQL(t, url, `CREATE TABLE probe(x int)`); err == nil {
+	if err := pgtest.Exec(t, url, `CREATE TABLE probe(x int)`); err == nil {
 		t.Fatal("the database is not read-only")
 	}
 	r := mustOpen(t, url, ledger.Options{ReadOnly: true})
@@ -343,7 +326,7 @@ func TestUpgradeFillsPlayers(t *testing.T) {
 	}
 	l.Close()
 	// Back to schema version 2, as an older sealed left it.
-	if err := execSQL(t, url, `ALTER TABLE schema_version DISABLE TRIGGER USER`,
+	if err := pgtest.Exec(t, url, `ALTER TABLE schema_version DISABLE TRIGGER USER`,
 		`DELETE FROM schema_version WHERE version >= 3`, `DROP TABLE players`,
 		`ALTER TABLE schema_version ENABLE TRIGGER USER`); err != nil {
 		t.Fatal(err)
@@ -397,7 +380,7 @@ func TestForeignTables(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			url := pgtest.Shared(t).NewDatabase(t)
-			if err := execSQL(t, url, c.sqls...); err != nil {
+			if err := pgtest.Exec(t, url, c.sqls...); err != nil {
 				t.Fatal(err)
 			}
 			msg := fmt.Sprintf(want, c.table)
@@ -408,7 +391,7 @@ func TestForeignTables(t *testing.T) {
 			if err := initLedger(url, filepath.Join(t.TempDir(), "k")); err == nil || !strings.Contains(err.Error(), msg) {
 				t.Errorf("init: %v; want %q", err, msg)
 			}
-			if err := execSQL(t, url, `DO $$ BEGIN IF (SELECT count(*) FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r') <> 1 THEN RAISE 'tables were made'; END IF; END $$`); err != nil {
+			if err := pgtest.Exec(t, url, `DO $$ BEGIN IF (SELECT count(*) FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r') <> 1 THEN RAISE 'tables were made'; END IF; END $$`); err != nil {
 				t.Errorf("after the refusals: %v", err)
 			}
 			s := openStore(t, url, pgstore.Options{})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/sealedhq/sealed/internal/pgtest"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/pgstore"
 )
@@ -39,10 +40,10 @@ func TestAuditTamperedBody(t *testing.T) {
 		t.Fatalf("entry %d: no player p5 in %s", victim, es[0].Leaf)
 	}
 	off += len(`"player":"`)
-	if err := execSQL(t, url, `UPDATE entries SET body = set_byte(body, 0, 0) WHERE idx = 5`); err == nil {
+	if err := pgtest.Exec(t, url, `UPDATE entries SET body = set_byte(body, 0, 0) WHERE idx = 5`); err == nil {
 		t.Fatal("an UPDATE of entries was not refused")
 	}
-	if err := execSQL(t, url,
+	if err := pgtest.Exec(t, url,
 		`ALTER TABLE entries DISABLE TRIGGER ALL`,
 		fmt.Sprintf(`UPDATE entries SET body = set_byte(body, %d, ascii('x')) WHERE idx = %d`, off, victim),
 		`ALTER TABLE entries ENABLE TRIGGER ALL`,

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sealedhq/sealed/internal/pgtest"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/pgstore"
@@ -285,13 +284,7 @@ func TestCopyPostgresAtomic(t *testing.T) {
 // public schema, as an operator removing a stopped copy's rows would.
 func dropAll(t *testing.T, url string) {
 	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, `DROP SCHEMA public CASCADE; CREATE SCHEMA public`); err != nil {
+	if err := pgtest.Exec(t, url, `DROP SCHEMA public CASCADE; CREATE SCHEMA public`); err != nil {
 		t.Fatal(err)
 	}
 }
