@@ -30,6 +30,12 @@ type AuditReport struct {
 	results    []namedReplay // result entries seen by the tree pass, for auditRest
 	players    *playersAudit // the players rows, re-derived by the tree pass
 	playersErr error         // reading the players rows failed
+	// seeds are the seed-commit entries the tree pass saw, with their
+	// leaves' commitments; seedRows the seed_commits rows, read before
+	// it (seedRowsErr: reading them failed).
+	seeds       []StoredSeedCommit
+	seedRows    []StoredSeedCommit
+	seedRowsErr error
 	// playersFast is the players fast path's result (PlayerReader), nil
 	// if the tree pass re-derived the table into players instead.
 	playersFast *playersFast
@@ -303,6 +309,13 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 		players, err := l.readPlayers(ctx)
 		rep.players, rep.playersErr = newPlayersAudit(players, false), err
 	}
+	// The seed_commits rows, read before the pass as the players rows
+	// are: every row a writer stores with its entries lies below the
+	// census auditRest takes after it.
+	rep.seedRowsErr = l.store.EachSeedCommit(ctx, func(r StoredSeedCommit) error {
+		rep.seedRows = append(rep.seedRows, r)
+		return nil
+	})
 	producers.Go(func() { errc <- l.checkLeafChunks(actx, raw, !storeColumns, rep.players, pout, leaves, efree, lfree) })
 	producers.Go(func() { errc <- l.readHashChunks(actx, hcount, fast, hashes, hfree) })
 	f := &frontier{}
@@ -364,6 +377,7 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 			lpos = 0
 			columnsAll = columnsAll && lb.columns
 			rep.results = append(rep.results, lb.results...)
+			rep.seeds = append(rep.seeds, lb.seeds...)
 			if len(lb.hashes) == 0 && lb.problem != "" {
 				return fail(i, -1, "%s", lb.problem)
 			}

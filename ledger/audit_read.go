@@ -71,6 +71,10 @@ type leafBatch struct {
 	hashes  []tlog.Hash
 	problem string
 	results []namedReplay // the result entries among these leaves
+	// seeds are the seed-commit entries among these leaves, each with
+	// the commitment its leaf holds (checked against the seed_commits
+	// rows in auditRest).
+	seeds []StoredSeedCommit
 	// columns reports that the chunk's lookup columns were compared with
 	// its leaves and checked out (audit_columns_fast.go).
 	columns bool
@@ -149,7 +153,7 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 		hashes = hashes[:c.end-c.first]
 		batch := leafBatch{hashes: hashes}
 		lc.commits = lc.commits[:0]
-		ok = c.blobs != nil && lc.checkBlobs(c.blobs, c.first, hashes, &batch.results, &batch.columns)
+		ok = c.blobs != nil && lc.checkBlobs(c.blobs, c.first, hashes, &batch.results, &batch.seeds, &batch.columns)
 		if ok {
 			for _, e := range lc.commits {
 				if lc.playersOut == nil {
@@ -195,11 +199,12 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 }
 
 // checkBlobs checks the aggregates of a chunk of len(hashes) entries and
-// fills hashes with the recomputed leaf hashes (entry first onwards) and
-// results with its result entries. It returns false, leaving the checker
-// and results as they were, if anything does not check out (a count, a
+// fills hashes with the recomputed leaf hashes (entry first onwards),
+// results with its result entries and, if seeds is not nil, seeds with
+// its seed-commit entries. It returns false, leaving the checker, results
+// and seeds as they were, if anything does not check out (a count, a
 // length, a leaf hash, a time): the chunk is then read again row by row.
-func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash, results *[]namedReplay, columns *bool) bool {
+func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash, results *[]namedReplay, seeds *[]StoredSeedCommit, columns *bool) bool {
 	n := int64(len(hashes))
 	if e.Count != n || e.Times != n || e.MinLeafHash != tlog.HashSize || int64(len(e.LeafHashes)) != n*tlog.HashSize ||
 		e.MinDedup != 32 || int64(len(e.Dedups)) != n*32 {
@@ -208,6 +213,10 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 	cols, colsOK := startColumns(e, n)
 	prev := c.prev
 	found := *results
+	var seedsFound []StoredSeedCommit
+	if seeds != nil {
+		seedsFound = *seeds
+	}
 	var m leafMembers
 	bodies, lengths, instants := e.Bodies, e.Lengths, e.Instants
 	for i := range hashes {
@@ -241,6 +250,10 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 		case KindCommit:
 			name, ok := m.str(body, mPlayer)
 			c.commits = append(c.commits, chunkLeaf{first + int64(i), body, name, ok})
+		case KindSeedCommit:
+			if sc, ok := SeedCommitmentOf(kind, body); ok && seeds != nil {
+				seedsFound = append(seedsFound, StoredSeedCommit{sc, first + int64(i)})
+			}
 		}
 		prev = integrated
 		hashes[i] = h
@@ -253,6 +266,9 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 	}
 	c.prev = prev
 	*results = found
+	if seeds != nil {
+		*seeds = seedsFound
+	}
 	*columns = colsOK && cols.done(e)
 	return true
 }
@@ -346,6 +362,9 @@ func (c *leafChecker) checkRows(ctx context.Context, a, b int64, hashes []tlog.H
 		if r.Kind == KindResult {
 			d, _ := topLevelString(r.Leaf, "replay_sha256")
 			batch.results = append(batch.results, namedReplay{r.Index, d})
+		}
+		if sc, ok := SeedCommitmentOf(r.Kind, r.Leaf); ok {
+			batch.seeds = append(batch.seeds, StoredSeedCommit{sc, r.Index})
 		}
 		c.player(r.Index, r.Kind, r.Leaf)
 		batch.hashes = append(batch.hashes, h)

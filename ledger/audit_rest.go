@@ -186,6 +186,12 @@ func (l *Ledger) auditRest(ctx context.Context, rep *AuditReport) (*AuditProblem
 	if p := pa.finish(n, size); p != nil {
 		return p, nil
 	}
+	if err := rep.seedRowsErr; err != nil && !errors.Is(err, ErrTampered) {
+		return nil, err
+	}
+	if p := auditSeedCommits(rep, c.SeedCommitsTable, n, size); p != nil {
+		return p, nil
+	}
 	if p, err := l.auditCosignatures(ctx, c); p != nil || err != nil {
 		return p, err
 	}

@@ -2,6 +2,8 @@ package ledger_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
@@ -110,8 +112,11 @@ func TestBatchCopiesRefusedAsDuplicates(t *testing.T) {
 		// duplicate key is its whole canonical body) in odd ones.
 		copyBody, copyKind := commitBody(fmt.Sprintf("r%d-copy", round), hashA), ledger.KindCommit
 		if round%2 == 1 {
+			// A seed is committed once: each round's seed-commit commits
+			// to its own seed.
+			seed := sha256.Sum256(fmt.Appendf(nil, "r%d-copy", round))
 			copyBody = `{"kind":"seed-commit","game":"auction","match_id":"` + fmt.Sprintf("r%d-copy", round) +
-				`","rules_version":"auction-0.2","config":{"players":3},"commitment":"` + hashA + `"}`
+				`","rules_version":"auction-0.2","config":{"players":3},"commitment":"` + hex.EncodeToString(seed[:]) + `"}`
 			copyKind = ledger.KindSeedCommit
 		}
 		for i := distinct; i < len(bodies); i++ {

@@ -209,6 +209,10 @@ func Copy(ctx context.Context, src, dst Store, progress func(stage CopyStage, do
 			if problem := checkColumns(e); problem != "" {
 				return rep, checkFailed("source: entry %d: %s", e.Index, problem)
 			}
+			// The seed_commits row is the leaf's, written by the
+			// destination's Insert (the audit holds the source's rows
+			// to the leaves).
+			e.SeedCommitment, _ = SeedCommitmentOf(e.Kind, e.Leaf)
 			hs, err := tlog.StoredHashesForRecordHash(e.Index, lh, f)
 			if err != nil {
 				return rep, err

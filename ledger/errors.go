@@ -8,8 +8,11 @@ import (
 
 // DuplicateError is returned by Append when the entry duplicates one
 // already in the log: a commit with the same player, action type and
-// commitment, or any other entry whose body (without integrated_at) is
-// identical. Index is the existing entry's index. The web site answers 409.
+// commitment; a seed-commit whose commitment an earlier seed-commit holds
+// (a seed is committed once, whatever the match: docs/ledger.md
+// "Duplicates"); or any other entry whose body (without integrated_at) is
+// identical. Index is the existing entry's index, Kind its kind. The web
+// site answers 409.
 type DuplicateError struct {
 	Index int64
 	Kind  Kind
@@ -17,8 +20,11 @@ type DuplicateError struct {
 
 // Error names the existing index.
 func (e *DuplicateError) Error() string {
-	if e.Kind == KindCommit {
+	switch e.Kind {
+	case KindCommit:
 		return fmt.Sprintf("duplicate commit: the same player, action type and commitment are already at index %d", e.Index)
+	case KindSeedCommit:
+		return fmt.Sprintf("duplicate seed commitment: the seed-commit at index %d already holds this commitment (a seed is committed once)", e.Index)
 	}
 	return fmt.Sprintf("duplicate %s entry: an identical entry is already at index %d", e.Kind, e.Index)
 }

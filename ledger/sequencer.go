@@ -24,7 +24,8 @@ type request struct {
 // returns its ledger index once the transaction holding it (entry and
 // stored hashes) is durable on disk. Concurrent calls are batched into one
 // transaction. Errors: *BodyError for a bad body; *DuplicateError with the
-// existing index; a posted_at later than the integration time, or a
+// existing index (for a seed-commit, also when an earlier seed-commit
+// holds its commitment: a seed is committed once); a posted_at later than the integration time, or a
 // commit/seed_commit reference to a missing entry or one of the wrong kind
 // (errors wrapping ErrNotFound or saying which kind was found);
 // ErrReadOnly, ErrClosed; ctx's error if ctx ends first (the entry may
@@ -258,6 +259,24 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 		if err != nil {
 			return fmt.Errorf("looking up duplicates: %w", err)
 		}
+		// A seed is committed once: the seed-commits already stored that
+		// hold a commitment of the batch's seed-commits (rare: one per
+		// match), looked up under the write lock, so that two writers
+		// admitting the same seed at once cannot both append it.
+		var seeds []string
+		for _, r := range batch {
+			if r.p.body.Kind == KindSeedCommit {
+				seeds = append(seeds, r.p.body.Commitment)
+			}
+		}
+		var seedsStored map[string]int64
+		var seedsStaged map[string]int64
+		if len(seeds) > 0 {
+			if seedsStored, err = tx.SeedCommits(ctx, seeds); err != nil {
+				return fmt.Errorf("looking up seed commitments: %w", err)
+			}
+			seedsStaged = map[string]int64{}
+		}
 		// The players of the batch's commit entries: known ones from the
 		// cache, the others looked up in the players table (one query,
 		// and none when every player is known).
@@ -337,6 +356,16 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 				r.err = &DuplicateError{Index: d.Index, Kind: d.Kind}
 				continue
 			}
+			if p.body.Kind == KindSeedCommit {
+				if i, ok := seedsStored[p.body.Commitment]; ok {
+					r.err = &DuplicateError{Index: i, Kind: KindSeedCommit}
+					continue
+				}
+				if i, ok := seedsStaged[p.body.Commitment]; ok {
+					r.err = &DuplicateError{Index: i, Kind: KindSeedCommit}
+					continue
+				}
+			}
 			newPlayer := false
 			if p.skeleton != "" {
 				name, idx, ok := playerOf(p.skeleton)
@@ -362,8 +391,12 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			if p.hasPosted {
 				e.PostedAt, e.HasPostedAt = p.postedAt, true
 			}
-			if p.body.Kind == KindCommit {
+			switch p.body.Kind {
+			case KindCommit:
 				e.Commitment = p.body.Commitment
+			case KindSeedCommit:
+				e.SeedCommitment = p.body.Commitment
+				seedsStaged[p.body.Commitment] = f.size
 			}
 			entries = append(entries, e)
 			batchDups[p.dedup] = IndexKind{f.size, p.body.Kind}

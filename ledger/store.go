@@ -102,6 +102,20 @@ type Store interface {
 	// [Skeleton]); an error wrapping ErrNotFound if there is none. It is
 	// one indexed lookup (the table's key), O(log n).
 	PlayerBySkeleton(ctx context.Context, skeleton string) (*StoredPlayer, error)
+	// SeedCommits returns the indexes of the seed-commit entries whose
+	// seed_commits row holds commitment (64 lowercase hex characters), in
+	// index order: one indexed lookup, O(log n) (docs/ledger.md
+	// "Duplicates"). The rows are an index of the leaves, held to them by
+	// the audit; a caller reads and checks the entries they name. A store
+	// opened read-only whose schema predates the table
+	// (Census.SeedCommitsTable false) returns an error wrapping
+	// errors.ErrUnsupported.
+	SeedCommits(ctx context.Context, commitment string) ([]int64, error)
+	// EachSeedCommit calls fn with every seed_commits row, in (commitment,
+	// index) order, stopping at fn's first error; for nothing if the store
+	// has no such table (Census.SeedCommitsTable false).
+	EachSeedCommit(ctx context.Context, fn func(StoredSeedCommit) error) error
+
 	// EachPlayer calls fn with every players row, in skeleton order,
 	// stopping at fn's first error. A row holding a value of the wrong
 	// type is an error wrapping ErrTampered that names the table, the row
@@ -141,6 +155,11 @@ type Census struct {
 	Cosignatures int64    // rows
 	Replays      int64    // rows
 	Players      int64    // rows
+	SeedCommits  int64    // rows
+	// SeedCommitsTable is false for a database opened read-only whose
+	// schema predates the seed_commits table (its writer adds and fills
+	// it).
+	SeedCommitsTable bool
 	// PlayersTable is false for a database opened read-only whose schema
 	// predates the players table (its writer adds and fills it); a
 	// database whose schema version says it has one and has none is an
@@ -192,6 +211,19 @@ type WriteTx interface {
 	// commit entry naming a player of a skeleton not seen before, so an
 	// append of a known player's entry writes no players row.
 	InsertPlayers(ctx context.Context, rows []StoredPlayer) error
+	// SeedCommits returns, for each of commitments (64 lowercase hex
+	// characters) that a seed-commit entry already stored holds, the
+	// smallest such index, keyed by commitment. Insert writes the rows:
+	// one per entry whose SeedCommitment is set.
+	SeedCommits(ctx context.Context, commitments []string) (map[string]int64, error)
+}
+
+// StoredSeedCommit is one row of a store's seed_commits table: the
+// commitment (64 lowercase hex characters) a seed-commit entry holds, and
+// that entry's index.
+type StoredSeedCommit struct {
+	Commitment string
+	Index      int64
 }
 
 // Meta is a log's identity as a store keeps it.
@@ -214,7 +246,11 @@ type StoredEntry struct {
 	HasPostedAt  bool
 	Dedup        []byte // the 32-byte duplicate key
 	Commitment   string // commit entries: the commitment; else ""
-	Ref          int64  // reveal, edit, seed-reveal: the index named; else -1
+	// SeedCommitment is a seed-commit entry's commitment (64 lowercase
+	// hex characters), else "": Insert writes it to the seed_commits
+	// table, not to a column of entries, and EntryRange leaves it "".
+	SeedCommitment string
+	Ref            int64 // reveal, edit, seed-reveal: the index named; else -1
 }
 
 // StoredHash is one stored hash of the tree: ID is its

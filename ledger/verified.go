@@ -166,7 +166,7 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 					entries := make([]Entry, 0, n) // each may keep the entries' leaves, slices of the chunk
 					lc.entries, lc.prev, lc.commits, results = &entries, math.MinInt64, lc.commits[:0], results[:0]
 					var cols bool
-					if lc.checkBlobs(c, r.first, hashes, &results, &cols) && cols && len(entries) == n {
+					if lc.checkBlobs(c, r.first, hashes, &results, nil, &cols) && cols && len(entries) == n {
 						r.entries = entries
 					}
 				}

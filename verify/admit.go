@@ -104,10 +104,11 @@ func refuse(field, format string, args ...any) error {
 // its seed-commit was integrated, arriving at or after play_at or
 // play_at_entry, or of a seat that already contributed).
 // Other errors are storage errors. Admit reads the entries named; for a
-// seed-commit, every entry of the log (O(n): the stores index no
-// seed-commit's commitment); for a result, every entry up to the first
-// seed-commit of its match, twice (the second time for an earlier
-// seed-commit of its commitment).
+// seed-commit, the seed-commits holding its commitment (one lookup in the
+// store's seed_commits table, O(log n); ledger.Append refuses such a
+// seed-commit too, under the write lock, so two admitted at once cannot
+// both land); for a result, every entry up to the first seed-commit of
+// its match, then the seed-commits holding that one's commitment.
 func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warnings []string, err error) {
 	switch b.Kind {
 	case ledger.KindReveal, ledger.KindEdit:
@@ -409,7 +410,7 @@ func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) error {
 	if err != nil {
 		return nil // Append says what is wrong
 	}
-	// Last, as it reads the whole log (seedreuse.go).
+	// One lookup in the store's seed_commits table (seedreuse.go).
 	earlier, err := seedCommitHolding(l, c, size)
 	if err != nil || earlier == nil {
 		return err

@@ -1,6 +1,8 @@
 package verify_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,9 +15,10 @@ func TestAdmitContributionAndBeacon(t *testing.T) {
 	const qn = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
 	h := strings.Repeat("ab", 32)
 	// Each match commits to its own seed (a seed is committed once): the
-	// commitments are arbitrary digests, h with its first digits changed.
+	// commitments are arbitrary digests, the SHA-256 of the match id.
 	sc := func(match, extra string) string {
-		c := strings.Repeat("0", len(match)) + h[len(match):]
+		d := sha256.Sum256([]byte(match))
+		c := hex.EncodeToString(d[:])
 		return `{"kind":"seed-commit","game":"auction","match_id":"` + match + `","rules_version":"auction-0.2","config":` + auctionConfigJSON + `,"commitment":"` + c + `"` + extra + `}`
 	}
 	// Round 657413 was published at 2023-09-15T11:00:03Z (genesis
@@ -80,9 +83,13 @@ func TestAdmitBeaconSignature(t *testing.T) {
 		sig3      = "b6b6a585449b66eb12e875b64fcbab3799861a00e4dbf092d99e969a5eac57dd3f798acf61e705fe4f093db926626807"
 	)
 	withRound := al.add("2023-09-15T10:00:00Z", `{"kind":"seed-commit","game":"bargain","match_id":"e","rules_version":"r","config":{},"commitment":"`+admitCommitA+`","beacon_chain":"`+qn+`","beacon_round":657413}`)
-	noRound := al.add("2023-09-15T10:00:01Z", `{"kind":"seed-commit","game":"bargain","match_id":"f","rules_version":"r","config":{},"commitment":"`+admitCommitA+`"}`)
+	noRound := al.add("2023-09-15T10:00:01Z", `{"kind":"seed-commit","game":"bargain","match_id":"f","rules_version":"r","config":{},"commitment":"`+admitCommitB+`"}`)
 	reveal := func(sc int64, sig string) string {
-		return `{"kind":"seed-reveal","seed_commit":` + itoa(sc) + `,"seed":"` + admitSeedA + `","beacon_signature":"` + sig + `"}`
+		seed := admitSeedA
+		if sc == noRound {
+			seed = admitSeedB
+		}
+		return `{"kind":"seed-reveal","seed_commit":` + itoa(sc) + `,"seed":"` + seed + `","beacon_signature":"` + sig + `"}`
 	}
 	now := "2023-09-15T12:00:00Z"
 	w, err := al.admit(reveal(withRound, strings.ToUpper(sig657413)), nil, now)

@@ -421,25 +421,29 @@ func TestAdmitResult(t *testing.T) {
 	}
 	const now = "2026-11-16T12:00:00Z"
 
-	// m-ok: the seed-commit carries the replay's config.
+	// m-ok: the seed-commit carries the replay's config. A seed is
+	// committed once: only m-ok commits to seed A, the others to
+	// arbitrary digests (their results are refused on their configs, or
+	// warned about for want of a seed-commit, before any commitment is
+	// compared).
 	al.add("2026-11-16T08:00:00Z", seedCommitJSON("auction", "m-ok", auctionConfigJSON, admitCommitA))
 	// m-second: the seed-commit says second-price, the replay was played
 	// first-price: the one key that differs is pricing.
 	second := strings.Replace(auctionConfigJSON, `"first"`, `"second"`, 1)
-	al.add("2026-11-16T08:00:01Z", seedCommitJSON("auction", "m-second", second, admitCommitA))
+	al.add("2026-11-16T08:00:01Z", seedCommitJSON("auction", "m-second", second, strings.Repeat("1", 64)))
 	// m-late: the earliest seed-commit has 4 players, a later one the
 	// replay's config; the result is held to the earliest.
 	four := strings.Replace(auctionConfigJSON, `"players": 3`, `"players": 4`, 1)
-	al.add("2026-11-16T08:00:02Z", seedCommitJSON("auction", "m-late", four, admitCommitA))
-	al.add("2026-11-16T08:00:03Z", seedCommitJSON("auction", "m-late", auctionConfigJSON, admitCommitA))
+	al.add("2026-11-16T08:00:02Z", seedCommitJSON("auction", "m-late", four, strings.Repeat("2", 64)))
+	al.add("2026-11-16T08:00:03Z", seedCommitJSON("auction", "m-late", auctionConfigJSON, strings.Repeat("4", 64)))
 	// m-other: a seed-commit with another config for the other game;
 	// m-other-2: one for an auction of another match id. Neither is the
 	// seed-commit of auction m-other or m-none.
-	al.add("2026-11-16T08:00:04Z", seedCommitJSON("bargain", "m-other", `{"matches":3,"maxTurns":4}`, admitCommitA))
-	al.add("2026-11-16T08:00:05Z", seedCommitJSON("auction", "m-other-2", second, admitCommitA))
+	al.add("2026-11-16T08:00:04Z", seedCommitJSON("bargain", "m-other", `{"matches":3,"maxTurns":4}`, strings.Repeat("5", 64)))
+	al.add("2026-11-16T08:00:05Z", seedCommitJSON("auction", "m-other-2", second, strings.Repeat("6", 64)))
 	// m-part: the seed-commit names only the players; every other key
 	// of the replay's config is absent from it.
-	al.add("2026-11-16T08:00:06Z", seedCommitJSON("auction", "m-part", `{"players":3}`, admitCommitA))
+	al.add("2026-11-16T08:00:06Z", seedCommitJSON("auction", "m-part", `{"players":3}`, strings.Repeat("7", 64)))
 
 	// Stored replays, named by replay_sha256.
 	w, err := al.admit(resultJSON("auction", "m-ok", emptyDigest), nil, now)
@@ -526,7 +530,7 @@ func TestAdmitEngineReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := al.add("2026-11-16T08:00:00Z", seedCommitJSON("bargain", "e1", `{"matches":3,"maxTurns":4}`, admitCommitA))
-	al.add("2026-11-16T08:00:01Z", seedCommitJSON("bargain", "e6", `{"matches":6,"maxTurns":4}`, admitCommitA))
+	al.add("2026-11-16T08:00:01Z", seedCommitJSON("bargain", "e6", `{"matches":6,"maxTurns":4}`, strings.Repeat("6", 64)))
 	al.add("2026-11-16T12:00:00Z", seedRevealJSON(sc, admitSeedA))
 	const now = "2026-11-16T12:00:01Z"
 

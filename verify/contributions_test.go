@@ -278,12 +278,12 @@ func TestAbandonedMatches(t *testing.T) {
 	}
 	inTime := sc("2025-01-01T10:00:00Z", "a", "house", "2025-01-01T12:00:00Z", commitmentA)
 	gone := sc("2025-01-01T10:01:00Z", "b", "house", "2025-01-01T12:00:00Z", commitmentB)
-	late := sc("2025-01-01T10:02:00Z", "c", "house", "2025-01-01T12:00:00Z", commitmentA)
-	sc("2025-01-01T10:03:00Z", "d", "other", "", commitmentB)
-	sc("2025-01-01T10:04:00Z", "e", "other", "2025-01-02T12:00:00Z", commitmentB)
+	late := sc("2025-01-01T10:02:00Z", "c", "house", "2025-01-01T12:00:00Z", commitmentC)
+	sc("2025-01-01T10:03:00Z", "d", "other", "", commitmentD)
+	sc("2025-01-01T10:04:00Z", "e", "other", "2025-01-02T12:00:00Z", commitmentE)
 	tl.seedReveal("2025-01-01T11:00:00Z", inTime, seedA)
 	tl.seedReveal("2025-01-01T11:00:01Z", gone, seedA) // not the committed seed
-	lateReveal := tl.seedReveal("2025-01-01T13:00:00Z", late, seedA)
+	lateReveal := tl.seedReveal("2025-01-01T13:00:00Z", late, seedC)
 	ops, err := AbandonedMatches(tl.l, instant(t, "2025-01-01T14:00:00Z"))
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,14 @@ const (
 	commitmentA = "6c86c6aac5fb24bcf5d9939cb7d7d5645ce39418f449e03b262dd4fa14b4b92b"
 	seedB       = "1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100" // testdata/result/auction_other_seed.json
 	commitmentB = "c01425eda868de3a70c26fa2e05976057650d79048dd888fc3f2424120e5a81e"
+	// Seeds of no replay, for matches that need a seed of their own (a
+	// seed is committed once).
+	seedC       = "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	commitmentC = "31c0e4a8de3d32a8964f4dd6c3faae248a3994f3c4e226fdd8ee56904c96c6f7"
+	seedD       = "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	commitmentD = "cca0e26b70b7ed5a3dec02c102ca2bf8c8b8477e00cfbc56d726f9c4592cbd15"
+	seedE       = "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	commitmentE = "e520d783ed982dc95e52c8dfeaec56bfab03925f756b4c7e7f1b2bdd45921ed3"
 	seedBargain = "bbcf2e7da9393223001291b5efc9fe5d57ae6a8202a1898f5f6bce5d8f16a25d" // testdata/bargain_example.json
 	commitBarg  = "90ce018902737a53e39a005e1dc4c093b266b8db577ed7feae0af713d35feaae"
 
@@ -231,7 +239,7 @@ func TestCheckResultBargain(t *testing.T) {
 
 	// The same replay named by an auction result: wrong format.
 	tl.must("2026-11-16T08:00:00Z", ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: matchID,
-		RulesVersion: "auction-0.2", Config: []byte(`{"matches":3,"maxTurns":4}`), Commitment: commitBarg})
+		RulesVersion: "auction-0.2", Config: []byte(`{"matches":3,"maxTurns":4}`), Commitment: commitmentC})
 	data, _ := os.ReadFile("testdata/bargain_example.json")
 	d, _ := tl.l.PutReplay(data)
 	n = tl.must("2026-11-16T12:00:02Z", ledger.Body{Kind: ledger.KindResult, Game: "auction", MatchID: matchID, ReplaySHA256: d, Summary: []byte(`{}`)})

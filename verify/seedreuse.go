@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/sealedhq/sealed/ledger"
@@ -14,14 +15,10 @@ import (
 // its match may have been known before its commitment. Admit refuses such
 // a seed-commit; CheckResult reports a result held to one.
 //
-// The stores index the commitments of commit entries only (the
-// commitment column is empty for other kinds, docs/ledger.md "Lookups"),
-// so the lookup here is a scan of the log, O(n): on SQLite the leaves are
-// read a chunk at a time as one blob and searched for the commitment's
-// member (about 1 µs an entry: 0.3 s for 300,000 entries on two shared
-// cores), on other stores entry by entry (about 10 µs an entry). An
-// index of seed-commits' commitments in the stores would make it one
-// lookup, O(log n).
+// The stores index seed-commits by commitment (the seed_commits table,
+// docs/ledger.md "Duplicates"), so the lookup is one seek, O(log n); the
+// entries it names are read and checked. A database opened read-only
+// from before that table is scanned instead, O(n) (scanSeedCommits).
 
 // earlierSeedCommit is a seed-commit entry holding a commitment, and the
 // first seed-reveal naming it (-1 if none).
@@ -35,16 +32,46 @@ type earlierSeedCommit struct {
 // [0, to) whose commitment is commitment (64 lowercase hex characters),
 // with the first seed-reveal naming it; nil when there is none.
 //
-// A store with chunked reads (ledger.ChunkReader, the audit's: SQLite)
-// shows a chunk of scanChunk entries' leaves as one blob; a chunk whose
-// leaves do not hold the commitment's member is passed over unread, and
-// any other (or every chunk of another store) is read entry by entry,
-// each entry checked against its stored leaf hash, and decides. So the
-// answer rests on checked entries, but a leaf altered in the database to
-// hide the member is not seen here: the audit names it, and CheckResult
-// has read (and checked) every entry it passes over already.
+// The store's seed_commits rows of commitment name the candidates; each
+// is read and checked against its stored leaf hash (ledger.Entries), and
+// decides. So the answer rests on checked entries, but a row deleted or
+// altered in the database to hide a seed-commit is not seen here: the
+// audit names it (the table is re-derived from the leaves).
 func seedCommitHolding(l *ledger.Ledger, commitment string, to int64) (*earlierSeedCommit, error) {
 	needle := []byte(`"commitment":"` + commitment + `"`) // as RFC 8785 writes the member
+	idx, err := l.Store().SeedCommits(context.Background(), commitment)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return scanSeedCommits(l, commitment, needle, to)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range idx {
+		if i < 0 || i >= to {
+			continue
+		}
+		page, err := l.Entries(i, 1)
+		if err != nil {
+			return nil, err
+		}
+		// A row naming another entry was altered: the audit names it.
+		if len(page) == 1 && page[0].Index == i {
+			if found, err := holding(l, &page[0], needle, commitment); found != nil || err != nil {
+				return found, err
+			}
+		}
+	}
+	return nil, nil
+}
+
+// scanSeedCommits is seedCommitHolding by a scan of the log, for a store
+// without the seed_commits table (a file opened read-only from before
+// it). A store with chunked reads (ledger.ChunkReader, the audit's:
+// SQLite) shows a chunk of scanChunk entries' leaves as one blob; a chunk
+// whose leaves do not hold the commitment's member is passed over unread,
+// and any other (or every chunk of another store) is read entry by
+// entry, each entry checked against its stored leaf hash, and decides.
+func scanSeedCommits(l *ledger.Ledger, commitment string, needle []byte, to int64) (*earlierSeedCommit, error) {
 	cr, _ := l.Store().(ledger.ChunkReader)
 	for from := int64(0); from < to; {
 		end := min(from+scanChunk, to)

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/memstore"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/rules/bargain"
 )
 
@@ -80,17 +82,17 @@ func TestAdmitSeedCommitOnce(t *testing.T) {
 
 // TestCheckResultSeedCommittedTwice: a result held to a seed-commit whose
 // commitment an earlier seed-commit holds is not tied, whatever else
-// holds (a ledger written before Admit refused such entries may hold
-// them). testdata/auction_example.json is seed A's clean replay of
-// auctionConfig; entries 0-1 are another match committing to seed A and
-// revealing it, entries 2-4 this match's seed-commit, seed-reveal and
-// result, each agreeing with the replay.
+// holds. The log refuses such a seed-commit now (TestAppendSeedOnce), but
+// a ledger written before may hold one: testdata/seedreuse holds two,
+// written by sealed 3105f32 (README.md there), and opening them for
+// writing fills their seed_commits table (schema migration 7). In
+// revealed-before.db, testdata/auction_example.json is seed A's clean
+// replay of auctionConfig; entries 0-1 are another match committing to
+// seed A and revealing it, entries 2-3 this match's seed-commit and
+// seed-reveal, each agreeing with the replay; the result is appended here.
 func TestCheckResultSeedCommittedTwice(t *testing.T) {
-	tl := newTestLedger(t)
-	tl.must("2026-11-16T08:00:00Z", auctionSeedCommit("earlier-match", commitmentA))                           // 0
-	tl.seedReveal("2026-11-16T09:00:00Z", 0, seedA)                                                            // 1
-	sc := tl.seedCommit("2026-11-16T10:00:00Z", commitmentA, auctionConfig)                                    // 2
-	tl.seedReveal("2026-11-16T12:00:00Z", sc, seedA)                                                           // 3
+	tl := openFixture(t, "revealed-before")
+	sc := int64(2)
 	c := checkResult(t, tl, tl.result("2026-11-16T12:00:01Z", "auction", "testdata/auction_example.json", "")) // 4
 	want := "seed-commit entry 2 commits to a seed already committed at entry 0 (auction match earlier-match), and seed-reveal entry 1 made it public before entry 2: a seed is committed once; every private value of this match was public before its commitment"
 	if c.Tied() || c.Clean() || len(c.Problems) != 1 || c.Problems[0] != want {
@@ -98,6 +100,9 @@ func TestCheckResultSeedCommittedTwice(t *testing.T) {
 	}
 	if c.SeedCommit != sc || c.SeedReveal != 3 || !c.CommitmentMatches || !c.ConfigMatches || !c.Replay.Clean() {
 		t.Errorf("everything else should hold: %+v", c)
+	}
+	if rep, err := tl.l.Audit(context.Background(), nil); err != nil || !rep.OK {
+		t.Errorf("audit of the migrated fixture: %+v, %v", rep, err)
 	}
 
 	// The earlier match committed first: its own seed was secret until
@@ -118,11 +123,9 @@ func TestCheckResultSeedCommittedTwice(t *testing.T) {
 	// Both committed before either was revealed: the two matches share
 	// their draws; the earlier one's reveal, after the later commitment,
 	// is named.
-	tl = newTestLedger(t)
-	tl.must("2026-11-16T08:00:00Z", auctionSeedCommit("earlier-match", commitmentA)) // 0
-	sc = tl.seedCommit("2026-11-16T08:00:01Z", commitmentA, auctionConfig)           // 1
-	tl.seedReveal("2026-11-16T12:00:00Z", sc, seedA)                                 // 2
-	tl.seedReveal("2026-11-16T12:00:01Z", 0, seedA)                                  // 3
+	// both-before.db: entry 0 the other match's seed-commit, 1 this
+	// match's, 2 its seed-reveal, 3 the other's.
+	tl = openFixture(t, "both-before")
 	c = checkResult(t, tl, tl.result("2026-11-16T12:00:02Z", "auction", "testdata/auction_example.json", ""))
 	want = "seed-commit entry 1 commits to a seed already committed at entry 0 (auction match earlier-match), revealed at entry 3: a seed is committed once; the two matches share every draw, and the seed is public once either is revealed"
 	if c.Tied() || len(c.Problems) != 1 || c.Problems[0] != want {
@@ -140,6 +143,33 @@ func TestCheckResultSeedCommittedTwice(t *testing.T) {
 	if c := checkResult(t, tl, tl.result("2026-11-16T12:00:01Z", "auction", "testdata/auction_example.json", "")); !c.Clean() {
 		t.Errorf("a config member holding the commitment: problems %q; want clean", c.Problems)
 	}
+}
+
+// openFixture opens a copy of testdata/seedreuse/NAME.db for writing,
+// with its key (copied with mode 0600, which Open requires) and the test's
+// clock.
+func openFixture(t *testing.T, name string) *testLedger {
+	t.Helper()
+	dir := t.TempDir()
+	db, key := filepath.Join(dir, "sealed.db"), filepath.Join(dir, "sealed.key")
+	for from, to := range map[string]string{name + ".db": db, name + ".key": key} {
+		b, err := os.ReadFile(filepath.Join("testdata", "seedreuse", from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl := &testLedger{t: t}
+	tl.now.Store(instant(t, "2026-11-16T12:00:01Z").UnixNano())
+	l, err := stores.Open(context.Background(), db, ledger.Options{KeyFile: key, Clock: func() time.Time { return time.Unix(0, tl.now.Load()).UTC() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	tl.l = l
+	return tl
 }
 
 // TestSeedCommitHoldingChunks: the lookup passes over whole chunks of

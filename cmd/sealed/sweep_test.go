@@ -193,7 +193,7 @@ func TestAuditSweep(t *testing.T) {
 		tables = append(tables, n)
 	}
 	rows.Close()
-	for _, want := range []string{"checkpoints", "cosignatures", "entries", "hashes", "log_meta", "players", "players_tail", "replays", "schema_version"} {
+	for _, want := range []string{"checkpoints", "cosignatures", "entries", "hashes", "log_meta", "players", "players_tail", "replays", "schema_version", "seed_commits"} {
 		if !slices.Contains(tables, want) {
 			t.Fatalf("the demo ledger has no %s table (tables %v)", want, tables)
 		}
@@ -345,6 +345,8 @@ func rowNames(table string, r sweepRow) []string {
 		return []string{fmt.Sprintf(`checkpoint_id %d, witness "%s"`, v["checkpoint_id"], q(v["witness"]))}
 	case "players", "players_tail":
 		return []string{fmt.Sprintf(`skeleton "%s"`, q(v["skeleton"])), fmt.Sprintf(`\bentry %d\b`, v["idx"]), fmt.Sprintf(`\bidx %d\b`, v["idx"])}
+	case "seed_commits":
+		return []string{fmt.Sprintf(`\bentry %d\b`, v["idx"]), fmt.Sprintf(`\bindex %d\b`, v["idx"]), q(v["commitment"])}
 	case "replays":
 		return []string{q(v["sha256"])}
 	case "log_meta":

@@ -14,6 +14,7 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 	defer s.mu.RUnlock()
 	c := &ledger.Census{Cosignatures: int64(len(s.cosigs)), Replays: int64(len(s.replays)), SchemaLatest: schemaVersion,
 		Players: int64(len(s.players)), PlayersTable: true,
+		SeedCommits: int64(len(s.seedCommits)), SeedCommitsTable: true,
 		// The schema is there from New, as a database store's is once
 		// opened: Copy audits a copy before it writes the identity rows.
 		SchemaVersions: []int{schemaVersion}}

@@ -29,6 +29,7 @@ type Store struct {
 	replays     map[string][]byte
 	cosigs      []ledger.StoredCosignature
 	players     map[string]ledger.StoredPlayer
+	seedCommits []ledger.StoredSeedCommit
 	readOnly    bool
 	closed      bool
 }
@@ -269,6 +270,10 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) error 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, e := range tx.entries {
+		if e.SeedCommitment != "" {
+			s.seedCommits = append(s.seedCommits, ledger.StoredSeedCommit{Commitment: e.SeedCommitment, Index: e.Index})
+			e.SeedCommitment = "" // a column of seed_commits, not of entries
+		}
 		s.entries[e.Index] = e
 		s.size = max(s.size, e.Index+1)
 	}

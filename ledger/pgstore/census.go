@@ -42,6 +42,18 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 	} else if v >= playersMigration {
 		return nil, fmt.Errorf("players: the table is missing, but schema version %d (migration %d made it) is recorded: %w", v, playersMigration, ledger.ErrTampered)
 	}
+	// And seed_commits.
+	if ok, v, err = s.hasSeedCommits(ctx); err != nil {
+		return nil, fmt.Errorf("census: %w", err)
+	}
+	c.SeedCommitsTable = ok
+	if ok {
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM seed_commits`).Scan(&c.SeedCommits); err != nil {
+			return nil, fmt.Errorf("census: %w", err)
+		}
+	} else if v >= seedCommitsMigration {
+		return nil, fmt.Errorf("seed_commits: the table is missing, but schema version %d (migration %d made it) is recorded: %w", v, seedCommitsMigration, ledger.ErrTampered)
+	}
 	rows, err := s.pool.Query(ctx, `SELECT key FROM log_meta ORDER BY key`)
 	if err != nil {
 		return nil, err

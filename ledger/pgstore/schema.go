@@ -217,5 +217,6 @@ func migrateStep(ctx context.Context, pool *pgxpool.Pool, ms []migrations.Migrat
 // migration's SQL in its transaction: they fill a new table from the
 // rows already there.
 var fills = map[int]func(context.Context, pgx.Tx) error{
-	playersMigration: fillPlayers,
+	playersMigration:     fillPlayers,
+	seedCommitsMigration: fillSeedCommits,
 }

@@ -327,7 +327,7 @@ func TestUpgradeFillsPlayers(t *testing.T) {
 	l.Close()
 	// Back to schema version 2, as an older sealed left it.
 	if err := pgtest.Exec(t, url, `ALTER TABLE schema_version DISABLE TRIGGER USER`,
-		`DELETE FROM schema_version WHERE version >= 3`, `DROP TABLE players`,
+		`DELETE FROM schema_version WHERE version >= 3`, `DROP TABLE players`, `DROP TABLE seed_commits`,
 		`ALTER TABLE schema_version ENABLE TRIGGER USER`); err != nil {
 		t.Fatal(err)
 	}
@@ -354,6 +354,60 @@ func TestUpgradeFillsPlayers(t *testing.T) {
 	var ce *ledger.ConfusableNameError
 	if _, err := l.Append(ctx, []byte(`{"kind":"commit","player":"\u0430lice","action_type":"bid","channel":"web","commitment":"`+strings.Repeat("ee", 32)+`"}`)); !errors.As(err, &ce) || ce.Existing != "alice" || ce.Index != 0 {
 		t.Errorf("a lookalike of alice after the upgrade: %v; want a ConfusableNameError naming entry 0", err)
+	}
+	if rep, err := l.Audit(ctx, nil); err != nil || !rep.OK {
+		t.Errorf("audit after the upgrade: %+v, %v", rep, err)
+	}
+}
+
+// TestUpgradeFillsSeedCommits: a ledger of schema version 3 (before the
+// seed_commits table) opened for writing gets migration 4, which fills
+// the table from the seed-commit leaves (their commitment members, one
+// row each, a commit entry holding a digest is none); a seed-commit of a
+// commitment committed before the upgrade is then refused, naming that
+// entry, and the audit is clean.
+func TestUpgradeFillsSeedCommits(t *testing.T) {
+	ctx := context.Background()
+	url, key := newLedger(t)
+	l := mustOpen(t, url, ledger.Options{KeyFile: key})
+	a, b := strings.Repeat("a1", 32), strings.Repeat("b2", 32)
+	for _, body := range []string{
+		`{"kind":"commit","player":"ann","action_type":"bid","channel":"web","commitment":"` + a + `"}`,
+		`{"kind":"seed-commit","game":"auction","match_id":"m1","rules_version":"auction-0.2","config":{"players":3},"commitment":"` + b + `"}`,
+		`{"kind":"seed-commit","game":"auction","match_id":"m2","rules_version":"auction-0.2","config":{"players":3},"commitment":"` + a + `"}`,
+	} {
+		if _, err := l.Append(ctx, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	// Back to schema version 3, as an older sealed left it.
+	if err := pgtest.Exec(t, url, `ALTER TABLE schema_version DISABLE TRIGGER USER`,
+		`DELETE FROM schema_version WHERE version >= 4`, `DROP TABLE seed_commits`,
+		`ALTER TABLE schema_version ENABLE TRIGGER USER`); err != nil {
+		t.Fatal(err)
+	}
+	l = mustOpen(t, url, ledger.Options{KeyFile: key})
+	c, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	rows, err := c.Query(ctx, `SELECT commitment, idx FROM seed_commits ORDER BY idx`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[ledger.StoredSeedCommit])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ledger.StoredSeedCommit{{Commitment: b, Index: 1}, {Commitment: a, Index: 2}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("seed_commits after the upgrade = %v; want %v", got, want)
+	}
+	var de *ledger.DuplicateError
+	if _, err := l.Append(ctx, []byte(`{"kind":"seed-commit","game":"bargain","match_id":"b1","rules_version":"r","config":{},"commitment":"`+b+`"}`)); !errors.As(err, &de) || de.Index != 1 || de.Kind != ledger.KindSeedCommit {
+		t.Errorf("seed b again after the upgrade: %v; want a DuplicateError naming seed-commit entry 1", err)
 	}
 	if rep, err := l.Audit(ctx, nil); err != nil || !rep.OK {
 		t.Errorf("audit after the upgrade: %+v, %v", rep, err)

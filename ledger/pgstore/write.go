@@ -220,6 +220,15 @@ var (
 // 23505, unique_violation).
 func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hashes []ledger.StoredHash) error {
 	t.tailKnown = false
+	if err := t.insertRows(ctx, entries, hashes); err != nil {
+		return err
+	}
+	return t.insertSeedCommits(ctx, entries)
+}
+
+// insertRows is Insert's entries and hashes: with COPY for a large
+// batch, else in one pipelined batch of two multi-row INSERTs.
+func (t *writeTx) insertRows(ctx context.Context, entries []ledger.StoredEntry, hashes []ledger.StoredHash) error {
 	if len(entries) >= copyMin {
 		return conflict(t.copyInsert(ctx, entries, hashes))
 	}

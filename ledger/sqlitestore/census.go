@@ -65,6 +65,23 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 			return nil, fmt.Errorf("players: the table is missing, but schema version %d (migration %d made it) is recorded: %w", v, playersMigration, ledger.ErrTampered)
 		}
 	}
+	// And seed_commits (migration 7).
+	if c.SeedCommitsTable, err = s.hasTable(ctx, "seed_commits"); err != nil {
+		return nil, fmt.Errorf("census: %w", err)
+	}
+	if c.SeedCommitsTable {
+		if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM seed_commits`).Scan(&c.SeedCommits); err != nil {
+			return nil, fmt.Errorf("census: %w", err)
+		}
+	} else {
+		var v int
+		if err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v); err != nil {
+			return nil, fmt.Errorf("census: %w", err)
+		}
+		if v >= seedCommitsMigration {
+			return nil, fmt.Errorf("seed_commits: the table is missing, but schema version %d (migration %d made it) is recorded: %w", v, seedCommitsMigration, ledger.ErrTampered)
+		}
+	}
 	rows, err := s.r.QueryContext(ctx, `SELECT key FROM log_meta ORDER BY key`)
 	if err != nil {
 		return nil, err

@@ -44,6 +44,7 @@ type Store struct {
 	// players table (PlayerRows) and players_tail (a file opened read-only
 	// may predate them).
 	hasPlayers, hasTail tablePresence
+	hasSeeds            tablePresence // seed_commits (migration 7)
 	// tail is the writer's copy of players_tail.
 	tail playersTail
 
@@ -840,7 +841,7 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 	if err := t.s.inserts.exec(t.tx, insertHashes, ha); err != nil {
 		return conflict(err)
 	}
-	return nil
+	return t.insertSeedCommits(ctx, entries)
 }
 
 // conflict wraps a primary key violation as ledger.ErrConflict.

@@ -32,6 +32,7 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store) {
 	t.Run("Replays", func(t *testing.T) { testReplays(ctx, t, newStore(t)) })
 	t.Run("Cosignatures", func(t *testing.T) { testCosignatures(ctx, t, newStore(t)) })
 	t.Run("Players", func(t *testing.T) { testPlayers(ctx, t, newStore(t)) })
+	t.Run("SeedCommits", func(t *testing.T) { testSeedCommits(ctx, t, newStore(t)) })
 	t.Run("ConcurrentWriters", func(t *testing.T) { testConcurrentWriters(ctx, t, newStore(t)) })
 	t.Run("Ledger", func(t *testing.T) { testLedger(ctx, t, newStore(t)) })
 }

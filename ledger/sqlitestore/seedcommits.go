@@ -1,0 +1,126 @@
+package sqlitestore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// seedCommitsMigration is the migration that made the seed_commits table.
+const seedCommitsMigration = 7
+
+// hasSeedCommits reports whether the file has seed_commits (a file opened
+// read-only may predate migration 7).
+func (s *Store) hasSeedCommits(ctx context.Context) (bool, error) {
+	return s.hasSeeds.check(ctx, s, "seed_commits")
+}
+
+// SeedCommits implements ledger.Store: one seek of the table's key.
+func (s *Store) SeedCommits(ctx context.Context, commitment string) ([]int64, error) {
+	if ok, err := s.hasSeedCommits(ctx); err != nil {
+		return nil, fmt.Errorf("reading seed_commits: %w", err)
+	} else if !ok {
+		return nil, fmt.Errorf("seed_commits: the file predates the table (schema migration %d, applied when a writer opens it): %w", seedCommitsMigration, errors.ErrUnsupported)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT idx FROM seed_commits WHERE commitment = ? ORDER BY idx`, commitment)
+	if err != nil {
+		return nil, fmt.Errorf("reading seed_commits: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var v any
+		if err := rows.Scan(&v); err != nil {
+			return nil, fmt.Errorf("reading seed_commits: %w", err)
+		}
+		idx, ok := v.(int64)
+		if !ok {
+			return nil, fmt.Errorf("seed_commits: a row of commitment %s holds %s in column idx; expected an integer: %w", commitment, describe(v), ledger.ErrTampered)
+		}
+		out = append(out, idx)
+	}
+	return out, rows.Err()
+}
+
+// EachSeedCommit implements ledger.Store.
+func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCommit) error) error {
+	if ok, err := s.hasSeedCommits(ctx); err != nil || !ok {
+		return err
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT commitment, idx FROM seed_commits ORDER BY commitment, idx`)
+	if err != nil {
+		return fmt.Errorf("reading seed_commits: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c, i any
+		if err := rows.Scan(&c, &i); err != nil {
+			return fmt.Errorf("reading seed_commits: %w", err)
+		}
+		r, err := seedCommitOfRow(c, i)
+		if err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// seedCommitOfRow converts a seed_commits row read as SQLite's own
+// values, refusing a value of the wrong type: an error wrapping
+// ledger.ErrTampered naming the row and column.
+func seedCommitOfRow(c, i any) (ledger.StoredSeedCommit, error) {
+	idx, ok := i.(int64)
+	if !ok {
+		return ledger.StoredSeedCommit{}, fmt.Errorf("seed_commits: a row holds %s in column idx; expected an integer: %w", describe(i), ledger.ErrTampered)
+	}
+	commitment, ok := c.(string)
+	if !ok {
+		return ledger.StoredSeedCommit{}, fmt.Errorf("seed_commits: the row of entry %d holds %s in column commitment; expected text: %w", idx, describe(c), ledger.ErrTampered)
+	}
+	return ledger.StoredSeedCommit{Commitment: commitment, Index: idx}, nil
+}
+
+// SeedCommits implements ledger.WriteTx: the smallest index of each
+// commitment, one seek each (seed-commits are rare in a batch).
+func (t *writeTx) SeedCommits(ctx context.Context, commitments []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(commitments))
+	for _, c := range commitments {
+		var v any
+		err := t.tx.QueryRowContext(ctx, `SELECT min(idx) FROM seed_commits WHERE commitment = ?`, c).Scan(&v)
+		if err != nil {
+			return nil, fmt.Errorf("reading seed_commits: %w", err)
+		}
+		switch idx := v.(type) {
+		case nil:
+		case int64:
+			out[c] = idx
+		default:
+			return nil, fmt.Errorf("seed_commits: a row of commitment %s holds %s in column idx; expected an integer: %w", c, describe(v), ledger.ErrTampered)
+		}
+	}
+	return out, nil
+}
+
+// insertSeedCommits writes the seed_commits rows of the entries that are
+// seed-commits.
+func (t *writeTx) insertSeedCommits(ctx context.Context, entries []ledger.StoredEntry) error {
+	for i := range entries {
+		e := &entries[i]
+		if e.SeedCommitment == "" {
+			continue
+		}
+		res, err := t.tx.ExecContext(ctx, `INSERT INTO seed_commits(commitment, idx) VALUES(?, ?)`, e.SeedCommitment, e.Index)
+		if err != nil {
+			return conflict(err)
+		}
+		if err := ledger.CheckRowsStored("seed_commits", res.RowsAffected, 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
