@@ -251,8 +251,8 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 			name, ok := m.str(body, mPlayer)
 			c.commits = append(c.commits, chunkLeaf{first + int64(i), body, name, ok})
 		case KindSeedCommit:
-			if sc, ok := SeedCommitmentOf(kind, body); ok && seeds != nil {
-				seedsFound = append(seedsFound, StoredSeedCommit{sc, first + int64(i)})
+			if sc, ok := SeedCommitOf(kind, body, first+int64(i)); ok && seeds != nil {
+				seedsFound = append(seedsFound, sc)
 			}
 		}
 		prev = integrated
@@ -363,8 +363,8 @@ func (c *leafChecker) checkRows(ctx context.Context, a, b int64, hashes []tlog.H
 			d, _ := topLevelString(r.Leaf, "replay_sha256")
 			batch.results = append(batch.results, namedReplay{r.Index, d})
 		}
-		if sc, ok := SeedCommitmentOf(r.Kind, r.Leaf); ok {
-			batch.seeds = append(batch.seeds, StoredSeedCommit{sc, r.Index})
+		if sc, ok := SeedCommitOf(r.Kind, r.Leaf, r.Index); ok {
+			batch.seeds = append(batch.seeds, sc)
 		}
 		c.player(r.Index, r.Kind, r.Leaf)
 		batch.hashes = append(batch.hashes, h)

@@ -212,7 +212,9 @@ func Copy(ctx context.Context, src, dst Store, progress func(stage CopyStage, do
 			// The seed_commits row is the leaf's, written by the
 			// destination's Insert (the audit holds the source's rows
 			// to the leaves).
-			e.SeedCommitment, _ = SeedCommitmentOf(e.Kind, e.Leaf)
+			if sc, ok := SeedCommitOf(e.Kind, e.Leaf, e.Index); ok {
+				e.SeedCommit = &sc
+			}
 			hs, err := tlog.StoredHashesForRecordHash(e.Index, lh, f)
 			if err != nil {
 				return rep, err

@@ -395,7 +395,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			case KindCommit:
 				e.Commitment = p.body.Commitment
 			case KindSeedCommit:
-				e.SeedCommitment = p.body.Commitment
+				e.SeedCommit = &StoredSeedCommit{Commitment: p.body.Commitment, Index: f.size, Game: p.body.Game, MatchID: p.body.MatchID}
 				seedsStaged[p.body.Commitment] = f.size
 			}
 			entries = append(entries, e)

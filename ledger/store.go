@@ -111,8 +111,13 @@ type Store interface {
 	// (Census.SeedCommitsTable false) returns an error wrapping
 	// errors.ErrUnsupported.
 	SeedCommits(ctx context.Context, commitment string) ([]int64, error)
+	// SeedCommitsOfMatch returns the indexes of the seed-commit entries
+	// whose seed_commits row names game and matchID (compared byte for
+	// byte), in index order: one indexed lookup, O(log n), as
+	// SeedCommits (and errors.ErrUnsupported likewise).
+	SeedCommitsOfMatch(ctx context.Context, game, matchID string) ([]int64, error)
 	// EachSeedCommit calls fn with every seed_commits row, in (commitment,
-	// index) order, stopping at fn's first error; for nothing if the store
+	// index) order (commitments compared byte for byte), stopping at fn's first error; for nothing if the store
 	// has no such table (Census.SeedCommitsTable false).
 	EachSeedCommit(ctx context.Context, fn func(StoredSeedCommit) error) error
 
@@ -214,16 +219,18 @@ type WriteTx interface {
 	// SeedCommits returns, for each of commitments (64 lowercase hex
 	// characters) that a seed-commit entry already stored holds, the
 	// smallest such index, keyed by commitment. Insert writes the rows:
-	// one per entry whose SeedCommitment is set.
+	// one per entry whose SeedCommit is set.
 	SeedCommits(ctx context.Context, commitments []string) (map[string]int64, error)
 }
 
 // StoredSeedCommit is one row of a store's seed_commits table: the
-// commitment (64 lowercase hex characters) a seed-commit entry holds, and
-// that entry's index.
+// commitment (64 lowercase hex characters), game and match_id a
+// seed-commit entry's leaf holds, and that entry's index.
 type StoredSeedCommit struct {
 	Commitment string
 	Index      int64
+	Game       string
+	MatchID    string
 }
 
 // Meta is a log's identity as a store keeps it.
@@ -246,10 +253,11 @@ type StoredEntry struct {
 	HasPostedAt  bool
 	Dedup        []byte // the 32-byte duplicate key
 	Commitment   string // commit entries: the commitment; else ""
-	// SeedCommitment is a seed-commit entry's commitment (64 lowercase
-	// hex characters), else "": Insert writes it to the seed_commits
-	// table, not to a column of entries, and EntryRange leaves it "".
-	SeedCommitment string
+	// SeedCommit is a seed-commit entry's seed_commits row (its leaf's
+	// commitment, game and match_id: SeedCommitOf), else nil: Insert
+	// writes it to that table, not to columns of entries, and EntryRange
+	// leaves it nil.
+	SeedCommit *StoredSeedCommit
 	Ref            int64 // reveal, edit, seed-reveal: the index named; else -1
 }
 

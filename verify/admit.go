@@ -107,8 +107,8 @@ func refuse(field, format string, args ...any) error {
 // seed-commit, the seed-commits holding its commitment (one lookup in the
 // store's seed_commits table, O(log n); ledger.Append refuses such a
 // seed-commit too, under the write lock, so two admitted at once cannot
-// both land); for a result, every entry up to the first seed-commit of
-// its match, then the seed-commits holding that one's commitment.
+// both land); for a result, the seed-commits of its match and those
+// holding the first one's commitment (lookups in the same table).
 func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warnings []string, err error) {
 	switch b.Kind {
 	case ledger.KindReveal, ledger.KindEdit:

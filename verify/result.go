@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -163,11 +164,10 @@ var formatFixedKeys = map[string][]string{FormatBargain: {"itemNames"}}
 // round's publication time was not compared with the commitment's
 // (CheckReplay's, without a ledger) is dropped from Replay.
 //
-// It reads every entry from 0 to resultIndex (O(n) in the ledger's size,
-// in pages of ledger.MaxEntries), the entries before the seed-commit a
-// second time (for an earlier seed-commit of its commitment: the stores
-// index no seed-commit's commitment), and the rest of the ledger only
-// when no seed-commit of the match precedes the result.
+// It finds the match's seed-commits, and an earlier seed-commit of the
+// commitment, with lookups in the store's seed_commits table (O(log n);
+// a database opened read-only from before the table is scanned, O(n)),
+// and reads the entries naming the seed-commit (EntriesByRef).
 //
 // Errors: resultIndex is not in the ledger (wrapping ledger.ErrNotFound),
 // the entry is not a result entry, its replay is not stored (wrapping
@@ -494,8 +494,49 @@ type indexedBody struct {
 
 // seedCommits returns the seed-commit entries of game and matchID with
 // index in [from, to), in index order; it stops after max of them when
-// max > 0.
+// max > 0. The store's seed_commits rows of the match name the
+// candidates (one lookup, O(log n)); each is read, checked against its
+// stored leaf hash (ledger.Entries), and decides. A row deleted or
+// altered in the database to hide a seed-commit is not seen here: the
+// audit names it. A database opened read-only from before that table is
+// scanned instead (scanSeedCommitsOfMatch).
 func seedCommits(l *ledger.Ledger, game, matchID string, from, to int64, max int) ([]indexedBody, error) {
+	idx, err := l.Store().SeedCommitsOfMatch(context.Background(), game, matchID)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return scanSeedCommitsOfMatch(l, game, matchID, from, to, max)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []indexedBody
+	for _, i := range idx {
+		if i < from || i >= to {
+			continue
+		}
+		page, err := l.Entries(i, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(page) != 1 || page[0].Index != i || page[0].Kind != ledger.KindSeedCommit {
+			continue // a row naming another entry was altered: the audit names it
+		}
+		b, err := page[0].Body()
+		if err != nil {
+			return nil, err
+		}
+		if b.Game == game && b.MatchID == matchID {
+			out = append(out, indexedBody{i, b})
+			if max > 0 && len(out) >= max {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// scanSeedCommitsOfMatch is seedCommits by a scan of the log, O(n), for a
+// store without the seed_commits table.
+func scanSeedCommitsOfMatch(l *ledger.Ledger, game, matchID string, from, to int64, max int) ([]indexedBody, error) {
 	var out []indexedBody
 	for from < to {
 		n := int(min(to-from, ledger.MaxEntries))

@@ -270,9 +270,11 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) error 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, e := range tx.entries {
-		if e.SeedCommitment != "" {
-			s.seedCommits = append(s.seedCommits, ledger.StoredSeedCommit{Commitment: e.SeedCommitment, Index: e.Index})
-			e.SeedCommitment = "" // a column of seed_commits, not of entries
+		if e.SeedCommit != nil {
+			r := *e.SeedCommit
+			r.Index = e.Index
+			s.seedCommits = append(s.seedCommits, r)
+			e.SeedCommit = nil // a row of seed_commits, not columns of entries
 		}
 		s.entries[e.Index] = e
 		s.size = max(s.size, e.Index+1)

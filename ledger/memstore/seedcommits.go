@@ -22,6 +22,20 @@ func (s *Store) SeedCommits(ctx context.Context, commitment string) ([]int64, er
 	return out, nil
 }
 
+// SeedCommitsOfMatch implements ledger.Store.
+func (s *Store) SeedCommitsOfMatch(ctx context.Context, game, matchID string) ([]int64, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []int64
+	for _, r := range s.seedCommits {
+		if r.Game == game && r.MatchID == matchID {
+			out = append(out, r.Index)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 // EachSeedCommit implements ledger.Store.
 func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCommit) error) error {
 	s.mu.RLock()
@@ -61,8 +75,8 @@ func (t *writeTx) SeedCommits(ctx context.Context, commitments []string) (map[st
 		consider(r.Commitment, r.Index)
 	}
 	for _, e := range t.entries {
-		if e.SeedCommitment != "" {
-			consider(e.SeedCommitment, e.Index)
+		if e.SeedCommit != nil {
+			consider(e.SeedCommit.Commitment, e.Index)
 		}
 	}
 	return out, nil

@@ -117,15 +117,19 @@ CREATE TRIGGER players_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON player
 	FOR EACH STATEMENT EXECUTE FUNCTION sealed_append_only('ledger players are append-only');
 
 -- migration 4
--- Seed commitments, as in the SQLite store's migration 7 (docs/ledger.md
--- "Duplicates"): one row per seed-commit entry, the commitment its leaf
--- holds and its index, for one indexed lookup of the seed-commits holding
--- a commitment. The rows of an existing ledger are filled in from the
--- leaves by the code that applies this migration, in its transaction.
+-- Seed-commits, as in the SQLite store's migration 7 (docs/ledger.md
+-- "Duplicates"): one row per seed-commit entry, the commitment, game and
+-- match_id its leaf holds and its index, for one indexed lookup of the
+-- seed-commits holding a commitment, or of a match. The rows of an
+-- existing ledger are filled in from the leaves by the code that applies
+-- this migration, in its transaction.
 CREATE TABLE seed_commits (
 	commitment text   NOT NULL,
 	idx        bigint NOT NULL,
+	game       text   NOT NULL,
+	match_id   text   NOT NULL,
 	PRIMARY KEY (commitment, idx)
 );
+CREATE INDEX seed_commits_match ON seed_commits(game, match_id, idx);
 CREATE TRIGGER seed_commits_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON seed_commits
 	FOR EACH STATEMENT EXECUTE FUNCTION sealed_append_only('ledger seed commitments are append-only');

@@ -27,9 +27,10 @@ func fillSeedCommits(ctx context.Context, tx pgx.Tx) error {
 			rows.Close()
 			return fmt.Errorf("filling seed_commits: %w", err)
 		}
-		// A leaf without a commitment is the audit's to name.
-		if c, ok := ledger.SeedCommitmentOf(ledger.KindSeedCommit, body); ok {
-			found = append(found, ledger.StoredSeedCommit{Commitment: c, Index: idx})
+		// A leaf without a commitment, game or match_id is the audit's
+		// to name.
+		if r, ok := ledger.SeedCommitOf(ledger.KindSeedCommit, body, idx); ok {
+			found = append(found, r)
 		}
 	}
 	rows.Close()
@@ -37,7 +38,7 @@ func fillSeedCommits(ctx context.Context, tx pgx.Tx) error {
 		return fmt.Errorf("filling seed_commits: %w", err)
 	}
 	for _, r := range found {
-		if _, err := tx.Exec(ctx, `INSERT INTO seed_commits(commitment, idx) VALUES($1, $2)`, r.Commitment, r.Index); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO seed_commits(commitment, idx, game, match_id) VALUES($1, $2, $3, $4)`, r.Commitment, r.Index, r.Game, r.MatchID); err != nil {
 			return fmt.Errorf("filling seed_commits: %w", err)
 		}
 	}
@@ -62,12 +63,24 @@ func (s *Store) SeedCommits(ctx context.Context, commitment string) ([]int64, er
 	} else if !ok {
 		return nil, fmt.Errorf("seed_commits: the database predates the table (schema migration %d, applied when a writer opens it): %w", seedCommitsMigration, errors.ErrUnsupported)
 	}
-	return seedCommitIndexes(ctx, s.pool, `SELECT idx FROM seed_commits WHERE commitment = $1 ORDER BY idx`, commitment)
+	return seedCommitIndexes(ctx, s.pool, fmt.Sprintf("commitment %s", commitment), `SELECT idx FROM seed_commits WHERE commitment = $1 ORDER BY idx`, commitment)
 }
 
-// seedCommitIndexes runs query (one row per index) for commitment.
-func seedCommitIndexes(ctx context.Context, q querier, query, commitment string) ([]int64, error) {
-	rows, err := q.Query(ctx, query, commitment)
+// SeedCommitsOfMatch implements ledger.Store (seed_commits_match).
+func (s *Store) SeedCommitsOfMatch(ctx context.Context, game, matchID string) ([]int64, error) {
+	if ok, _, err := s.hasSeedCommits(ctx); err != nil {
+		return nil, fmt.Errorf("reading seed_commits: %w", err)
+	} else if !ok {
+		return nil, fmt.Errorf("seed_commits: the database predates the table (schema migration %d, applied when a writer opens it): %w", seedCommitsMigration, errors.ErrUnsupported)
+	}
+	return seedCommitIndexes(ctx, s.pool, fmt.Sprintf("game %q, match_id %q", game, matchID),
+		`SELECT idx FROM seed_commits WHERE game = $1 AND match_id = $2 ORDER BY idx`, game, matchID)
+}
+
+// seedCommitIndexes runs query (one idx a row), naming the rows asked
+// for by what in a finding.
+func seedCommitIndexes(ctx context.Context, q querier, what, query string, args ...any) ([]int64, error) {
+	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading seed_commits: %w", err)
 	}
@@ -83,7 +96,7 @@ func seedCommitIndexes(ctx context.Context, q querier, query, commitment string)
 		}
 		idx, ok := asInt64(v[0])
 		if !ok {
-			return nil, badValue("seed_commits", fmt.Sprintf("a row of commitment %s", commitment), "idx", v[0], "an integer")
+			return nil, badValue("seed_commits", "a row of "+what, "idx", v[0], "an integer")
 		}
 		out = append(out, idx)
 	}
@@ -97,13 +110,13 @@ func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCom
 	if ok, _, err := s.hasSeedCommits(ctx); err != nil || !ok {
 		return err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT commitment, idx FROM seed_commits ORDER BY commitment COLLATE "C", idx`)
+	rows, err := s.pool.Query(ctx, `SELECT commitment, idx, game, match_id FROM seed_commits ORDER BY commitment COLLATE "C", idx`)
 	if err != nil {
 		return fmt.Errorf("reading seed_commits: %w", err)
 	}
 	var all []ledger.StoredSeedCommit
 	for rows.Next() {
-		v, err := rowValues(rows, 2)
+		v, err := rowValues(rows, 4)
 		if err != nil {
 			rows.Close()
 			return fmt.Errorf("reading seed_commits: %w", err)
@@ -114,9 +127,15 @@ func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCom
 			rows.Close()
 			return badValue("seed_commits", "a row", "idx", v[1], "an integer")
 		}
-		if r.Commitment, ok = asText(v[0]); !ok {
-			rows.Close()
-			return badValue("seed_commits", fmt.Sprintf("the row of entry %d", r.Index), "commitment", v[0], "text")
+		for _, c := range []struct {
+			name string
+			v    any
+			to   *string
+		}{{"commitment", v[0], &r.Commitment}, {"game", v[2], &r.Game}, {"match_id", v[3], &r.MatchID}} {
+			if *c.to, ok = asText(c.v); !ok {
+				rows.Close()
+				return badValue("seed_commits", fmt.Sprintf("the row of entry %d", r.Index), c.name, c.v, "text")
+			}
 		}
 		all = append(all, r)
 	}
@@ -137,7 +156,7 @@ func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCom
 func (t *writeTx) SeedCommits(ctx context.Context, commitments []string) (map[string]int64, error) {
 	out := make(map[string]int64, len(commitments))
 	for _, c := range commitments {
-		idx, err := seedCommitIndexes(ctx, t.conn, `SELECT min(idx) FROM seed_commits WHERE commitment = $1`, c)
+		idx, err := seedCommitIndexes(ctx, t.conn, "commitment "+c, `SELECT min(idx) FROM seed_commits WHERE commitment = $1`, c)
 		if err != nil {
 			return nil, err
 		}
@@ -152,11 +171,11 @@ func (t *writeTx) SeedCommits(ctx context.Context, commitments []string) (map[st
 // seed-commits.
 func (t *writeTx) insertSeedCommits(ctx context.Context, entries []ledger.StoredEntry) error {
 	for i := range entries {
-		e := &entries[i]
-		if e.SeedCommitment == "" {
+		sc := entries[i].SeedCommit
+		if sc == nil {
 			continue
 		}
-		tag, err := t.conn.Exec(ctx, `INSERT INTO seed_commits(commitment, idx) VALUES($1, $2)`, e.SeedCommitment, e.Index)
+		tag, err := t.conn.Exec(ctx, `INSERT INTO seed_commits(commitment, idx, game, match_id) VALUES($1, $2, $3, $4)`, sc.Commitment, entries[i].Index, sc.Game, sc.MatchID)
 		if err != nil {
 			return conflict(err)
 		}

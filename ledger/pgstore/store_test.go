@@ -393,7 +393,7 @@ func TestUpgradeFillsSeedCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	rows, err := c.Query(ctx, `SELECT commitment, idx FROM seed_commits ORDER BY idx`)
+	rows, err := c.Query(ctx, `SELECT commitment, idx, game, match_id FROM seed_commits ORDER BY idx`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +401,7 @@ func TestUpgradeFillsSeedCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ledger.StoredSeedCommit{{Commitment: b, Index: 1}, {Commitment: a, Index: 2}}
+	want := []ledger.StoredSeedCommit{{Commitment: b, Index: 1, Game: "auction", MatchID: "m1"}, {Commitment: a, Index: 2, Game: "auction", MatchID: "m2"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("seed_commits after the upgrade = %v; want %v", got, want)
 	}

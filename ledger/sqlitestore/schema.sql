@@ -160,23 +160,31 @@ WHEN NOT EXISTS (SELECT 1 FROM players p WHERE p.skeleton = OLD.skeleton AND p.i
 BEGIN SELECT RAISE(ABORT, 'ledger players are append-only: a players_tail row leaves only once players holds it'); END;
 
 -- migration 7
--- Seed commitments (docs/ledger.md "Duplicates"): one row per seed-commit
--- entry, the commitment its leaf holds and its index, so that a
--- seed-commit whose commitment an earlier one holds is found with one
--- indexed lookup, O(log n): the sequencer refuses it under the write lock,
--- and check-result finds the earlier one. A seed-commit is one per match,
--- so the random insert is rare. The rows of an existing ledger are filled
+-- Seed-commits (docs/ledger.md "Duplicates"): one row per seed-commit
+-- entry, the commitment, game and match_id its leaf holds and its index,
+-- so that one indexed lookup, O(log n), finds the seed-commits holding a
+-- commitment (a seed is committed once: the sequencer refuses another
+-- under the write lock) and those of a match (a result's seed-commit, for
+-- its admission and check-result). A seed-commit is one per match, so
+-- the random inserts are rare. The rows of an existing ledger are filled
 -- in from the leaves here; the audit re-derives the table from the leaves.
 CREATE TABLE seed_commits (
 	commitment TEXT    NOT NULL,
 	idx        INTEGER NOT NULL,
+	game       TEXT    NOT NULL,
+	match_id   TEXT    NOT NULL,
 	PRIMARY KEY (commitment, idx)
 ) WITHOUT ROWID;
+CREATE INDEX seed_commits_match ON seed_commits(game, match_id, idx);
 CREATE TRIGGER seed_commits_no_update BEFORE UPDATE ON seed_commits
 BEGIN SELECT RAISE(ABORT, 'ledger seed commitments are append-only'); END;
 CREATE TRIGGER seed_commits_no_delete BEFORE DELETE ON seed_commits
 BEGIN SELECT RAISE(ABORT, 'ledger seed commitments are append-only'); END;
-INSERT INTO seed_commits(commitment, idx)
-	SELECT json_extract(CAST(body AS TEXT), '$.commitment'), idx FROM entries
+INSERT INTO seed_commits(commitment, idx, game, match_id)
+	SELECT json_extract(CAST(body AS TEXT), '$.commitment'), idx,
+		json_extract(CAST(body AS TEXT), '$.game'), json_extract(CAST(body AS TEXT), '$.match_id')
+	FROM entries
 	WHERE kind = 'seed-commit' AND json_valid(CAST(body AS TEXT))
-	AND json_type(CAST(body AS TEXT), '$.commitment') = 'text';
+	AND json_type(CAST(body AS TEXT), '$.commitment') = 'text'
+	AND json_type(CAST(body AS TEXT), '$.game') = 'text'
+	AND json_type(CAST(body AS TEXT), '$.match_id') = 'text';

@@ -24,7 +24,26 @@ func (s *Store) SeedCommits(ctx context.Context, commitment string) ([]int64, er
 	} else if !ok {
 		return nil, fmt.Errorf("seed_commits: the file predates the table (schema migration %d, applied when a writer opens it): %w", seedCommitsMigration, errors.ErrUnsupported)
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT idx FROM seed_commits WHERE commitment = ? ORDER BY idx`, commitment)
+	return s.seedCommitIndexes(ctx, fmt.Sprintf("commitment %s", commitment),
+		`SELECT idx FROM seed_commits WHERE commitment = ? ORDER BY idx`, commitment)
+}
+
+// SeedCommitsOfMatch implements ledger.Store: one seek of
+// seed_commits_match.
+func (s *Store) SeedCommitsOfMatch(ctx context.Context, game, matchID string) ([]int64, error) {
+	if ok, err := s.hasSeedCommits(ctx); err != nil {
+		return nil, fmt.Errorf("reading seed_commits: %w", err)
+	} else if !ok {
+		return nil, fmt.Errorf("seed_commits: the file predates the table (schema migration %d, applied when a writer opens it): %w", seedCommitsMigration, errors.ErrUnsupported)
+	}
+	return s.seedCommitIndexes(ctx, fmt.Sprintf("game %q, match_id %q", game, matchID),
+		`SELECT idx FROM seed_commits WHERE game = ? AND match_id = ? ORDER BY idx`, game, matchID)
+}
+
+// seedCommitIndexes runs q (one idx a row), naming the rows asked for by
+// what in a finding.
+func (s *Store) seedCommitIndexes(ctx context.Context, what, q string, args ...any) ([]int64, error) {
+	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading seed_commits: %w", err)
 	}
@@ -37,7 +56,7 @@ func (s *Store) SeedCommits(ctx context.Context, commitment string) ([]int64, er
 		}
 		idx, ok := v.(int64)
 		if !ok {
-			return nil, fmt.Errorf("seed_commits: a row of commitment %s holds %s in column idx; expected an integer: %w", commitment, describe(v), ledger.ErrTampered)
+			return nil, fmt.Errorf("seed_commits: a row of %s holds %s in column idx; expected an integer: %w", what, describe(v), ledger.ErrTampered)
 		}
 		out = append(out, idx)
 	}
@@ -49,17 +68,17 @@ func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCom
 	if ok, err := s.hasSeedCommits(ctx); err != nil || !ok {
 		return err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT commitment, idx FROM seed_commits ORDER BY commitment, idx`)
+	rows, err := s.r.QueryContext(ctx, `SELECT commitment, idx, game, match_id FROM seed_commits ORDER BY commitment, idx`)
 	if err != nil {
 		return fmt.Errorf("reading seed_commits: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var c, i any
-		if err := rows.Scan(&c, &i); err != nil {
+		var v [4]any
+		if err := rows.Scan(&v[0], &v[1], &v[2], &v[3]); err != nil {
 			return fmt.Errorf("reading seed_commits: %w", err)
 		}
-		r, err := seedCommitOfRow(c, i)
+		r, err := seedCommitOfRow(v)
 		if err != nil {
 			return err
 		}
@@ -73,16 +92,22 @@ func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCom
 // seedCommitOfRow converts a seed_commits row read as SQLite's own
 // values, refusing a value of the wrong type: an error wrapping
 // ledger.ErrTampered naming the row and column.
-func seedCommitOfRow(c, i any) (ledger.StoredSeedCommit, error) {
-	idx, ok := i.(int64)
-	if !ok {
-		return ledger.StoredSeedCommit{}, fmt.Errorf("seed_commits: a row holds %s in column idx; expected an integer: %w", describe(i), ledger.ErrTampered)
+func seedCommitOfRow(v [4]any) (ledger.StoredSeedCommit, error) {
+	var r ledger.StoredSeedCommit
+	var ok bool
+	if r.Index, ok = v[1].(int64); !ok {
+		return r, fmt.Errorf("seed_commits: a row holds %s in column idx; expected an integer: %w", describe(v[1]), ledger.ErrTampered)
 	}
-	commitment, ok := c.(string)
-	if !ok {
-		return ledger.StoredSeedCommit{}, fmt.Errorf("seed_commits: the row of entry %d holds %s in column commitment; expected text: %w", idx, describe(c), ledger.ErrTampered)
+	for _, c := range []struct {
+		name string
+		v    any
+		to   *string
+	}{{"commitment", v[0], &r.Commitment}, {"game", v[2], &r.Game}, {"match_id", v[3], &r.MatchID}} {
+		if *c.to, ok = c.v.(string); !ok {
+			return r, fmt.Errorf("seed_commits: the row of entry %d holds %s in column %s; expected text: %w", r.Index, describe(c.v), c.name, ledger.ErrTampered)
+		}
 	}
-	return ledger.StoredSeedCommit{Commitment: commitment, Index: idx}, nil
+	return r, nil
 }
 
 // SeedCommits implements ledger.WriteTx: the smallest index of each
@@ -110,11 +135,11 @@ func (t *writeTx) SeedCommits(ctx context.Context, commitments []string) (map[st
 // seed-commits.
 func (t *writeTx) insertSeedCommits(ctx context.Context, entries []ledger.StoredEntry) error {
 	for i := range entries {
-		e := &entries[i]
-		if e.SeedCommitment == "" {
+		sc := entries[i].SeedCommit
+		if sc == nil {
 			continue
 		}
-		res, err := t.tx.ExecContext(ctx, `INSERT INTO seed_commits(commitment, idx) VALUES(?, ?)`, e.SeedCommitment, e.Index)
+		res, err := t.tx.ExecContext(ctx, `INSERT INTO seed_commits(commitment, idx, game, match_id) VALUES(?, ?, ?, ?)`, sc.Commitment, entries[i].Index, sc.Game, sc.MatchID)
 		if err != nil {
 			return conflict(err)
 		}

@@ -11,20 +11,22 @@ import (
 )
 
 // testSeedCommits: Insert writes a seed_commits row for each entry whose
-// SeedCommitment is set (and none for the others), inside the Write and
+// SeedCommit is set (and none for the others), inside the Write and
 // rolled back with it; WriteTx.SeedCommits finds the smallest stored or
 // staged index of each commitment asked, and nothing for the others;
 // Store.SeedCommits lists one commitment's indexes in order,
-// EachSeedCommit every row in (commitment, index) order, and Census
-// counts them. A row of a commitment held twice (a ledger written before
+// SeedCommitsOfMatch one match's (game and match id compared byte for
+// byte), EachSeedCommit every row in (commitment, index) order, and
+// Census counts them. A row of a commitment held twice (a ledger written before
 // the log refused it) is kept and listed.
 func testSeedCommits(ctx context.Context, t *testing.T, s ledger.Store) {
 	closeAtEnd(t, s)
 	create(ctx, t, s)
 	a, b, c := strings.Repeat("a", 64), strings.Repeat("b", 64), strings.Repeat("c", 64)
+	games := []string{"auction", "bargain"}
 	seed := func(i int64, commitment string) ledger.StoredEntry {
 		e := entry(i, ledger.KindSeedCommit, -1, "")
-		e.SeedCommitment = commitment
+		e.SeedCommit = &ledger.StoredSeedCommit{Commitment: commitment, Index: i, Game: games[i%2], MatchID: "m" + commitment[:1]}
 		return e
 	}
 	err := s.Write(ctx, func(tx ledger.WriteTx) error {
@@ -83,9 +85,18 @@ func testSeedCommits(ctx context.Context, t *testing.T, s ledger.Store) {
 	if err := s.EachSeedCommit(ctx, func(r ledger.StoredSeedCommit) error { all = append(all, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	want := []ledger.StoredSeedCommit{{Commitment: a, Index: 2}, {Commitment: a, Index: 3}, {Commitment: b, Index: 0}}
+	want := []ledger.StoredSeedCommit{{Commitment: a, Index: 2, Game: "auction", MatchID: "ma"}, {Commitment: a, Index: 3, Game: "bargain", MatchID: "ma"},
+		{Commitment: b, Index: 0, Game: "auction", MatchID: "mb"}}
 	if !slices.Equal(all, want) {
 		t.Errorf("EachSeedCommit = %v; want %v", all, want)
+	}
+	for _, m := range []struct {
+		game, id string
+		want     []int64
+	}{{"auction", "ma", []int64{2}}, {"bargain", "ma", []int64{3}}, {"auction", "mb", []int64{0}}, {"auction", "MA", nil}, {"bargain", "mb", nil}} {
+		if got, err := s.SeedCommitsOfMatch(ctx, m.game, m.id); err != nil || !slices.Equal(got, m.want) {
+			t.Errorf("SeedCommitsOfMatch(%s, %s) = %v, %v; want %v", m.game, m.id, got, err, m.want)
+		}
 	}
 	cs, err := s.Census(ctx)
 	if err != nil {
@@ -94,15 +105,15 @@ func testSeedCommits(ctx context.Context, t *testing.T, s ledger.Store) {
 	if !cs.SeedCommitsTable || cs.SeedCommits != 3 {
 		t.Errorf("Census: seed_commits table %v, %d rows; want true, 3", cs.SeedCommitsTable, cs.SeedCommits)
 	}
-	// The entries read back carry no SeedCommitment: it is a column of
-	// seed_commits, not of entries.
+	// The entries read back carry no SeedCommit: it is a row of
+	// seed_commits, not columns of entries.
 	es, err := s.EntryRange(ctx, 0, 4)
 	if err != nil || len(es) != 4 {
 		t.Fatalf("EntryRange = %d entries, %v", len(es), err)
 	}
 	for _, e := range es {
-		if e.SeedCommitment != "" {
-			t.Errorf("EntryRange: entry %d has SeedCommitment %q; want \"\"", e.Index, e.SeedCommitment)
+		if e.SeedCommit != nil {
+			t.Errorf("EntryRange: entry %d has SeedCommit %+v; want nil", e.Index, e.SeedCommit)
 		}
 	}
 }
