@@ -258,7 +258,7 @@ type StoredEntry struct {
 	// writes it to that table, not to columns of entries, and EntryRange
 	// leaves it nil.
 	SeedCommit *StoredSeedCommit
-	Ref            int64 // reveal, edit, seed-reveal: the index named; else -1
+	Ref        int64 // reveal, edit, seed-reveal: the index named; else -1
 }
 
 // StoredHash is one stored hash of the tree: ID is its
