@@ -15,7 +15,11 @@
 // latest checkpoint covers, full or partial, with the content types the
 // spec names and a long-lived Cache-Control (a tile's bytes never change);
 // the checkpoint may be cached for a few seconds. Tiles are kept in a
-// bounded in-memory cache.
+// bounded in-memory cache. Entry bundles go gzip-compressed to clients
+// that accept it (tlog-tiles: "Entry bundles SHOULD be compressed at the
+// HTTP layer"), each compressed once and cached. A malformed path is 400
+// with a *[PathError]'s text; a well-formed one the latest checkpoint
+// does not cover is 404.
 //
 // # Exporting
 //

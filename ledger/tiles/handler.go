@@ -1,6 +1,8 @@
 package tiles
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -25,16 +28,30 @@ const (
 )
 
 // DefaultCacheBytes is the size of a Handler's tile cache when
-// CacheBytes is 0: 256 MiB, the hash tiles and entry bundles of about a
-// million entries (about 230 bytes each). Memory is used only as tiles
-// are asked for.
-const DefaultCacheBytes = 256 << 20
+// CacheBytes is 0: 320 MiB, the hash tiles and entry bundles of about a
+// million entries (about 230 bytes each) with the bundles' gzip encodings
+// (about 50 more). Memory is used only as tiles are asked for.
+const DefaultCacheBytes = 320 << 20
+
+// GzipMinSize is the smallest entry bundle a Handler sends
+// gzip-compressed: below a kilobyte (a partial bundle of a few entries)
+// the saving is less than a packet and not worth a compression.
+const GzipMinSize = 1024
 
 // Handler serves a ledger's store as a tlog-tiles log: GET and HEAD of
 // /checkpoint and /tile/... relative to where it is mounted (it looks at
-// the request path's suffix from "/checkpoint" or "/tile/"). A tile not
-// covered by the latest checkpoint, or a malformed path, is 404; a store
-// failure is 503 and logged.
+// the request path's suffix from "/checkpoint" or "/tile/"). A malformed
+// tile path is 400, with a text body saying what is wrong and what was
+// expected ([PathError]); a well-formed one not covered by the latest
+// checkpoint is 404; a store failure is 503 and logged.
+//
+// Entry bundles are compressed at the HTTP layer, as tlog-tiles says
+// they SHOULD be: a bundle of at least GzipMinSize bytes is answered with
+// Content-Encoding: gzip to a request whose Accept-Encoding accepts gzip
+// (each bundle is compressed once and kept in the cache beside its
+// bytes), uncompressed to any other; every bundle answer carries Vary:
+// Accept-Encoding. Hash tiles (SHA-256 output, which does not compress),
+// the checkpoint and error answers are never compressed.
 type Handler struct {
 	Store      ledger.Store
 	Log        *slog.Logger // nil: slog.Default()
@@ -132,12 +149,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if b, ok := h.cache.get(p); ok {
-		h.write(w, TileType, TileCache, b)
+	if e := h.cache.get(p); e != nil {
+		h.serveTile(w, r, p, e)
 		return
 	}
 	t, err := ParsePath(p)
-	if err != nil {
+	var pe *PathError
+	switch {
+	case errors.As(err, &pe):
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	case err != nil: // a well-formed index past any tree
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
 	}
@@ -163,16 +185,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	b, err := ReadTile(r.Context(), h.Store, t, size)
-	h.answerTile(w, p, b, err)
+	h.answerTile(w, r, p, b, err)
 }
 
-// put caches the bytes of the tile at path p.
-func (h *Handler) put(p string, b []byte) {
-	limit := h.CacheBytes
-	if limit == 0 {
-		limit = DefaultCacheBytes
+func (h *Handler) cacheLimit() int {
+	if h.CacheBytes == 0 {
+		return DefaultCacheBytes
 	}
-	h.cache.put(p, b, limit)
+	return h.CacheBytes
 }
 
 // serveVerified serves tile t (path p, not cached) when Check is set: the
@@ -212,14 +232,14 @@ func (h *Handler) serveVerified(w http.ResponseWriter, r *http.Request, p string
 	if err == nil {
 		err = VerifyTile(r.Context(), h.Store, t, b, tree.N, tree.Hash)
 	}
-	h.answerTile(w, p, b, err)
+	h.answerTile(w, r, p, b, err)
 }
 
 // answerTile answers with the bytes b of the tile at path p, read (and
 // verified) with error err: 404 for a tile the tree does not cover or a
 // leaf too large for a bundle, 409 for altered data (refuse), 503 for a
 // store failure; served bytes are cached.
-func (h *Handler) answerTile(w http.ResponseWriter, p string, b []byte, err error) {
+func (h *Handler) answerTile(w http.ResponseWriter, r *http.Request, p string, b []byte, err error) {
 	var big *LeafTooLargeError
 	switch {
 	case errors.Is(err, ErrNotCovered):
@@ -233,8 +253,90 @@ func (h *Handler) answerTile(w http.ResponseWriter, p string, b []byte, err erro
 		h.refuse(w, "reading tile "+p, err)
 		return
 	}
-	h.put(p, b)
+	h.serveTile(w, r, p, h.cache.put(p, b, h.cacheLimit()))
+}
+
+// serveTile answers 200 with the cached tile e at path p: an entry
+// bundle of at least GzipMinSize bytes gzip-compressed when r accepts
+// gzip (compressed once, then from e), anything else as it is.
+func (h *Handler) serveTile(w http.ResponseWriter, r *http.Request, p string, e *cached) {
+	b := e.b
+	if strings.HasPrefix(p, "tile/entries/") {
+		w.Header().Set("Vary", "Accept-Encoding")
+		if len(b) >= GzipMinSize && acceptsGzip(r.Header.Values("Accept-Encoding")) {
+			if z := h.gzipped(e); len(z) > 0 {
+				w.Header().Set("Content-Encoding", "gzip")
+				b = z
+			}
+		}
+	}
 	h.write(w, TileType, TileCache, b)
+}
+
+// gzipped returns the gzip encoding of e's bytes, made once and kept in
+// e; empty when it is no shorter than the bytes themselves.
+func (h *Handler) gzipped(e *cached) []byte {
+	if z := e.gz.Load(); z != nil {
+		return *z
+	}
+	zw, _ := gzipWriters.Get().(*gzip.Writer)
+	var buf bytes.Buffer
+	buf.Grow(len(e.b) / 4)
+	if zw == nil {
+		zw = gzip.NewWriter(&buf)
+	} else {
+		zw.Reset(&buf)
+	}
+	zw.Write(e.b) // a bytes.Buffer does not fail
+	zw.Close()
+	gzipWriters.Put(zw)
+	z := buf.Bytes()
+	if len(z) >= len(e.b) {
+		z = []byte{}
+	}
+	h.cache.setGzip(e, z)
+	return z
+}
+
+// gzipWriters are gzip writers to reuse (each holds about 800 KB of
+// compressor state).
+var gzipWriters sync.Pool
+
+// acceptsGzip reports whether the Accept-Encoding header values vs accept
+// gzip (RFC 9110, section 12.5.3): "gzip" or "x-gzip" with a q-value
+// above 0, or, when neither is named, "*" with one.
+func acceptsGzip(vs []string) bool {
+	gz, star := -1.0, -1.0
+	for _, v := range vs {
+		for v != "" {
+			var part string
+			part, v, _ = strings.Cut(v, ",")
+			coding, params, _ := strings.Cut(part, ";")
+			q := 1.0
+			for params != "" {
+				var prm string
+				prm, params, _ = strings.Cut(params, ";")
+				k, val, ok := strings.Cut(strings.TrimSpace(prm), "=")
+				if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+					f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+					if err != nil || f < 0 || f > 1 {
+						f = 0
+					}
+					q = f
+				}
+			}
+			switch c := strings.TrimSpace(coding); {
+			case strings.EqualFold(c, "gzip"), strings.EqualFold(c, "x-gzip"):
+				gz = max(gz, q)
+			case c == "*":
+				star = max(star, q)
+			}
+		}
+	}
+	if gz >= 0 {
+		return gz > 0
+	}
+	return star > 0
 }
 
 // refuse answers 409 with err's message for an error wrapping

@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sealedhq/sealed/ledger"
 	"golang.org/x/mod/sumdb/tlog"
@@ -36,8 +38,11 @@ func Covers(t tlog.Tile, size int64) bool {
 	if l > 7 { // 256^8 > 2^63
 		return false
 	}
-	end := (t.N<<Height + int64(t.W))
-	if end > size>>(Height*l) || end < 0 {
+	if t.N > (math.MaxInt64-int64(t.W))>>Height { // N*256+W would overflow
+		return false
+	}
+	end := t.N<<Height + int64(t.W)
+	if end > size>>(Height*l) {
 		return false
 	}
 	return true
@@ -121,29 +126,52 @@ func AppendBundle(b []byte, from, n int64, rows []ledger.StoredEntry) ([]byte, e
 	return b, nil
 }
 
-// cache holds tile bytes by path, up to max bytes; when full it is
-// emptied (tiles are immutable: a refill costs only the reads).
+// cache holds tile bytes by path, with their gzip encoding once made,
+// up to limit bytes in all; when full it is emptied (tiles are
+// immutable: a refill costs only the reads).
 type cache struct {
 	mu    sync.RWMutex
-	m     map[string][]byte
+	m     map[string]*cached
 	bytes int
 }
 
-func (c *cache) get(k string) ([]byte, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	b, ok := c.m[k]
-	return b, ok
+// cached is one tile's bytes in the cache.
+type cached struct {
+	b  []byte
+	gz atomic.Pointer[[]byte] // b gzip-compressed, once made (empty: no shorter than b)
 }
 
-func (c *cache) put(k string, b []byte, limit int) {
+// get returns the tile at path k, or nil.
+func (c *cache) get(k string) *cached {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.m[k]
+}
+
+// put caches b as the tile at path k (emptying the cache first if it
+// would hold more than limit bytes) and returns its entry: the one
+// already there, if any.
+func (c *cache) put(k string, b []byte, limit int) *cached {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || c.bytes+len(b) > limit {
-		c.m, c.bytes = map[string][]byte{}, 0
+	if e, ok := c.m[k]; ok {
+		return e
 	}
-	if _, ok := c.m[k]; !ok {
-		c.m[k] = b
-		c.bytes += len(b)
+	if c.m == nil || c.bytes+len(b) > limit {
+		c.m, c.bytes = map[string]*cached{}, 0
+	}
+	e := &cached{b: b}
+	c.m[k] = e
+	c.bytes += len(b)
+	return e
+}
+
+// setGzip records z as e's gzip encoding and counts its bytes (the next
+// put empties a cache over its limit).
+func (c *cache) setGzip(e *cached, z []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.gz.CompareAndSwap(nil, &z) {
+		c.bytes += len(z)
 	}
 }

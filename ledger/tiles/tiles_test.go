@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -84,6 +85,15 @@ func TestCovers(t *testing.T) {
 	if m["full0"] != 1 || m["partial0"] != 0 || m["partial1"] != 1 || m["w1"] != 1 {
 		t.Errorf("size 256: %v", m)
 	}
+	// An index whose start index N*256 passes 2^63 is past any tree (it
+	// once wrapped around to a covered tile).
+	for _, n := range []int64{math.MaxInt64, math.MaxInt64 >> 8, math.MaxInt64>>8 + 1} {
+		for _, l := range []int{-1, 0, 1} {
+			if tl := (tlog.Tile{H: 8, L: l, N: n, W: 256}); tiles.Covers(tl, math.MaxInt64) {
+				t.Errorf("Covers(%+v, 2^63-1)", tl)
+			}
+		}
+	}
 }
 
 func get(t *testing.T, u string) (*http.Response, []byte) {
@@ -100,7 +110,9 @@ func get(t *testing.T, u string) (*http.Response, []byte) {
 // TestHandler: content types and caching as the spec says, bundles
 // byte for byte (each leaf behind a big-endian uint16 length), level-0
 // tiles the leaf hashes (SHA-256 of 0x00 and the leaf), tiles past the
-// checkpoint 404, and the export writes the same bytes.
+// checkpoint 404, malformed paths 400, and the export writes the same
+// bytes. (http.Get asks for gzip and decompresses: bundles come through
+// Content-Encoding: gzip here, TestGzip looks at the encoding itself.)
 func TestHandler(t *testing.T) {
 	log := tlogtest.NewLog(t, "example.com/tiles")
 	cp := log.Fill(t, 300, "h")
@@ -145,9 +157,14 @@ func TestHandler(t *testing.T) {
 	if n := binary.BigEndian.Uint16(bundle); int(n) > len(bundle) {
 		t.Fatal("bad bundle")
 	}
-	for _, p := range []string{"tile/0/001", "tile/0/001.p/45", "tile/entries/001.p/45", "tile/1/000", "tile/2/000.p/1", "tile/0/000.p/0", "tile/x", "nothing"} {
+	for _, p := range []string{"tile/0/001", "tile/0/001.p/45", "tile/entries/001.p/45", "tile/1/000", "tile/2/000.p/1", "tile/63/000", "nothing"} {
 		if resp, _ := get(t, srv.URL+"/"+p); resp.StatusCode != 404 {
 			t.Errorf("%s: %d, want 404", p, resp.StatusCode)
+		}
+	}
+	for _, p := range []string{"tile/0/000.p/0", "tile/x", "tile/64/000"} {
+		if resp, _ := get(t, srv.URL+"/"+p); resp.StatusCode != 400 {
+			t.Errorf("%s: %d, want 400", p, resp.StatusCode)
 		}
 	}
 	// Incremental: a second export keeps the full tiles.
