@@ -13,6 +13,7 @@ import (
 	"github.com/sealedhq/sealed/internal/pgtest"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/stores"
+	"github.com/sealedhq/sealed/verify"
 )
 
 // The stores side by side, in one run:
@@ -22,8 +23,8 @@ import (
 // BenchmarkAppend64 has 64 concurrent appenders each waiting for its
 // index (goals: SQLite >= 40,000/s, PostgreSQL >= 5,000/s on 2 cores).
 // BenchmarkOneShotAppend1M is what a CLI append costs on a 1,000,000-entry
-// ledger: open, append one entry, sign the checkpoint, close (goal
-// < 100 ms on either store).
+// ledger: open, admit, append one entry, sign the checkpoint, close (goal
+// < 100 ms on either store), for a commit, a seed-commit and a result.
 
 func commitBody(player string) []byte {
 	c := sha256.Sum256([]byte(player))
@@ -153,27 +154,79 @@ func BenchmarkOneShotAppend1M(b *testing.B) {
 	b.Logf("copied the 1M-entry ledger to PostgreSQL in %v", time.Since(t0))
 	src.Close()
 	dst.Close()
-	for _, store := range []string{"sqlite", "postgres"} {
-		b.Run(store, func(b *testing.B) {
-			name := sqlName
-			if store == "postgres" {
-				name = pgName
-			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				// What `sealed action post` does: open, append, close
-				// (which signs the checkpoint covering the entry).
-				l, err := stores.Open(ctx, name, ledger.Options{KeyFile: key})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := l.Append(ctx, commitBody(fmt.Sprintf("oneshot-%s-%d-%d", store, time.Now().UnixNano(), i))); err != nil {
-					b.Fatal(err)
-				}
-				if err := l.Close(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	replay, err := os.ReadFile(filepath.Join("testdata", "auction_other_seed.json"))
+	if err != nil {
+		b.Fatal(err)
 	}
+	const replayConfig = `{"players":3,"items":2,"starting_credits":100,"value_min":5,"value_max":60,"talk_rounds":1,"pricing":"first","stake":"10","rake":"0.05"}`
+	run := time.Now().UnixNano() // the cached ledger keeps what earlier runs appended
+	for _, store := range []string{"sqlite", "postgres"} {
+		name := sqlName
+		if store == "postgres" {
+			name = pgName
+		}
+		// The results' match: its seed-commit (a commitment of its own,
+		// as a seed is committed once) and the stored replay.
+		match := fmt.Sprintf("oneshot-results-%s-%d", store, run)
+		l, err := stores.Open(ctx, name, ledger.Options{KeyFile: key})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := l.Append(ctx, seedCommitBody(match, replayConfig, fmt.Sprint(match))); err != nil {
+			b.Fatal(err)
+		}
+		digest, err := l.PutReplay(replay)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := l.Close(); err != nil {
+			b.Fatal(err)
+		}
+		for _, kind := range []ledger.Kind{ledger.KindCommit, ledger.KindSeedCommit, ledger.KindResult} {
+			b.Run(store+"/"+string(kind), func(b *testing.B) {
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					// What `sealed action post`, `sealed ledger append
+					// --kind seed-commit` and `--kind result --replay-sha256`
+					// do: open, admit (verify.Admit, as every writer does),
+					// append, close (which signs the checkpoint covering
+					// the entry).
+					unique := fmt.Sprintf("oneshot-%s-%d-%d", store, time.Now().UnixNano(), i)
+					var body []byte
+					switch kind {
+					case ledger.KindCommit:
+						body = commitBody(unique)
+					case ledger.KindSeedCommit:
+						body = seedCommitBody(unique, replayConfig, unique)
+					default:
+						body = fmt.Appendf(nil, `{"kind":"result","game":"auction","match_id":%q,"replay_sha256":%q,"summary":{"run":%q}}`, match, digest, unique)
+					}
+					l, err := stores.Open(ctx, name, ledger.Options{KeyFile: key})
+					if err != nil {
+						b.Fatal(err)
+					}
+					parsed, err := ledger.ParseBody(body)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := verify.Admit(l, parsed, nil, time.Now()); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := l.Append(ctx, body); err != nil {
+						b.Fatal(err)
+					}
+					if err := l.Close(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// seedCommitBody is an auction seed-commit of match id with config,
+// committing to the SHA-256 of seed.
+func seedCommitBody(id, config, seed string) []byte {
+	c := sha256.Sum256([]byte(seed))
+	return fmt.Appendf(nil, `{"kind":"seed-commit","game":"auction","match_id":%q,"rules_version":"auction-0.2","config":%s,"commitment":"%x"}`, id, config, c)
 }
