@@ -76,6 +76,10 @@ func TestRewrittenLeafNotServed(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "altered") || strings.Contains(stdout+stderr, "NOT tied") || strings.Contains(stdout+stderr, "seat one says HI") {
 		t.Errorf("check-result 5: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
+	code, stdout, stderr = runSealed(t, "", "ledger", "get", "3", "--db", db)
+	if code != 1 || !strings.Contains(stderr, "altered") || strings.Contains(stdout, "seat one says HI") {
+		t.Errorf("get 3: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
 	code, stdout, stderr = runSealed(t, "", "ledger", "audit", "--db", db)
 	if code != 1 || !strings.Contains(stdout+stderr, "entry 3") {
 		t.Errorf("audit: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
