@@ -313,3 +313,51 @@ func BenchmarkAudit(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/time.Since(t0).Seconds(), "entries/s")
 }
+
+// BenchmarkEntry: Entry of a random entry of the 1,000,000-entry ledger,
+// on a reading Ledger that did not run VerifiedSize: each entry is proved
+// in the latest checkpoint's tree from its leaf hash.
+func BenchmarkEntry(b *testing.B) {
+	l := bigLedger(b)
+	defer l.Close()
+	cp, err := l.LatestCheckpoint()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var r [8]byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rand.Read(r[:])
+		idx := int64(uint64(r[0])|uint64(r[1])<<8|uint64(r[2])<<16) % cp.Size
+		if _, err := l.Entry(idx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEntriesScan: the whole 1,000,000-entry ledger read with
+// Entries in pages of MaxEntries (as verify.CheckResult reads it), in
+// entries/s.
+func BenchmarkEntriesScan(b *testing.B) {
+	l := bigLedger(b)
+	defer l.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	t0 := time.Now()
+	var n int64
+	for i := 0; i < b.N; i++ {
+		for from := int64(0); ; {
+			es, err := l.Entries(from, ledger.MaxEntries)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(es) == 0 {
+				break
+			}
+			from += int64(len(es))
+			n += int64(len(es))
+		}
+	}
+	b.ReportMetric(float64(n)/time.Since(t0).Seconds(), "entries/s")
+}

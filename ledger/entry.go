@@ -59,6 +59,14 @@ func entryOf(s *StoredEntry) (Entry, error) {
 	return e, nil
 }
 
+// entriesOf converts the rows a read returned (entryOf) and holds each
+// to a signed checkpoint: to the leaf hash VerifiedSize checked, if it
+// did, else by proving it in the latest checkpoint's tree from its own
+// leaf hash (proveIncluded). A row that is not in the signed tree is an
+// error wrapping ErrTampered, as a row whose leaf does not hash to its
+// stored leaf hash is: a reader never serves it or builds a verdict on
+// it. Entries appended after the latest checkpoint are not covered by a
+// signed tree yet and are returned as read.
 func (l *Ledger) entriesOf(rows []StoredEntry, err error) ([]Entry, error) {
 	if err != nil {
 		return nil, err
@@ -66,13 +74,28 @@ func (l *Ledger) entriesOf(rows []StoredEntry, err error) ([]Entry, error) {
 	out := make([]Entry, 0, len(rows))
 	for i := range rows {
 		e, err := entryOf(&rows[i])
-		if err == nil {
-			err = l.checkVerified(&e)
-		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, e)
+	}
+	var prove []*Entry
+	v := &l.verified
+	v.mu.Lock()
+	for i := range out {
+		e := &out[i]
+		if e.Index >= int64(len(v.hashes)) {
+			prove = append(prove, e)
+		} else if v.hashes[e.Index] != e.LeafHash {
+			v.mu.Unlock()
+			return nil, fmt.Errorf("entry %d: its leaf hash %s differs from %s, checked against a signed checkpoint before: %w", e.Index, e.LeafHash, v.hashes[e.Index], ErrTampered)
+		}
+	}
+	v.mu.Unlock()
+	if len(prove) > 0 {
+		if err := l.proveIncluded(context.Background(), prove); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

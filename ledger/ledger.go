@@ -54,6 +54,7 @@ type Ledger struct {
 	done   chan struct{}
 
 	verified      verifiedLeaves // what VerifiedSize has checked
+	proven        provenNodes    // the stored hashes readers proved in a signed tree (proveIncluded)
 	verifiedNotes sync.Map       // [32]byte SHA-256 of a checkpoint note -> struct{}: verified by checkpointOf
 
 	// players caches players rows the sequencer has seen stored

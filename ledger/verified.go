@@ -209,15 +209,3 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 	}
 	return nil
 }
-
-// checkVerified holds an entry read from the store to the leaf hash
-// VerifiedSize checked, if it did.
-func (l *Ledger) checkVerified(e *Entry) error {
-	v := &l.verified
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if e.Index < int64(len(v.hashes)) && v.hashes[e.Index] != e.LeafHash {
-		return fmt.Errorf("entry %d: its leaf hash %s differs from %s, checked against a signed checkpoint before: %w", e.Index, e.LeafHash, v.hashes[e.Index], ErrTampered)
-	}
-	return nil
-}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
+	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
 )
@@ -66,6 +68,11 @@ func runLedgerCheckResult(a *app, o *ledgerCheckResultOptions) error {
 	}
 	defer l.Close()
 	c, err := verify.CheckResult(l, o.Index)
+	if errors.Is(err, ledger.ErrTampered) {
+		// Not bad input, and no verdict on the replay: the database holds
+		// what the log did not write.
+		return failedf("cannot check result entry %d: %v", o.Index, err).withHint("run 'sealed ledger audit' on it")
+	}
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -54,7 +55,7 @@ func runLedgerGet(a *app, o *ledgerGetOptions) error {
 	defer l.Close()
 	e, err := l.Entry(o.Index)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return readError(err)
 	}
 	if a.json {
 		j := newEntryJSON(e)
@@ -127,7 +128,7 @@ func runLedgerList(a *app, o *ledgerListOptions) error {
 		es, err = l.Entries(o.From, o.Limit)
 	}
 	if err != nil {
-		return usageErrorf("%v", err)
+		return readError(err)
 	}
 	if a.json {
 		return a.printJSON(entriesJSON(es))
@@ -138,4 +139,14 @@ func runLedgerList(a *app, o *ledgerListOptions) error {
 		}
 	}
 	return nil
+}
+
+// readError is the CLI error of a failed read of entries: exit 1 with the
+// audit hint when the database does not check out against the signed
+// checkpoint (not bad input), exit 2 otherwise.
+func readError(err error) error {
+	if errors.Is(err, ledger.ErrTampered) {
+		return failedf("%v", err).withHint("run 'sealed ledger audit' on it")
+	}
+	return usageErrorf("%v", err)
 }
