@@ -55,9 +55,10 @@ func bundleOf(t *testing.T, log *tlogtest.Log, from, to int64) []byte {
 // the HTTP layer. Logs MAY use Content-Encoding: gzip with no
 // negotiation, or any compression algorithm requested by the client with
 // Accept-Encoding." An entry bundle goes gzip-compressed (with Vary:
-// Accept-Encoding) exactly when the request accepts gzip, and gunzips to
-// the bundle built from the entries; a small bundle, a hash tile and an
-// error answer are never compressed.
+// Accept-Encoding) exactly when the request accepts gzip, from the second
+// such request on (the first gets it as it is: a bundle read once costs
+// no compression), and gunzips to the bundle built from the entries; a
+// small bundle, a hash tile and an error answer are never compressed.
 func TestGzip(t *testing.T) {
 	log := tlogtest.NewLog(t, "example.com/gzip")
 	log.Fill(t, 257, "g")
@@ -77,6 +78,11 @@ func TestGzip(t *testing.T) {
 			t.Fatalf("gunzip: %v", err)
 		}
 		return out
+	}
+	// The first request accepting gzip: the bundle as it is.
+	if resp, b := rawGet(t, "GET", srv.URL+"/tile/entries/000", "gzip"); resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "" ||
+		resp.Header.Get("Vary") != "Accept-Encoding" || !bytes.Equal(b, full) {
+		t.Errorf("first request with gzip: %d %v, %d bytes; want the %d-byte bundle uncompressed", resp.StatusCode, resp.Header, len(b), len(full))
 	}
 	var first []byte
 	for _, tc := range []struct {

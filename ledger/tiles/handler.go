@@ -47,10 +47,13 @@ const GzipMinSize = 1024
 //
 // Entry bundles are compressed at the HTTP layer, as tlog-tiles says
 // they SHOULD be: a bundle of at least GzipMinSize bytes is answered with
-// Content-Encoding: gzip to a request whose Accept-Encoding accepts gzip
-// (each bundle is compressed once and kept in the cache beside its
-// bytes), uncompressed to any other; every bundle answer carries Vary:
-// Accept-Encoding. Hash tiles (SHA-256 output, which does not compress),
+// Content-Encoding: gzip to a request whose Accept-Encoding accepts gzip,
+// from the second such request for it on (it is then compressed once, at
+// gzip's fastest level, and kept in the cache beside its bytes),
+// uncompressed to the first and to any other request; every bundle answer
+// carries Vary: Accept-Encoding. So a bundle read once (a single pass of
+// an auditor over the log) costs no compression on either side, and one
+// read again and again (by many monitors) goes compressed. Hash tiles (SHA-256 output, which does not compress),
 // the checkpoint and error answers are never compressed.
 type Handler struct {
 	Store      ledger.Store
@@ -263,7 +266,7 @@ func (h *Handler) serveTile(w http.ResponseWriter, r *http.Request, p string, e 
 	b := e.b
 	if strings.HasPrefix(p, "tile/entries/") {
 		w.Header().Set("Vary", "Accept-Encoding")
-		if len(b) >= GzipMinSize && acceptsGzip(r.Header.Values("Accept-Encoding")) {
+		if len(b) >= GzipMinSize && acceptsGzip(r.Header.Values("Accept-Encoding")) && (e.gz.Load() != nil || e.asked.Add(1) > 1) {
 			if z := h.gzipped(e); len(z) > 0 {
 				w.Header().Set("Content-Encoding", "gzip")
 				b = z
@@ -283,7 +286,10 @@ func (h *Handler) gzipped(e *cached) []byte {
 	var buf bytes.Buffer
 	buf.Grow(len(e.b) / 4)
 	if zw == nil {
-		zw = gzip.NewWriter(&buf)
+		// The fastest level: a third of the default's time for 5% more
+		// bytes (52 KB bundles of the 1M-entry ledger: 0.5 against 1.6
+		// ms, 10.9 against 10.3 KB).
+		zw, _ = gzip.NewWriterLevel(&buf, gzip.BestSpeed)
 	} else {
 		zw.Reset(&buf)
 	}

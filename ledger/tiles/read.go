@@ -139,6 +139,9 @@ type cache struct {
 type cached struct {
 	b  []byte
 	gz atomic.Pointer[[]byte] // b gzip-compressed, once made (empty: no shorter than b)
+	// asked counts the requests accepting gzip: the bundle is
+	// compressed from the second on (Handler).
+	asked atomic.Int32
 }
 
 // get returns the tile at path k, or nil.
