@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/rules/bargain"
 	"github.com/spf13/cobra"
 )
@@ -56,9 +55,9 @@ func runRngPools(a *app, opts *rngPoolsOptions) error {
 	if opts.Seed == "" {
 		return usageErrorf("--seed is required").withHint("make one with 'sealed seed new'")
 	}
-	seed, err := commit.ParseSeed(opts.Seed)
+	seed, err := parseSeedFlag("--seed", opts.Seed)
 	if err != nil {
-		return usageErrorf("--seed: %v", err)
+		return err
 	}
 	if opts.Matches < 1 || opts.Matches > maxPoolMatches {
 		return usageErrorf("--matches is %d; expected 1..%d", opts.Matches, maxPoolMatches)

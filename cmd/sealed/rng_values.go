@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/rules/auction"
 	"github.com/sealedhq/sealed/rules/rng"
 	"github.com/spf13/cobra"
@@ -65,9 +64,9 @@ func runRngValues(a *app, o *rngValuesOptions) error {
 	if o.Seed == "" {
 		return usageErrorf("--seed is required").withHint("make one with 'sealed seed new'")
 	}
-	seed, err := commit.ParseSeed(o.Seed)
+	seed, err := parseSeedFlag("--seed", o.Seed)
 	if err != nil {
-		return usageErrorf("--seed: %v", err)
+		return err
 	}
 	cfg := auction.DefaultConfig()
 	cfg.Players, cfg.Items, cfg.ValueMin, cfg.ValueMax = o.Players, o.Items, o.Min, o.Max
