@@ -107,11 +107,22 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	if err != nil {
 		return err
 	}
+	if cpText != nil {
+		if err := ledger.CheckNoteForm(string(cpText)); err != nil {
+			return usageErrorf("--checkpoint %s: %v", o.Checkpoint, err).
+				withHint("give the checkpoint as 'sealed ledger checkpoint' or GET /checkpoint prints it")
+		}
+	}
 	var fields map[string]json.RawMessage
-	receipt := bytes.HasPrefix(data, []byte(ledger.ReceiptHeader+"\n"))
+	receipt := bytes.HasPrefix(data, []byte(ledger.ReceiptHeader+"\n")) || bytes.HasPrefix(data, []byte(ledger.ReceiptHeader+"\r\n"))
 	if !receipt {
+		if len(bytes.TrimSpace(data)) == 0 {
+			return usageErrorf("%s is empty; expected a JSON proof or a tlog-proof", o.Proof).
+				withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
+		}
 		if err := json.Unmarshal(data, &fields); err != nil {
-			return usageErrorf("%s is not a JSON proof or a tlog-proof: %v", o.Proof, err)
+			return usageErrorf("%s is not a JSON proof or a tlog-proof: expected a JSON object or the line %q first", o.Proof, ledger.ReceiptHeader).
+				withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
 		}
 	}
 	res := checkProofJSON{Kind: "inclusion"}
@@ -120,6 +131,10 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	if receipt {
 		res.Kind = "tlog-proof"
 		r, err := ledger.ParseReceipt(data)
+		if err != nil && bytes.HasPrefix(data, []byte(ledger.ReceiptHeader+"\r\n")) {
+			return usageErrorf("%s is not a well-formed proof: %v", o.Proof, err).
+				withHint("strip the carriage returns: tr -d '\\r' < %s > proof.tlog-proof", o.Proof)
+		}
 		if err != nil {
 			return badProof(o.Proof, err)
 		}
