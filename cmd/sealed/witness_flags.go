@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"net/http"
 	"strings"
 
 	"github.com/sealedhq/sealed/ledger/tlogclient"
@@ -64,11 +65,27 @@ func (p *policyFlags) policy(a *app) (*witness.Policy, error) {
 }
 
 // remoteErr maps a tlogclient error: a failed check exits 1, as does a
-// log that cannot be read (the log is not serving what it must).
+// log that cannot be read (the log is not serving what it must), with the
+// log's own explanation when it answered; an index the log's checkpoint
+// does not cover is bad input (exit 2), as it is for a local ledger.
 func remoteErr(what string, err error) error {
 	var ce *tlogclient.CheckError
 	if errors.As(err, &ce) {
 		return failedf("%s failed: %v", what, ce)
+	}
+	var re *tlogclient.RangeError
+	if errors.As(err, &re) {
+		return usageErrorf("%v", re).withHint("give an index below %d, the log's checkpoint size", re.Size)
+	}
+	var se *tlogclient.StatusError
+	if errors.As(err, &se) && se.Code == http.StatusConflict {
+		// The log answers, and refuses to serve data its signed
+		// checkpoint does not cover: the URL is right, the log is not.
+		return failedf("%s failed: %s", what, terminalSafe(se.Error())).
+			withHint("the log refuses to serve what its signed checkpoint does not cover; its operator should run 'sealed ledger audit' on its database")
+	}
+	if errors.As(err, &se) {
+		err = errors.New(terminalSafe(se.Error()))
 	}
 	return failedf("%s failed: %v", what, err).withHint("check the URL and that the log serves /checkpoint and /tile/ (C2SP tlog-tiles)")
 }
