@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -54,9 +56,9 @@ func (m *matchInputFlags) parse(a *app) ([]commit.ReplayContribution, *commit.Re
 		if err != nil {
 			return nil, nil, err
 		}
-		var r beaconRoundJSON
-		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, nil, usageErrorf("--beacon-file %s: not a drand round: %v", m.BeaconFile, err).withHint("make one with 'sealed beacon get --round R'")
+		r, err := parseBeaconFile(data)
+		if err != nil {
+			return nil, nil, usageErrorf("--beacon-file %s: %v", m.BeaconFile, err).withHint("make one with 'sealed beacon get --round R'")
 		}
 		switch {
 		case r.Chain == "":
@@ -71,4 +73,34 @@ func (m *matchInputFlags) parse(a *app) ([]commit.ReplayContribution, *commit.Re
 		b = &commit.ReplayBeacon{Chain: r.Chain, Round: r.Round, Signature: r.Signature}
 	}
 	return cs, b, nil
+}
+
+// parseBeaconFile reads a drand round as 'sealed beacon get' prints it,
+// with errors in the file's terms: the round is read as a JSON number
+// first, so that -5 or 1.5 is "expected a whole number >= 1", not a Go
+// type.
+func parseBeaconFile(data []byte) (beaconRoundJSON, error) {
+	var raw struct {
+		Chain      string      `json:"chain"`
+		Round      json.Number `json:"round"`
+		Published  string      `json:"published"`
+		Randomness string      `json:"randomness"`
+		Signature  string      `json:"signature"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return beaconRoundJSON{}, fmt.Errorf("not a drand round: %q is a JSON %s; expected a JSON %s", te.Field, te.Value, map[bool]string{true: "number", false: "string"}[te.Field == "round"])
+		}
+		return beaconRoundJSON{}, fmt.Errorf("not a drand round; expected a JSON object with \"chain\", \"round\" and \"signature\"")
+	}
+	r := beaconRoundJSON{Chain: raw.Chain, Published: raw.Published, Randomness: raw.Randomness, Signature: raw.Signature}
+	if raw.Round != "" {
+		n, err := strconv.ParseUint(string(raw.Round), 10, 64)
+		if err != nil || n < 1 {
+			return r, fmt.Errorf("round %s: expected a whole number >= 1", raw.Round)
+		}
+		r.Round = n
+	}
+	return r, nil
 }
