@@ -47,7 +47,13 @@ func (l *Ledger) ProveInclusion(index, size int64) (*InclusionProof, error) {
 	if err != nil {
 		return nil, err
 	}
-	if index < 0 || index >= cp.Size {
+	switch {
+	case index < 0:
+		return nil, fmt.Errorf("entry %d: expected a ledger index >= 0", index)
+	case index >= cp.Size && size != 0:
+		// That checkpoint is fixed: retrying never helps.
+		return nil, fmt.Errorf("entry %d was appended after the checkpoint of size %d; prove it against a later size (or omit the size for the latest)", index, cp.Size)
+	case index >= cp.Size:
 		return nil, fmt.Errorf("entry %d is not in the tree of checkpoint size %d (try again after the next checkpoint)", index, cp.Size)
 	}
 	e, err := l.Entry(index)

@@ -8,6 +8,7 @@ import (
 	"github.com/sealedhq/sealed/ledger/tlogclient"
 	"github.com/sealedhq/sealed/ledger/witness"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // policyFlags are the witness policy flags of the verbs that check
@@ -16,13 +17,18 @@ type policyFlags struct {
 	Keys   []string
 	Quorum int
 	File   string
+	flags  *pflag.FlagSet // to tell a --quorum given from none
 }
 
 func (p *policyFlags) add(c *cobra.Command) {
+	p.flags = c.Flags()
 	c.Flags().StringArrayVar(&p.Keys, "witness", nil, "require cosignatures by the witness with verifier `KEY` (repeatable)")
-	c.Flags().IntVar(&p.Quorum, "quorum", -1, "how many of the witnesses must cosign (default: all given)")
+	c.Flags().IntVar(&p.Quorum, "quorum", 0, "how many of the witnesses must cosign (default: all given)")
 	c.Flags().StringVar(&p.File, "witnesses", "", "read the witness policy from `FILE` (lines: witness VKEY [URL], quorum N)")
 }
+
+// quorumSet reports whether --quorum was given.
+func (p *policyFlags) quorumSet() bool { return p.flags != nil && p.flags.Changed("quorum") }
 
 // policy returns the policy the flags give, or nil when none was given.
 func (p *policyFlags) policy(a *app) (*witness.Policy, error) {
@@ -50,16 +56,20 @@ func (p *policyFlags) policy(a *app) (*witness.Policy, error) {
 			pol.Witnesses = append(pol.Witnesses, w)
 		}
 	default:
-		if p.Quorum > 0 {
-			return nil, usageErrorf("--quorum %d needs the witnesses' keys: --witness KEY or --witnesses FILE", p.Quorum)
+		if p.quorumSet() && p.Quorum != 0 {
+			return nil, usageErrorf("--quorum %d needs the witnesses' keys: --witness KEY or --witnesses FILE", p.Quorum).
+				withHint("give each witness's verifier key with --witness KEY")
 		}
 		return nil, nil
 	}
-	if p.Quorum >= 0 {
-		if p.Quorum > len(pol.Witnesses) {
-			return nil, usageErrorf("--quorum %d but only %d witnesses", p.Quorum, len(pol.Witnesses))
+	if p.quorumSet() {
+		if err := pol.SetQuorum(p.Quorum); err != nil {
+			e := usageErrorf("--%v", err)
+			if p.Quorum > 0 {
+				e = e.withHint("name more witnesses, or give a lower --quorum (without it, every witness given must cosign)")
+			}
+			return nil, e
 		}
-		pol.Quorum = p.Quorum
 	}
 	return pol, nil
 }
