@@ -14,7 +14,7 @@ import (
 )
 
 // matchInputFlags are the --contribution and --beacon-file flags of the
-// replay play verbs (docs/rng.md, "The match seed").
+// replay play, replay check and rng verbs (docs/rng.md, "The match seed").
 type matchInputFlags struct {
 	Contributions []string // SEAT:TEXT
 	BeaconFile    string   // a round as 'sealed beacon get' prints it
@@ -37,6 +37,20 @@ func (m *matchInputFlags) derive(a *app, server commit.Seed, seats int) (commit.
 		return server, nil, nil, usageErrorf("%v", err)
 	}
 	return ms, cs, b, nil
+}
+
+// matchSeed is derive for the verbs that print draws (rng values, rng
+// pools): the match seed, and a note on stderr naming it when the flags
+// make it other than server.
+func (m *matchInputFlags) matchSeed(a *app, server commit.Seed, seats int) (commit.Seed, error) {
+	ms, _, _, err := m.derive(a, server, seats)
+	if err != nil {
+		return ms, err
+	}
+	if ms != server {
+		fmt.Fprintf(a.errOut, "drawn from the match seed %s (the seed with the contributions and round given)\n", ms)
+	}
+	return ms, nil
 }
 
 // parse reads --contribution and --beacon-file.
