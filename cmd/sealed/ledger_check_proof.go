@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -86,7 +87,8 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	if o.VKeyFile != "" {
 		b, err := readInputFile(a, o.VKeyFile, 64<<10)
 		if err != nil {
-			return usageErrorf("reading the verifier key: %s: %v", o.VKeyFile, unwrapPathError(err))
+			return usageErrorf("reading the verifier key: %s: %v", o.VKeyFile, unwrapPathError(err)).
+				withHint("'sealed ledger init' printed it; the ledger's operator publishes it")
 		}
 		vkey = strings.TrimSpace(string(b))
 	}
@@ -94,6 +96,9 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		return usageErrorf("%v", err)
 	}
 	data, err := readInput(a, o.Proof, 16<<20)
+	if ee := (*exitError)(nil); errors.As(err, &ee) && ee.hint == "" {
+		return ee.withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
+	}
 	if err != nil {
 		return err
 	}

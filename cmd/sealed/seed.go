@@ -127,7 +127,8 @@ Exit status: 0 match, 1 mismatch, 2 bad input.`,
 				return err
 			}
 			if !cmd.Flags().Changed("commitment") {
-				return usageErrorf("seed check needs --commitment, the posted seed commitment (64 hex digits)")
+				return usageErrorf("seed check needs --commitment, the posted seed commitment (64 hex digits)").
+					withHint("it is the SHA-256 posted before the match, as 'sealed seed new' printed it")
 			}
 			return runF(a, o)
 		},
@@ -275,7 +276,11 @@ func seedError(flag, text string, err error) error {
 func noArgs(verb string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		if len(args) > 0 {
-			return usageErrorf("%s takes no arguments, got %q", verb, args[0])
+			e := usageErrorf("%s takes no arguments, got %q", verb, args[0])
+			if _, err := commit.ParseSeed(args[0]); err == nil {
+				return e.withHint("give the seed with --seed")
+			}
+			return e.withHint("run 'sealed %s --help' for its flags", verb)
 		}
 		return nil
 	}
@@ -291,7 +296,8 @@ func oneSeedFlag(cmd *cobra.Command, need string) error {
 		return usageErrorf("give the seed with only one of --seed or --seed-file, not both").
 			withHint("--seed takes the 64 hex digits; --seed-file a file holding them (- for stdin)")
 	case !hasSeed && !hasFile:
-		return usageErrorf("%s: one of --seed or --seed-file", need)
+		return usageErrorf("%s: one of --seed or --seed-file", need).
+			withHint("--seed takes the 64 hex digits; --seed-file a file holding them (- for stdin)")
 	}
 	return nil
 }
