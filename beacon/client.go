@@ -45,10 +45,13 @@ func (c *Client) Get(ctx context.Context, chain *Chain, round uint64) (*Round, e
 	if base == "" {
 		base = DefaultRelay
 	}
+	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
+		return nil, fmt.Errorf("relay %q: expected a URL starting http:// or https://", base)
+	}
 	url := fmt.Sprintf("%s/%s/public/%d", strings.TrimRight(base, "/"), chain.Hash, round)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("relay %q: not a URL", base)
 	}
 	hc := c.HTTP
 	if hc == nil {
@@ -69,7 +72,7 @@ func (c *Client) Get(ctx context.Context, chain *Chain, round uint64) (*Round, e
 	}
 	var r Round
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: not a drand round: %v", url, err)
+		return nil, fmt.Errorf("%s: not a drand round; expected a JSON object with \"round\" and \"signature\"", url)
 	}
 	if r.Round != round {
 		return nil, fmt.Errorf("%s answered round %d; expected round %d", url, r.Round, round)

@@ -50,13 +50,15 @@ func TestAuditTopLevelTime(t *testing.T) {
 // TestParseInclusionProofDuplicateKeys: a proof with a member given twice
 // is refused (issue 11, 5b), at the top level and inside nothing else.
 func TestParseInclusionProofDuplicateKeys(t *testing.T) {
-	const ok = `{"index":0,"size":1,"leaf":"x","leaf_hash":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","proof":[],"checkpoint":"c"}`
+	// The checkpoint has a signed note's form (origin, size, root, a blank
+	// line, a signature line); no signature is checked here.
+	const ok = `{"index":0,"size":1,"leaf":"x","leaf_hash":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","proof":[],"checkpoint":"o\n1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n\n— o AAAA\n"}`
 	if _, err := ledger.ParseInclusionProof([]byte(ok)); err != nil {
 		t.Fatalf("well-formed proof: %v", err)
 	}
 	for _, dup := range []string{
 		strings.Replace(ok, `"index":0,`, `"index":0,"index":5,`, 1),
-		strings.Replace(ok, `"checkpoint":"c"`, `"checkpoint":"c","checkpoint":"d"`, 1),
+		strings.Replace(ok, `"checkpoint":`, `"checkpoint":"d","checkpoint":`, 1),
 	} {
 		if _, err := ledger.ParseInclusionProof([]byte(dup)); err == nil || !strings.Contains(err.Error(), "duplicate") {
 			t.Errorf("%s: %v, want a duplicate-name error", dup, err)
@@ -64,5 +66,25 @@ func TestParseInclusionProofDuplicateKeys(t *testing.T) {
 	}
 	if _, err := ledger.ParseConsistencyProof([]byte(`{"size1":1,"size1":2,"size2":3,"proof":[],"checkpoint1":"a","checkpoint2":"b"}`)); err == nil {
 		t.Error("consistency proof with a duplicate size1 accepted")
+	}
+}
+
+// TestCheckNoteForm: text without a signed note's parts is malformed
+// (trial 3, finding 4); a note's form is accepted whatever its signature.
+func TestCheckNoteForm(t *testing.T) {
+	const root = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" // 32 zero bytes
+	if err := ledger.CheckNoteForm("o\n1\n" + root + "\n\n— o AAAA\n"); err != nil {
+		t.Errorf("note form refused: %v", err)
+	}
+	for _, bad := range []string{
+		"garbage",
+		"o\n1\n" + root + "\n",                       // no blank line, no signature
+		"o\n1\n" + root + "\n\nno dash\n",            // a signature line without "— "
+		"o\nx\n" + root + "\n\n— o AAAA\n",           // size not a number
+		"o\r\n1\r\n" + root + "\r\n\r\n— o AAAA\r\n", // CRLF
+	} {
+		if err := ledger.CheckNoteForm(bad); err == nil || !strings.Contains(err.Error(), "not a signed note") {
+			t.Errorf("%q: %v, want not a signed note", bad, err)
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"golang.org/x/mod/sumdb/tlog"
@@ -45,7 +47,13 @@ func (l *Ledger) ProveInclusion(index, size int64) (*InclusionProof, error) {
 	if err != nil {
 		return nil, err
 	}
-	if index < 0 || index >= cp.Size {
+	switch {
+	case index < 0:
+		return nil, fmt.Errorf("entry %d: expected a ledger index >= 0", index)
+	case index >= cp.Size && size != 0:
+		// That checkpoint is fixed: retrying never helps.
+		return nil, fmt.Errorf("entry %d was appended after the checkpoint of size %d; prove it against a later size (or omit the size for the latest)", index, cp.Size)
+	case index >= cp.Size:
 		return nil, fmt.Errorf("entry %d is not in the tree of checkpoint size %d (try again after the next checkpoint)", index, cp.Size)
 	}
 	e, err := l.Entry(index)
@@ -192,7 +200,7 @@ func decodeStrict(data []byte, v any, required ...string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return err
+		return plainTypeError(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("data after the JSON object")
@@ -200,24 +208,118 @@ func decodeStrict(data []byte, v any, required ...string) error {
 	return nil
 }
 
+// plainTypeError words encoding/json's *json.UnmarshalTypeError (a value
+// of the wrong JSON kind, or a number out of range of its field) in the
+// proof's terms; other errors are returned as they are.
+func plainTypeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	field := te.Field
+	if field == "" {
+		field = "the value"
+	}
+	if num, ok := strings.CutPrefix(te.Value, "number "); ok {
+		switch te.Type.Kind() {
+		case reflect.Int, reflect.Int64, reflect.Uint64:
+			return fmt.Errorf("%s: %s is out of range; expected a whole number from 0 to %d", field, num, int64(math.MaxInt64))
+		}
+	}
+	return fmt.Errorf("%s is a JSON %s; expected %s", field, te.Value, jsonKindOf(te.Type))
+}
+
+// jsonKindOf says which JSON value a Go type decodes from.
+func jsonKindOf(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "an array"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Array:
+		// tlog.Hash: standard base64 of 32 bytes.
+		return "a string (base64)"
+	}
+	return "an object"
+}
+
 // ParseInclusionProof decodes an InclusionProof from JSON, refusing
-// unknown or missing fields and trailing data.
+// unknown or missing fields, trailing data, numbers out of range (an
+// index that is negative or not below the size, a size below 1) and a
+// checkpoint that is not a signed note (CheckNoteForm): such a file is
+// malformed, not a proof that fails.
 func ParseInclusionProof(data []byte) (*InclusionProof, error) {
 	var p InclusionProof
 	if err := decodeStrict(data, &p, "index", "size", "leaf", "leaf_hash", "proof", "checkpoint"); err != nil {
 		return nil, fmt.Errorf("inclusion proof: %w", err)
 	}
+	switch {
+	case p.Size < 1:
+		return nil, fmt.Errorf("inclusion proof: size %d: expected a tree size >= 1", p.Size)
+	case p.Index < 0:
+		return nil, fmt.Errorf("inclusion proof: index %d: expected a ledger index >= 0", p.Index)
+	case p.Index >= p.Size:
+		return nil, fmt.Errorf("inclusion proof: index %d is not in a tree of size %d; expected an index below the size", p.Index, p.Size)
+	}
+	if err := CheckNoteForm(p.Checkpoint); err != nil {
+		return nil, fmt.Errorf("inclusion proof: checkpoint: %w", err)
+	}
 	return &p, nil
 }
 
 // ParseConsistencyProof decodes a ConsistencyProof from JSON, refusing
-// unknown or missing fields and trailing data.
+// unknown or missing fields, trailing data, sizes out of range (not
+// 1 <= size1 <= size2) and checkpoints that are not signed notes
+// (CheckNoteForm).
 func ParseConsistencyProof(data []byte) (*ConsistencyProof, error) {
 	var p ConsistencyProof
 	if err := decodeStrict(data, &p, "size1", "size2", "proof", "checkpoint1", "checkpoint2"); err != nil {
 		return nil, fmt.Errorf("consistency proof: %w", err)
 	}
+	if p.Size1 < 1 || p.Size1 > p.Size2 {
+		return nil, fmt.Errorf("consistency proof: sizes %d and %d: expected 1 <= size1 <= size2", p.Size1, p.Size2)
+	}
+	if err := CheckNoteForm(p.Checkpoint1); err != nil {
+		return nil, fmt.Errorf("consistency proof: checkpoint1: %w", err)
+	}
+	if err := CheckNoteForm(p.Checkpoint2); err != nil {
+		return nil, fmt.Errorf("consistency proof: checkpoint2: %w", err)
+	}
 	return &p, nil
+}
+
+// errNotNote is CheckNoteForm's error for text without a note's parts.
+var errNotNote = errors.New("not a signed note (expected origin, size, root, a blank line, signature lines)")
+
+// CheckNoteForm checks that text has the form of a signed checkpoint (C2SP
+// signed-note carrying a tlog-checkpoint): a checkpoint body that
+// ParseCheckpoint reads, a blank line, and one or more signature lines
+// starting "— " (U+2014, a space), all ending in a newline. It checks no
+// signature (OpenCheckpoint does): text of another form is malformed
+// input, not a checkpoint that fails to verify.
+func CheckNoteForm(text string) error {
+	body, sigs, ok := strings.Cut(text, "\n\n")
+	if !ok || sigs == "" || !strings.HasSuffix(sigs, "\n") {
+		if strings.Contains(text, "\r\n") {
+			return fmt.Errorf("%w; its lines end in CRLF, a note's in LF", errNotNote)
+		}
+		return errNotNote
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(sigs, "\n"), "\n") {
+		if !strings.HasPrefix(l, "— ") {
+			return fmt.Errorf("%w: signature line %q does not start with \"— \"", errNotNote, l)
+		}
+	}
+	if _, _, _, err := ParseCheckpoint(body + "\n"); err != nil {
+		return fmt.Errorf("%w: %s", errNotNote, strings.TrimPrefix(err.Error(), "checkpoint: "))
+	}
+	return nil
 }
 
 // hashesOf converts raw byte strings to hashes; any not 32 bytes is an

@@ -53,11 +53,18 @@ func (r *Receipt) Format() []byte {
 // ParseReceipt parses a C2SP tlog-proof strictly: the header line, an
 // optional extra line of standard base64, "index N" (decimal, no leading
 // zeros), at most 63 proof lines of standard base64 of 32 bytes, a blank
-// line and a non-empty checkpoint. Errors say which line is wrong.
+// line and a checkpoint of a signed note's form (CheckNoteForm). Errors
+// say which line is wrong.
 func ParseReceipt(data []byte) (*Receipt, error) {
+	if bytes.HasPrefix(data, []byte(ReceiptHeader+"\r\n")) {
+		return nil, fmt.Errorf("tlog-proof: its lines end in CRLF; a tlog-proof's lines end in LF alone")
+	}
 	head, cp, ok := strings.Cut(string(data), "\n\n")
 	if !ok || cp == "" {
 		return nil, fmt.Errorf("tlog-proof: expected a blank line followed by the checkpoint")
+	}
+	if err := CheckNoteForm(cp); err != nil {
+		return nil, fmt.Errorf("tlog-proof: checkpoint: %w", err)
 	}
 	lines := strings.Split(head, "\n")
 	if lines[0] != ReceiptHeader {

@@ -77,8 +77,8 @@ func refuse(field, format string, args ...any) error {
 //   - a seed-commit whose rules_version or config no replay of its game
 //     could carry (CheckMatchConfig: the field and what is expected), so
 //     that the mistake shows before the match rather than at its result;
-//   - a seed-commit naming a drand network sealed does not know, or a
-//     round already published at now (its randomness is public: the
+//   - a seed-commit naming a drand network sealed does not know, a
+//     round below 1, or a round already published at now (its randomness is public: the
 //     server could choose its seed against it), or a play_at_entry that
 //     is not after the index the seed-commit would take (the ledger's
 //     size; ledger.Append refuses it too);
@@ -102,7 +102,8 @@ func refuse(field, format string, args ...any) error {
 // problems, in its words; what a seed-reveal still to come may settle is
 // not warned about); a contribution that will not count (posted before
 // its seed-commit was integrated, arriving at or after play_at or
-// play_at_entry, or of a seat that already contributed).
+// play_at_entry, or of a seat that already contributed); a seed-commit
+// whose reveal_by is already past (its match will be reported abandoned).
 // Other errors are storage errors. Admit reads the entries named; for a
 // seed-commit, the seed-commits holding its commitment (one lookup in the
 // store's seed_commits table, O(log n); ledger.Append refuses such a
@@ -120,7 +121,7 @@ func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warn
 	case ledger.KindContribution:
 		return admitContribution(l, b, now)
 	case ledger.KindSeedCommit:
-		return nil, admitSeedCommit(l, b, now)
+		return admitSeedCommit(l, b, now)
 	case ledger.KindCommit:
 		return nil, admitCommit(l, b)
 	}
@@ -384,42 +385,57 @@ func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 	return nil, nil
 }
 
-func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) error {
+// admitSeedCommit refuses a seed-commit whose config the rules refuse,
+// whose play_at_entry is not after it, whose drand round is not a round
+// (< 1) or is already published, or whose commitment an earlier
+// seed-commit holds. A reveal_by already past is a warning: the match
+// will be reported abandoned.
+func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string, error) {
 	if err := CheckMatchConfig(b.Game, b.RulesVersion, b.Config); err != nil {
-		return err
+		return nil, err
 	}
 	size, err := l.Size()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if b.PlayAtEntry != nil && *b.PlayAtEntry <= size {
-		return refuse("play_at_entry", "entry %d would open play, but the seed-commit will be entry %d or later; expected an index after it (the entry that opens play comes after the commitment)", *b.PlayAtEntry, size)
+		return nil, refuse("play_at_entry", "entry %d would open play, but the seed-commit will be entry %d or later; expected an index after it (the entry that opens play comes after the commitment)", *b.PlayAtEntry, size)
+	}
+	if b.BeaconRound != nil && *b.BeaconRound < 1 {
+		return nil, refuse("beacon_round", "round %d is not a drand round; expected a round number >= 1", *b.BeaconRound)
 	}
 	if b.BeaconChain != "" && b.BeaconRound != nil {
 		chain, err := beacon.LookupChain(b.BeaconChain)
 		if err != nil {
-			return refuse("beacon_chain", "%v", err)
+			return nil, refuse("beacon_chain", "%v", err)
 		}
 		pub := chain.RoundTime(uint64(*b.BeaconRound))
 		if !pub.After(now) {
-			return refuse("beacon_round", "drand round %d of %s was published at %s, before now (%s): its randomness is already public; expected a round after now (the next is %d)",
+			return nil, refuse("beacon_round", "drand round %d of %s was published at %s, before now (%s): its randomness is already public; expected a round after now (the next is %d)",
 				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), now.UTC().Format(time.RFC3339), chain.RoundAt(now)+1)
+		}
+	}
+	var warnings []string
+	if b.RevealBy != "" {
+		if by, err := ledger.ParseTime(b.RevealBy); err == nil && !by.After(now) {
+			warnings = append(warnings, fmt.Sprintf("reveal_by %s is before now (%s): the match will be reported abandoned, and a seed-reveal will be late",
+				by.UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339)))
 		}
 	}
 	c, err := ledger.NormaliseDigest(b.Commitment)
 	if err != nil {
-		return nil // Append says what is wrong
+		return nil, nil // Append says what is wrong
 	}
 	// One lookup in the store's seed_commits table (seedreuse.go).
 	earlier, err := seedCommitHolding(l, c, size)
 	if err != nil || earlier == nil {
-		return err
+		return warnings, err
 	}
 	public := " (its seed-reveal will make it public, and the two matches would share every draw)"
 	if earlier.reveal >= 0 {
 		public = fmt.Sprintf(", and seed-reveal entry %d made it public: every private value of this match would be known before play", earlier.reveal)
 	}
-	return &AdmissionError{Field: "commitment", Err: &ledger.DuplicateError{Index: earlier.index, Kind: ledger.KindSeedCommit},
+	return nil, &AdmissionError{Field: "commitment", Err: &ledger.DuplicateError{Index: earlier.index, Kind: ledger.KindSeedCommit},
 		Msg: fmt.Sprintf("%s already committed to this seed%s; a seed is committed once: expected the commitment of a new seed", earlier.label(), public)}
 }
 

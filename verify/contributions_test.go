@@ -615,3 +615,22 @@ func TestContributionAfterResult(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestDeriveMatchSeedRefusesNonUTF8: a client seed is UTF-8 text
+// (docs/rng.md); bytes that are not, such as ff fe, are refused, as the
+// ledger refuses them, rather than hashed raw and then written to the
+// replay as U+FFFD (trial 3, finding 2).
+func TestDeriveMatchSeedRefusesNonUTF8(t *testing.T) {
+	server, _ := commit.ParseSeed(seedA)
+	cs := []commit.ReplayContribution{{Seat: 0, ClientSeed: "ok"}, {Seat: 1, ClientSeed: "\xff\xfe"}}
+	_, err := DeriveMatchSeed(server, cs, nil, 3)
+	want := `contributions[1]: the client seed of seat 1 ("\xff\xfe") is not valid UTF-8; expected text`
+	if err == nil || err.Error() != want {
+		t.Errorf("DeriveMatchSeed = %v; want %s", err, want)
+	}
+	// The same seed as text is accepted: "é" is c3 a9.
+	cs[1].ClientSeed = "\xc3\xa9"
+	if _, err := DeriveMatchSeed(server, cs, nil, 3); err != nil {
+		t.Errorf("DeriveMatchSeed(é) = %v", err)
+	}
+}

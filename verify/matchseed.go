@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sealedhq/sealed/beacon"
 	"github.com/sealedhq/sealed/commit"
@@ -36,9 +37,9 @@ const noteBeaconTime = "the beacon round's publication time was not compared wit
 // from the revealed seed, the replay's contributions and beacon, and
 // records them in rep. seats is the number of seats of the match. A
 // contribution that cannot be one (a seat outside 0..seats-1 or given
-// twice, a client seed outside 1..64 bytes) or a beacon of an unknown
-// network or with a signature that is not hex makes the replay unreadable
-// (an error); a signature that does not verify is a difference (field
+// twice, a client seed outside 1..64 bytes or not valid UTF-8) or a beacon
+// of an unknown network or with a signature that is not hex makes the
+// replay unreadable (an error); a signature that does not verify is a difference (field
 // beacon.signature), and the draws still take its SHA-256.
 func matchSeed(seed commit.Seed, cs []commit.ReplayContribution, b *commit.ReplayBeacon, seats int, rep *Report) (commit.Seed, error) {
 	if len(cs) == 0 && b == nil {
@@ -48,6 +49,11 @@ func matchSeed(seed commit.Seed, cs []commit.ReplayContribution, b *commit.Repla
 	for i, c := range cs {
 		if c.Seat < 0 || c.Seat >= seats {
 			return seed, fmt.Errorf("contributions[%d]: seat %d; expected a seat 0 to %d", i, c.Seat, seats-1)
+		}
+		if !utf8.ValidString(c.ClientSeed) {
+			// A replay carries the client seed as JSON text, which cannot
+			// hold these bytes: the ledger refuses them the same way.
+			return seed, fmt.Errorf("contributions[%d]: the client seed of seat %d (%q) is not valid UTF-8; expected text", i, c.Seat, c.ClientSeed)
 		}
 		in[i] = commit.Contribution{Seat: c.Seat, ClientSeed: []byte(c.ClientSeed)}
 	}
@@ -88,8 +94,8 @@ func matchSeed(seed commit.Seed, cs []commit.ReplayContribution, b *commit.Repla
 // a game server or a replay writer: what the draws of its replay must come
 // from (commit.MatchSeed). seats is the number of seats. It returns an
 // error for a contribution that cannot be one (seat outside 0..seats-1 or
-// given twice, a client seed outside 1..64 bytes), a beacon of an unknown
-// network, or a round whose signature does not verify.
+// given twice, a client seed outside 1..64 bytes or not valid UTF-8), a
+// beacon of an unknown network, or a round whose signature does not verify.
 func DeriveMatchSeed(server commit.Seed, cs []commit.ReplayContribution, b *commit.ReplayBeacon, seats int) (commit.Seed, error) {
 	rep := &Report{}
 	ms, err := matchSeed(server, cs, b, seats, rep)

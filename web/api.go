@@ -138,6 +138,10 @@ func (s *Server) apiInclusion(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if n >= cp.Size && size != 0 {
+		// That checkpoint is fixed: retrying never helps.
+		return notFound("entry %d was appended after the checkpoint of size %d; prove it against a later size (or omit size for the latest)", n, cp.Size)
+	}
 	if n >= cp.Size {
 		return notFound("entry %d is not in the tree of checkpoint size %d; retry after the next checkpoint", n, cp.Size)
 	}

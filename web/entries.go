@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -88,6 +89,9 @@ func looksLikeHash(s string) bool {
 // parseIndex reads a ledger index: a decimal integer >= 0.
 func parseIndex(what, s string) (int64, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(s), "-") {
+		return 0, badRequest("%s %q is too large; expected a ledger index, a whole number from 0 to %d", what, s, int64(math.MaxInt64))
+	}
 	if err != nil || n < 0 {
 		return 0, badRequest("%s %q: expected a ledger index, a whole number >= 0", what, s)
 	}

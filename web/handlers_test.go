@@ -170,6 +170,12 @@ func TestPagesAndAPI(t *testing.T) {
 		{name: "api inclusion missing", target: "/api/v1/proofs/inclusion/99", status: 404, ctype: jsonCT},
 		{name: "api inclusion bad size", target: "/api/v1/proofs/inclusion/1?size=abc", status: 400, ctype: jsonCT},
 		{name: "api inclusion no such checkpoint", target: "/api/v1/proofs/inclusion/1?size=1000", status: 404, ctype: jsonCT},
+		// trial 3, finding 9: a fixed older size is never worth retrying;
+		// 2^64-1 is a whole number >= 0, only too large.
+		{name: "api inclusion after the size", target: "/api/v1/proofs/inclusion/5?size=3", status: 404, ctype: jsonCT,
+			contains: []string{`"error":"entry 5 was appended after the checkpoint of size 3; prove it against a later size (or omit size for the latest)"`}, absent: []string{"retry"}},
+		{name: "api inclusion index too large", target: "/api/v1/proofs/inclusion/18446744073709551615", status: 400, ctype: jsonCT,
+			contains: []string{`is too large; expected a ledger index, a whole number from 0 to 9223372036854775807`}},
 		{name: "api consistency same size", target: "/api/v1/proofs/consistency?size1=9", status: 200, ctype: jsonCT, contains: []string{`"proof":[]`}},
 		{name: "api consistency no size1", target: "/api/v1/proofs/consistency", status: 400, ctype: jsonCT},
 		{name: "api consistency size1 zero", target: "/api/v1/proofs/consistency?size1=0", status: 400, ctype: jsonCT},

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"time"
 
@@ -37,6 +39,7 @@ type beaconGetOptions struct {
 // beaconGetCmd builds `sealed beacon get` with runF as its action.
 func beaconGetCmd(a *app, runF func(*app, *beaconGetOptions) error) *cobra.Command {
 	o := &beaconGetOptions{}
+	var round int64
 	c := &cobra.Command{
 		Use:   "get --round R [--chain HASH] [--relay URL]",
 		Short: "Fetch a round from a drand HTTP relay, verify it and print it",
@@ -53,13 +56,23 @@ Exit 0 with a verified round; 1 when the relay's round does not verify;
   sealed beacon get --round 657413 --relay http://localhost:8080`,
 		Args: noArgs("beacon get"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("round") || o.Round == 0 {
-				return usageErrorf("beacon get needs --round R (R >= 1)").withHint("the round published at time T is 1 + (T - genesis) / period; quicknet: genesis %d, period 3s", beacon.Quicknet.Genesis)
+			hint := fmt.Sprintf("the round published at time T is 1 + (T - genesis) / period; quicknet: genesis %d, period 3s", beacon.Quicknet.Genesis)
+			if !cmd.Flags().Changed("round") {
+				return usageErrorf("beacon get needs --round R (R >= 1)").withHint("%s", hint)
+			}
+			if round < 1 {
+				return usageErrorf("--round %d: expected a drand round number >= 1", round).withHint("%s", hint)
+			}
+			o.Round = uint64(round)
+			if !strings.HasPrefix(o.Relay, "http://") && !strings.HasPrefix(o.Relay, "https://") {
+				return usageErrorf("--relay %q: expected a drand relay's http:// or https:// URL", o.Relay).
+					withHint("such as %s, or a relay of your own", beacon.DefaultRelay)
 			}
 			return runF(a, o)
 		},
 	}
-	c.Flags().Uint64Var(&o.Round, "round", 0, "the drand `ROUND` to fetch (>= 1)")
+	// An int64 flag, so that -1 is refused as a round below 1, as 0 is.
+	c.Flags().Int64Var(&round, "round", 0, "the drand `ROUND` to fetch (>= 1)")
 	c.Flags().StringVar(&o.Chain, "chain", beacon.Quicknet.Hash, "the network's chain `HASH`")
 	c.Flags().StringVar(&o.Relay, "relay", beacon.DefaultRelay, "the drand HTTP relay's base `URL`")
 	c.Flags().DurationVar(&o.Timeout, "timeout", 20*time.Second, "give up after this long")

@@ -30,8 +30,11 @@ type ledgerAppendOptions struct {
 	Replay      string // --replay FILE: store it and set replay_sha256
 	Seat        int64  // --seat (contribution); -1 if not given
 	ClientSeed  string // --client-seed (contribution)
-	BeaconRound int64  // --beacon-round (seed-commit); 0 if not given
-	PlayAtEntry int64  // --play-at-entry (seed-commit); -1 if not given
+	BeaconRound int64  // --beacon-round (seed-commit)
+	// BeaconRoundSet: --beacon-round was given (a round of 0 is given to
+	// the ledger, which refuses it, not dropped).
+	BeaconRoundSet bool
+	PlayAtEntry    int64 // --play-at-entry (seed-commit); -1 if not given
 }
 
 func newLedgerAppendCmd(a *app, g *ledgerGlobal) *cobra.Command {
@@ -107,6 +110,7 @@ entry) is refused and names the existing index.`,
 				"client-seed", "beacon-chain", "play-at", "reveal-by", "operator", "beacon-signature"); err != nil {
 				return err
 			}
+			o.BeaconRoundSet = cmd.Flags().Changed("beacon-round")
 			if cmd.Flags().Changed("player") {
 				if err := checkPlayer("player", o.Fields.Player); err != nil {
 					return err
@@ -179,7 +183,7 @@ func buildBody(a *app, o *ledgerAppendOptions) (*ledger.Body, error) {
 	if o.ClientSeed != "" {
 		b.ClientSeed = &o.ClientSeed
 	}
-	if o.BeaconRound != 0 {
+	if o.BeaconRoundSet {
 		b.BeaconRound = &o.BeaconRound
 		if b.BeaconChain == "" {
 			b.BeaconChain = beacon.Quicknet.Hash
@@ -259,9 +263,6 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 			return usageErrorf("%v", err)
 		}
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(a.errOut, "warning: %s\n", w)
-	}
 	ctx := context.Background()
 	var idx int64
 	if body != nil {
@@ -279,6 +280,11 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 			return appendError(err)
 		}
 		return usageErrorf("%v", err)
+	}
+	// Only an entry that was appended has warnings (one refused as a
+	// duplicate was not recorded).
+	for _, w := range warnings {
+		fmt.Fprintf(a.errOut, "warning: %s\n", w)
 	}
 	e, err := l.Entry(idx)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -86,7 +87,8 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	if o.VKeyFile != "" {
 		b, err := readInputFile(a, o.VKeyFile, 64<<10)
 		if err != nil {
-			return usageErrorf("reading the verifier key: %s: %v", o.VKeyFile, unwrapPathError(err))
+			return usageErrorf("reading the verifier key: %s: %v", o.VKeyFile, unwrapPathError(err)).
+				withHint("'sealed ledger init' printed it; the ledger's operator publishes it")
 		}
 		vkey = strings.TrimSpace(string(b))
 	}
@@ -94,6 +96,9 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		return usageErrorf("%v", err)
 	}
 	data, err := readInput(a, o.Proof, 16<<20)
+	if ee := (*exitError)(nil); errors.As(err, &ee) && ee.hint == "" {
+		return ee.withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
+	}
 	if err != nil {
 		return err
 	}
@@ -107,11 +112,22 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	if err != nil {
 		return err
 	}
+	if cpText != nil {
+		if err := ledger.CheckNoteForm(string(cpText)); err != nil {
+			return usageErrorf("--checkpoint %s: %v", o.Checkpoint, err).
+				withHint("give the checkpoint as 'sealed ledger checkpoint' or GET /checkpoint prints it")
+		}
+	}
 	var fields map[string]json.RawMessage
-	receipt := bytes.HasPrefix(data, []byte(ledger.ReceiptHeader+"\n"))
+	receipt := bytes.HasPrefix(data, []byte(ledger.ReceiptHeader+"\n")) || bytes.HasPrefix(data, []byte(ledger.ReceiptHeader+"\r\n"))
 	if !receipt {
+		if len(bytes.TrimSpace(data)) == 0 {
+			return usageErrorf("%s is empty; expected a JSON proof or a tlog-proof", o.Proof).
+				withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
+		}
 		if err := json.Unmarshal(data, &fields); err != nil {
-			return usageErrorf("%s is not a JSON proof or a tlog-proof: %v", o.Proof, err)
+			return usageErrorf("%s is not a JSON proof or a tlog-proof: expected a JSON object or the line %q first", o.Proof, ledger.ReceiptHeader).
+				withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
 		}
 	}
 	res := checkProofJSON{Kind: "inclusion"}
@@ -120,6 +136,10 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	if receipt {
 		res.Kind = "tlog-proof"
 		r, err := ledger.ParseReceipt(data)
+		if err != nil && bytes.HasPrefix(data, []byte(ledger.ReceiptHeader+"\r\n")) {
+			return usageErrorf("%s is not a well-formed proof: %v", o.Proof, err).
+				withHint("strip the carriage returns: tr -d '\\r' < %s > proof.tlog-proof", o.Proof)
+		}
 		if err != nil {
 			return badProof(o.Proof, err)
 		}

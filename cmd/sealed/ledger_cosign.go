@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/ledger/witness"
@@ -81,16 +82,26 @@ func runLedgerCosign(a *app, o *ledgerCosignOptions) error {
 	if err != nil {
 		return err
 	}
-	valid := 0
+	var names []string // the policy's witnesses that cosigned it
 	for _, h := range have {
 		for _, w := range pol.Witnesses {
 			if w.Name == h.Witness {
-				valid++
+				names = append(names, terminalSafe(h.Witness))
 			}
 		}
 	}
+	valid := len(names)
 	if valid < pol.Quorum {
 		return failedf("the checkpoint of size %d has %d cosignature(s), fewer than the quorum of %d", cp.Size, valid, pol.Quorum)
+	}
+	if len(res) == 0 {
+		// Nothing was submitted: say why, rather than print nothing.
+		by := "no witness of the policy"
+		if valid > 0 {
+			by = strings.Join(names, ", ")
+		}
+		_, err = fmt.Fprintf(a.out, "the checkpoint of size %d is already cosigned by %s (quorum %d met); nothing to submit\n", cp.Size, by, pol.Quorum)
+		return err
 	}
 	return nil
 }

@@ -182,5 +182,8 @@ func proveErr(err error) error {
 	if errors.Is(err, ledger.ErrTampered) {
 		return failedf("%v", err).withHint("run 'sealed ledger audit' on it")
 	}
+	if errors.Is(err, ledger.ErrNotFound) {
+		return usageErrorf("%v", err).withHint("not every size has a checkpoint (one is signed at most about once a second): 'sealed ledger checkpoint --size N' shows a stored one")
+	}
 	return usageErrorf("%v", err)
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -12,7 +14,7 @@ import (
 )
 
 // matchInputFlags are the --contribution and --beacon-file flags of the
-// replay play verbs (docs/rng.md, "The match seed").
+// replay play, replay check and rng verbs (docs/rng.md, "The match seed").
 type matchInputFlags struct {
 	Contributions []string // SEAT:TEXT
 	BeaconFile    string   // a round as 'sealed beacon get' prints it
@@ -37,6 +39,20 @@ func (m *matchInputFlags) derive(a *app, server commit.Seed, seats int) (commit.
 	return ms, cs, b, nil
 }
 
+// matchSeed is derive for the verbs that print draws (rng values, rng
+// pools): the match seed, and a note on stderr naming it when the flags
+// make it other than server.
+func (m *matchInputFlags) matchSeed(a *app, server commit.Seed, seats int) (commit.Seed, error) {
+	ms, _, _, err := m.derive(a, server, seats)
+	if err != nil {
+		return ms, err
+	}
+	if ms != server {
+		fmt.Fprintf(a.errOut, "drawn from the match seed %s (the seed with the contributions and round given)\n", ms)
+	}
+	return ms, nil
+}
+
 // parse reads --contribution and --beacon-file.
 func (m *matchInputFlags) parse(a *app) ([]commit.ReplayContribution, *commit.ReplayBeacon, error) {
 	var cs []commit.ReplayContribution
@@ -54,9 +70,9 @@ func (m *matchInputFlags) parse(a *app) ([]commit.ReplayContribution, *commit.Re
 		if err != nil {
 			return nil, nil, err
 		}
-		var r beaconRoundJSON
-		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, nil, usageErrorf("--beacon-file %s: not a drand round: %v", m.BeaconFile, err).withHint("make one with 'sealed beacon get --round R'")
+		r, err := parseBeaconFile(data)
+		if err != nil {
+			return nil, nil, usageErrorf("--beacon-file %s: %v", m.BeaconFile, err).withHint("make one with 'sealed beacon get --round R'")
 		}
 		switch {
 		case r.Chain == "":
@@ -71,4 +87,34 @@ func (m *matchInputFlags) parse(a *app) ([]commit.ReplayContribution, *commit.Re
 		b = &commit.ReplayBeacon{Chain: r.Chain, Round: r.Round, Signature: r.Signature}
 	}
 	return cs, b, nil
+}
+
+// parseBeaconFile reads a drand round as 'sealed beacon get' prints it,
+// with errors in the file's terms: the round is read as a JSON number
+// first, so that -5 or 1.5 is "expected a whole number >= 1", not a Go
+// type.
+func parseBeaconFile(data []byte) (beaconRoundJSON, error) {
+	var raw struct {
+		Chain      string      `json:"chain"`
+		Round      json.Number `json:"round"`
+		Published  string      `json:"published"`
+		Randomness string      `json:"randomness"`
+		Signature  string      `json:"signature"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return beaconRoundJSON{}, fmt.Errorf("not a drand round: %q is a JSON %s; expected a JSON %s", te.Field, te.Value, map[bool]string{true: "number", false: "string"}[te.Field == "round"])
+		}
+		return beaconRoundJSON{}, fmt.Errorf("not a drand round; expected a JSON object with \"chain\", \"round\" and \"signature\"")
+	}
+	r := beaconRoundJSON{Chain: raw.Chain, Published: raw.Published, Randomness: raw.Randomness, Signature: raw.Signature}
+	if raw.Round != "" {
+		n, err := strconv.ParseUint(string(raw.Round), 10, 64)
+		if err != nil || n < 1 {
+			return r, fmt.Errorf("round %s: expected a whole number >= 1", raw.Round)
+		}
+		r.Round = n
+	}
+	return r, nil
 }

@@ -118,9 +118,9 @@ func (o *replayCheckOptions) options() (verify.ReplayOptions, error) {
 		return ro, usageErrorf("--seed-commitment needs --seed").withHint("give the revealed seed the commitment was made for")
 	}
 	if o.Seed != "" {
-		s, err := commit.ParseSeed(o.Seed)
+		s, err := parseSeedFlag("--seed", o.Seed)
 		if err != nil {
-			return ro, usageErrorf("--seed: %v", err)
+			return ro, err
 		}
 		ro.Seed = &s
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
-	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/rules/auction"
 	"github.com/spf13/cobra"
 )
@@ -134,9 +133,9 @@ func runReplayPlayAuction(a *app, o *replayPlayAuctionOptions) error {
 	if o.Seed == "" {
 		return usageErrorf("--seed is required").withHint("make one with 'sealed seed new'")
 	}
-	seed, err := commit.ParseSeed(o.Seed)
+	seed, err := parseSeedFlag("--seed", o.Seed)
 	if err != nil {
-		return usageErrorf("--seed: %v", err)
+		return err
 	}
 	cfg, err := o.auctionConfig()
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/rules/bargain"
 	"github.com/spf13/cobra"
 )
@@ -110,9 +109,9 @@ func runReplayPlayBargain(a *app, opts *replayPlayBargainOptions) error {
 	if opts.Seed == "" {
 		return usageErrorf("--seed is required").withHint("make one with 'sealed seed new'")
 	}
-	seed, err := commit.ParseSeed(opts.Seed)
+	seed, err := parseSeedFlag("--seed", opts.Seed)
 	if err != nil {
-		return usageErrorf("--seed: %v", err)
+		return err
 	}
 	cfg := bargain.Config{Matches: opts.Matches, MaxTurns: opts.MaxTurns}
 	if err := cfg.Validate(); err != nil {
@@ -160,9 +159,9 @@ func runReplayPlayEngine(a *app, opts *replayPlayBargainOptions) error {
 	case opts.Seed != "" && opts.EngineSeed != -1:
 		return usageErrorf("--seed and --engine-seed are both given; expected one").withHint("--seed derives the engine seed ('sealed seed engine')")
 	case opts.Seed != "":
-		s, err := commit.ParseSeed(opts.Seed)
+		s, err := parseSeedFlag("--seed", opts.Seed)
 		if err != nil {
-			return usageErrorf("--seed: %v", err)
+			return err
 		}
 		ms, _, b, err := opts.Inputs.derive(a, s, bargain.Seats)
 		if err != nil {

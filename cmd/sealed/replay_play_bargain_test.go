@@ -60,7 +60,7 @@ func TestRngPoolsFlags(t *testing.T) {
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if *got != (rngPoolsOptions{Seed: "ab", Matches: 6}) {
+	if !reflect.DeepEqual(*got, rngPoolsOptions{Seed: "ab", Matches: 6}) {
 		t.Errorf("defaults %+v", *got)
 	}
 	c = rngPoolsCmd(a, capture)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/rules/bargain"
 	"github.com/spf13/cobra"
 )
@@ -15,6 +14,9 @@ func init() { rngSubcommands = append(rngSubcommands, newRngPoolsCmd) }
 type rngPoolsOptions struct {
 	Seed    string // 64 hex digits
 	Matches int    // how many matches to derive, 1..maxPoolMatches
+	// Inputs are the episode's contributions and drand round: the draws
+	// come from the match seed they give (docs/rng.md, "The match seed").
+	Inputs matchInputFlags
 }
 
 // maxPoolMatches bounds --matches of `rng pools`.
@@ -42,13 +44,19 @@ func rngPoolsCmd(a *app, runF func(*app, *rngPoolsOptions) error) *cobra.Command
 		Short: "Print the Negotiation Games pools and valuations a seed gives (seed 002)",
 		Long: `Print, for matches 0..M-1, the seats (A, B), the opener, the pool
 (books, hats, balls) and both seats' private values that the seed gives, drawn
-from the streams bargaining/match/<m> (docs/rng.md, docs/replays.md).`,
+from the streams bargaining/match/<m> (docs/rng.md, docs/replays.md).
+
+An episode whose players contributed client seeds, or that took a drand
+round, draws from its match seed, not from the server's seed: give the
+same --contribution and --beacon-file as 'sealed replay play' takes
+(docs/rng.md, "The match seed"), or the match seed itself as --seed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runF(a, opts) },
 	}
 	c.Flags().StringVar(&opts.Seed, "seed", "", "the revealed seed, 64 hex digits (required)")
 	c.Flags().IntVar(&opts.Matches, "matches", bargain.DefaultMatches, fmt.Sprintf("how many matches to derive, 1..%d", maxPoolMatches))
 	setFlagRange(c.Flags(), "matches", 1, maxPoolMatches)
+	opts.Inputs.register(c.Flags())
 	return c
 }
 
@@ -56,14 +64,18 @@ func runRngPools(a *app, opts *rngPoolsOptions) error {
 	if opts.Seed == "" {
 		return usageErrorf("--seed is required").withHint("make one with 'sealed seed new'")
 	}
-	seed, err := commit.ParseSeed(opts.Seed)
+	seed, err := parseSeedFlag("--seed", opts.Seed)
 	if err != nil {
-		return usageErrorf("--seed: %v", err)
+		return err
 	}
 	if opts.Matches < 1 || opts.Matches > maxPoolMatches {
 		return usageErrorf("--matches is %d; expected 1..%d", opts.Matches, maxPoolMatches)
 	}
-	plans, err := bargain.DrawSchedule(seed[:], opts.Matches)
+	ms, err := opts.Inputs.matchSeed(a, seed, bargain.Seats)
+	if err != nil {
+		return err
+	}
+	plans, err := bargain.DrawSchedule(ms[:], opts.Matches)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/rules/auction"
 	"github.com/sealedhq/sealed/rules/rng"
 	"github.com/spf13/cobra"
@@ -18,17 +17,23 @@ type rngValuesOptions struct {
 	Players  int    // 3..8
 	Items    int    // 1..auction.MaxItems
 	Min, Max int    // value range, inclusive
+	// Inputs are the match's contributions and drand round: the values
+	// come from the match seed they give (docs/rng.md, "The match seed").
+	Inputs matchInputFlags
 }
 
 // rngValuesJSON is the --json output of `sealed rng values`.
 type rngValuesJSON struct {
-	Seed     string  `json:"seed"`
-	Label    string  `json:"label"`
-	Players  int     `json:"players"`
-	Items    int     `json:"items"`
-	ValueMin int     `json:"value_min"`
-	ValueMax int     `json:"value_max"`
-	Values   [][]int `json:"values"` // [item-1][seat]
+	Seed string `json:"seed"`
+	// MatchSeed is the seed the values come from, with --contribution or
+	// --beacon-file (omitted without: it is Seed).
+	MatchSeed string  `json:"match_seed,omitempty"`
+	Label     string  `json:"label"`
+	Players   int     `json:"players"`
+	Items     int     `json:"items"`
+	ValueMin  int     `json:"value_min"`
+	ValueMax  int     `json:"value_max"`
+	Values    [][]int `json:"values"` // [item-1][seat]
 }
 
 // newRngValuesCmd builds `sealed rng values`.
@@ -44,7 +49,12 @@ func rngValuesCmd(a *app, runF func(*app, *rngValuesOptions) error) *cobra.Comma
 		Short: "Print the Blind Auction private values a seed gives (seed 000)",
 		Long: `Print the Blind Auction (auction-0.2) values table a seed gives: for item
 1..N, for seat 0..P-1, range(min, max) drawn from the stream
-auction-0.2/values (docs/rng.md). Each row is an item, each column a seat.`,
+auction-0.2/values (docs/rng.md). Each row is an item, each column a seat.
+
+A match whose players contributed client seeds, or that took a drand
+round, draws from its match seed, not from the server's seed: give the
+same --contribution and --beacon-file as 'sealed replay play' takes
+(docs/rng.md, "The match seed"), or the match seed itself as --seed.`,
 		Example: `  sealed rng values --seed "$(sealed seed new --json | jq -r .seed)" --players 5
   sealed rng values --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f --players 3 --items 3 --json`,
 		Args: noArgs("rng values"),
@@ -58,6 +68,7 @@ auction-0.2/values (docs/rng.md). Each row is an item, each column a seat.`,
 	setFlagRange(f, "items", 1, auction.MaxItems)
 	f.IntVar(&o.Min, "min", d.ValueMin, "smallest value")
 	f.IntVar(&o.Max, "max", d.ValueMax, fmt.Sprintf("largest value, at most %d", auction.MaxValue))
+	o.Inputs.register(f)
 	return c
 }
 
@@ -65,19 +76,30 @@ func runRngValues(a *app, o *rngValuesOptions) error {
 	if o.Seed == "" {
 		return usageErrorf("--seed is required").withHint("make one with 'sealed seed new'")
 	}
-	seed, err := commit.ParseSeed(o.Seed)
+	seed, err := parseSeedFlag("--seed", o.Seed)
 	if err != nil {
-		return usageErrorf("--seed: %v", err)
+		return err
 	}
 	cfg := auction.DefaultConfig()
 	cfg.Players, cfg.Items, cfg.ValueMin, cfg.ValueMax = o.Players, o.Items, o.Min, o.Max
-	values, err := auction.Values(seed[:], cfg)
+	if err := cfg.Validate(); err != nil {
+		return usageErrorf("%v", err)
+	}
+	ms, err := o.Inputs.matchSeed(a, seed, cfg.Players)
+	if err != nil {
+		return err
+	}
+	values, err := auction.Values(ms[:], cfg)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
 	if a.json {
-		return a.printJSON(rngValuesJSON{Seed: seed.String(), Label: rng.LabelAuctionValues, Players: cfg.Players,
-			Items: cfg.Items, ValueMin: cfg.ValueMin, ValueMax: cfg.ValueMax, Values: values})
+		j := rngValuesJSON{Seed: seed.String(), Label: rng.LabelAuctionValues, Players: cfg.Players,
+			Items: cfg.Items, ValueMin: cfg.ValueMin, ValueMax: cfg.ValueMax, Values: values}
+		if ms != seed {
+			j.MatchSeed = ms.String()
+		}
+		return a.printJSON(j)
 	}
 	tw := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "item\t")

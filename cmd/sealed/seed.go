@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/sealedhq/sealed/commit"
@@ -127,7 +127,8 @@ Exit status: 0 match, 1 mismatch, 2 bad input.`,
 				return err
 			}
 			if !cmd.Flags().Changed("commitment") {
-				return usageErrorf("seed check needs --commitment, the posted seed commitment (64 hex digits)")
+				return usageErrorf("seed check needs --commitment, the posted seed commitment (64 hex digits)").
+					withHint("it is the SHA-256 posted before the match, as 'sealed seed new' printed it")
 			}
 			return runF(a, o)
 		},
@@ -139,27 +140,9 @@ Exit status: 0 match, 1 mismatch, 2 bad input.`,
 }
 
 func runSeedCheck(a *app, o *seedCheckOptions) error {
-	text := o.Seed
-	if o.SeedFile != "" {
-		b, err := readInputFile(a, o.SeedFile, 1024)
-		if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
-			return usageErrorf("--seed-file %s is larger than 1024 bytes; expected a seed of 64 hex digits", o.SeedFile)
-		}
-		if err != nil {
-			return usageErrorf("cannot read the seed: %s: %v", o.SeedFile, err)
-		}
-		text = string(b)
-	}
-	s, err := commit.ParseSeed(text)
-	if err != nil && !utf8.ValidString(text) {
-		// commit's message shows such a byte as U+FFFD; quote what was given.
-		if o.SeedFile != "" {
-			return usageErrorf("--seed-file %s holds bytes that are not UTF-8 text (%.80q); expected 64 hex digits (32 bytes)", o.SeedFile, text)
-		}
-		return usageErrorf("--seed %q is not valid UTF-8; expected 64 hex digits (32 bytes)", text)
-	}
+	s, err := readSeedFlags(a, o.Seed, o.SeedFile)
 	if err != nil {
-		return usageErrorf("--seed: %v", err)
+		return err
 	}
 	c, err := commit.ParseCommitment(o.Commitment)
 	if err != nil {
@@ -220,25 +203,14 @@ can commit to"). After the episode reveal the seed; 'sealed replay check
 		},
 	}
 	c.Flags().StringVar(&o.Seed, "seed", "", "the seed: 64 hex digits")
-	c.Flags().StringVar(&o.SeedFile, "seed-file", "", "read the seed from `FILE`")
+	c.Flags().StringVar(&o.SeedFile, "seed-file", "", "read the seed from `FILE` (- for stdin)")
 	return c
 }
 
 func runSeedEngine(a *app, o *seedEngineOptions) error {
-	text := o.Seed
-	if o.SeedFile != "" {
-		b, err := os.ReadFile(o.SeedFile)
-		if err != nil {
-			return usageErrorf("cannot read the seed: %s: %v", o.SeedFile, unwrapPathError(err))
-		}
-		if len(b) > 1024 {
-			return usageErrorf("%s is %d bytes; expected a seed of 64 hex digits", o.SeedFile, len(b))
-		}
-		text = string(b)
-	}
-	s, err := commit.ParseSeed(text)
+	s, err := readSeedFlags(a, o.Seed, o.SeedFile)
 	if err != nil {
-		return usageErrorf("seed: %v", err)
+		return err
 	}
 	n, _ := bargain.EngineSeed(s[:]) // a commit.Seed is 32 bytes
 	if a.json {
@@ -251,11 +223,64 @@ func runSeedEngine(a *app, o *seedEngineOptions) error {
 	return err
 }
 
+// readSeedFlags returns the seed given with --seed or --seed-file (a file
+// or - for stdin, at most 1024 bytes), the same way for every seed verb.
+func readSeedFlags(a *app, seed, seedFile string) (commit.Seed, error) {
+	text, flag := seed, "--seed"
+	if seedFile != "" {
+		flag = "--seed-file " + seedFile
+		b, err := readInputFile(a, seedFile, 1024)
+		if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
+			return commit.Seed{}, usageErrorf("--seed-file %s is larger than 1024 bytes; expected a seed of 64 hex digits", seedFile)
+		}
+		if err != nil {
+			return commit.Seed{}, usageErrorf("cannot read the seed: %s: %v", seedFile, err)
+		}
+		text = string(b)
+	}
+	s, err := commit.ParseSeed(text)
+	if err != nil && !utf8.ValidString(text) {
+		// commit's message shows such a byte as U+FFFD; quote what was given.
+		if seedFile != "" {
+			return commit.Seed{}, usageErrorf("--seed-file %s holds bytes that are not UTF-8 text (%.80q); expected 64 hex digits (32 bytes)", seedFile, text)
+		}
+		return commit.Seed{}, usageErrorf("--seed %q is not valid UTF-8; expected 64 hex digits (32 bytes)", text)
+	}
+	if err != nil {
+		return commit.Seed{}, seedError(flag, text, err)
+	}
+	return s, nil
+}
+
+// parseSeedFlag parses the seed given to flag (such as --seed), with a
+// usage error and a hint when it is not 64 hex digits.
+func parseSeedFlag(flag, text string) (commit.Seed, error) {
+	s, err := commit.ParseSeed(text)
+	if err != nil {
+		return s, seedError(flag, text, err)
+	}
+	return s, nil
+}
+
+// seedError words commit.ParseSeed's err for the seed text given to flag,
+// with a hint: drop a 0x prefix, or what a seed looks like.
+func seedError(flag, text string, err error) error {
+	e := usageErrorf("%s: %v", flag, err)
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X") {
+		return e.withHint("drop the 0x prefix: a seed is the 64 hex digits alone")
+	}
+	return e.withHint("a seed is 64 hex digits, as 'sealed seed new' prints it")
+}
+
 // noArgs is cobra.NoArgs with a usage error that names the verb.
 func noArgs(verb string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		if len(args) > 0 {
-			return usageErrorf("%s takes no arguments, got %q", verb, args[0])
+			e := usageErrorf("%s takes no arguments, got %q", verb, args[0])
+			if _, err := commit.ParseSeed(args[0]); err == nil {
+				return e.withHint("give the seed with --seed")
+			}
+			return e.withHint("run 'sealed %s --help' for its flags", verb)
 		}
 		return nil
 	}
@@ -271,7 +296,8 @@ func oneSeedFlag(cmd *cobra.Command, need string) error {
 		return usageErrorf("give the seed with only one of --seed or --seed-file, not both").
 			withHint("--seed takes the 64 hex digits; --seed-file a file holding them (- for stdin)")
 	case !hasSeed && !hasFile:
-		return usageErrorf("%s: one of --seed or --seed-file", need)
+		return usageErrorf("%s: one of --seed or --seed-file", need).
+			withHint("--seed takes the 64 hex digits; --seed-file a file holding them (- for stdin)")
 	}
 	return nil
 }

@@ -129,3 +129,47 @@ func TestFsck(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRemoteErrors: prove --url with an index past the log's checkpoint is
+// bad input (exit 2), as it is for a local ledger, with no hint about the
+// URL; a log that answers 409 with an explanation has it quoted, exit 1,
+// and no "check the URL" hint (trial 3, finding 5).
+func TestRemoteErrors(t *testing.T) {
+	dir := t.TempDir()
+	db, vkey := newFileLedger(t, dir, "example.com/remote", 5)
+	a := &app{in: strings.NewReader(""), out: io.Discard, errOut: io.Discard}
+	const altered = "this ledger's database was altered; nothing is served from the altered data"
+	err := serveUntil(t, func(ctx context.Context, ready func(string)) error {
+		return runServe(ctx, a, &serveOptions{DB: db, Addr: "127.0.0.1:0", Zone: "UTC", ready: ready})
+	}, func(u string) {
+		code, _, errOut := sealed("ledger", "prove", "30", "--url", u)
+		if want := "sealed: entry 30 is not in the log: its checkpoint covers 5 entries (indexes 0..4)\nhint: give an index below 5, the log's checkpoint size\n"; code != 2 || errOut != want {
+			t.Errorf("prove 30 --url: exit %d, %q; want 2, %q", code, errOut, want)
+		}
+		// A log whose bundles answer 409, as sealed serve does when its
+		// database was altered.
+		proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, "/tile/entries/") {
+				http.Error(w, altered, http.StatusConflict)
+				return
+			}
+			resp, err := http.Get(strings.TrimSuffix(u, "/") + r.URL.Path)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadGateway)
+				return
+			}
+			defer resp.Body.Close()
+			w.WriteHeader(resp.StatusCode)
+			io.Copy(w, resp.Body)
+		}))
+		defer proxy.Close()
+		code, _, errOut = sealed("ledger", "audit", "--url", proxy.URL, "--vkey", vkey)
+		if code != 1 || !strings.Contains(errOut, "409 Conflict: the log says \""+altered+"\"\n") || strings.Contains(errOut, "check the URL") {
+			t.Errorf("audit --url of a log answering 409: exit %d\n%s", code, errOut)
+		}
+		http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"errors"
+	"net/http"
 	"strings"
 
 	"github.com/sealedhq/sealed/ledger/tlogclient"
 	"github.com/sealedhq/sealed/ledger/witness"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // policyFlags are the witness policy flags of the verbs that check
@@ -15,13 +17,18 @@ type policyFlags struct {
 	Keys   []string
 	Quorum int
 	File   string
+	flags  *pflag.FlagSet // to tell a --quorum given from none
 }
 
 func (p *policyFlags) add(c *cobra.Command) {
+	p.flags = c.Flags()
 	c.Flags().StringArrayVar(&p.Keys, "witness", nil, "require cosignatures by the witness with verifier `KEY` (repeatable)")
-	c.Flags().IntVar(&p.Quorum, "quorum", -1, "how many of the witnesses must cosign (default: all given)")
+	c.Flags().IntVar(&p.Quorum, "quorum", 0, "how many of the witnesses must cosign (default: all given)")
 	c.Flags().StringVar(&p.File, "witnesses", "", "read the witness policy from `FILE` (lines: witness VKEY [URL], quorum N)")
 }
+
+// quorumSet reports whether --quorum was given.
+func (p *policyFlags) quorumSet() bool { return p.flags != nil && p.flags.Changed("quorum") }
 
 // policy returns the policy the flags give, or nil when none was given.
 func (p *policyFlags) policy(a *app) (*witness.Policy, error) {
@@ -49,26 +56,46 @@ func (p *policyFlags) policy(a *app) (*witness.Policy, error) {
 			pol.Witnesses = append(pol.Witnesses, w)
 		}
 	default:
-		if p.Quorum > 0 {
-			return nil, usageErrorf("--quorum %d needs the witnesses' keys: --witness KEY or --witnesses FILE", p.Quorum)
+		if p.quorumSet() && p.Quorum != 0 {
+			return nil, usageErrorf("--quorum %d needs the witnesses' keys: --witness KEY or --witnesses FILE", p.Quorum).
+				withHint("give each witness's verifier key with --witness KEY")
 		}
 		return nil, nil
 	}
-	if p.Quorum >= 0 {
-		if p.Quorum > len(pol.Witnesses) {
-			return nil, usageErrorf("--quorum %d but only %d witnesses", p.Quorum, len(pol.Witnesses))
+	if p.quorumSet() {
+		if err := pol.SetQuorum(p.Quorum); err != nil {
+			e := usageErrorf("--%v", err)
+			if p.Quorum > 0 {
+				e = e.withHint("name more witnesses, or give a lower --quorum (without it, every witness given must cosign)")
+			}
+			return nil, e
 		}
-		pol.Quorum = p.Quorum
 	}
 	return pol, nil
 }
 
 // remoteErr maps a tlogclient error: a failed check exits 1, as does a
-// log that cannot be read (the log is not serving what it must).
+// log that cannot be read (the log is not serving what it must), with the
+// log's own explanation when it answered; an index the log's checkpoint
+// does not cover is bad input (exit 2), as it is for a local ledger.
 func remoteErr(what string, err error) error {
 	var ce *tlogclient.CheckError
 	if errors.As(err, &ce) {
 		return failedf("%s failed: %v", what, ce)
+	}
+	var re *tlogclient.RangeError
+	if errors.As(err, &re) {
+		return usageErrorf("%v", re).withHint("give an index below %d, the log's checkpoint size", re.Size)
+	}
+	var se *tlogclient.StatusError
+	if errors.As(err, &se) && se.Code == http.StatusConflict {
+		// The log answers, and refuses to serve data its signed
+		// checkpoint does not cover: the URL is right, the log is not.
+		return failedf("%s failed: %s", what, terminalSafe(se.Error())).
+			withHint("the log refuses to serve what its signed checkpoint does not cover; its operator should run 'sealed ledger audit' on its database")
+	}
+	if errors.As(err, &se) {
+		err = errors.New(terminalSafe(se.Error()))
 	}
 	return failedf("%s failed: %v", what, err).withHint("check the URL and that the log serves /checkpoint and /tile/ (C2SP tlog-tiles)")
 }

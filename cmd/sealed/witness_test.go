@@ -27,6 +27,16 @@ func TestCheckProofWitness(t *testing.T) {
 	if code, out, errOut := sealed("ledger", "cosign", "--db", db, "--witnesses", pol); code != 0 || !strings.Contains(out, "cosigned by example.com/w at size 5") {
 		t.Fatalf("cosign: %d %s %s\n%s", code, out, errOut, w.Log())
 	}
+	// Run again, or with the witness unreachable: nothing to submit, and
+	// it says so (trial 3, finding 12).
+	if code, out, errOut := sealed("ledger", "cosign", "--db", db, "--witnesses", pol); code != 0 || out != "the checkpoint of size 5 is already cosigned by example.com/w (quorum 1 met); nothing to submit\n" {
+		t.Errorf("cosign again: %d %q %s", code, out, errOut)
+	}
+	down := filepath.Join(dir, "down")
+	os.WriteFile(down, []byte("witness "+w.VerifierKey+" http://127.0.0.1:1\nquorum 1\n"), 0o644)
+	if code, out, errOut := sealed("ledger", "cosign", "--db", db, "--witnesses", down); code != 0 || out != "the checkpoint of size 5 is already cosigned by example.com/w (quorum 1 met); nothing to submit\n" {
+		t.Errorf("cosign with the witness down: %d %q %s", code, out, errOut)
+	}
 	receipt := func(name string, args ...string) string {
 		code, out, errOut := sealed(append([]string{"ledger", "prove", "--db", db, "--format", "tlog-proof"}, args...)...)
 		if code != 0 {

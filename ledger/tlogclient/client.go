@@ -49,7 +49,8 @@ func (c *Client) http() *http.Client {
 	return &http.Client{Timeout: 30 * time.Second}
 }
 
-// Fetch GETs path under the log's prefix; any status but 200 is an error.
+// Fetch GETs path under the log's prefix; any status but 200 is a
+// *StatusError carrying the log's explanation.
 func (c *Client) Fetch(ctx context.Context, path string) ([]byte, error) {
 	u := strings.TrimSuffix(c.URL, "/") + "/" + path
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -66,9 +67,51 @@ func (c *Client) Fetch(ctx context.Context, path string) ([]byte, error) {
 		return nil, fmt.Errorf("GET %s: %w", u, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
+		return nil, &StatusError{URL: u, Status: resp.Status, Code: resp.StatusCode, Body: firstLine(b)}
 	}
 	return b, nil
+}
+
+// StatusError is Fetch's error for an answer other than 200: the log's
+// explanation, the first line of its body, goes with the status.
+type StatusError struct {
+	URL    string // the URL fetched
+	Status string // "409 Conflict"
+	Code   int    // 409
+	Body   string // the body's first line, at most 300 bytes; "" for none
+}
+
+func (e *StatusError) Error() string {
+	if e.Body == "" {
+		return fmt.Sprintf("GET %s: %s", e.URL, e.Status)
+	}
+	return fmt.Sprintf("GET %s: %s: the log says %q", e.URL, e.Status, e.Body)
+}
+
+// firstLine is the first non-empty line of a response body, trimmed and
+// cut at 300 bytes (at a UTF-8 boundary).
+func firstLine(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	s, _, _ = strings.Cut(s, "\n")
+	s = strings.TrimSpace(s)
+	if len(s) > 300 {
+		s = strings.ToValidUTF8(s[:300], "") + "..."
+	}
+	return s
+}
+
+// RangeError is ProveInclusion's error for an index the log's checkpoint
+// does not cover: the request is wrong, not the log.
+type RangeError struct {
+	Index int64 // the index asked for
+	Size  int64 // the checkpoint's tree size
+}
+
+func (e *RangeError) Error() string {
+	if e.Size == 0 {
+		return fmt.Sprintf("entry %d is not in the log: its checkpoint covers no entries yet", e.Index)
+	}
+	return fmt.Sprintf("entry %d is not in the log: its checkpoint covers %d entries (indexes 0..%d)", e.Index, e.Size, e.Size-1)
 }
 
 // Checkpoint fetches and opens the log's checkpoint and checks the
@@ -143,14 +186,15 @@ func (r tileReader) SaveTiles([]tlog.Tile, [][]byte) {}
 // the log's current checkpoint from its tiles (each checked against the
 // checkpoint's root by tlog.TileHashReader) and reads the entry from its
 // bundle. The proof's Checkpoint is the note as served (with any
-// cosignatures); it checks with ledger.CheckInclusion.
+// cosignatures); it checks with ledger.CheckInclusion. An index the
+// checkpoint does not cover is a *RangeError.
 func (c *Client) ProveInclusion(ctx context.Context, index int64) (*ledger.InclusionProof, error) {
 	cp, _, err := c.Checkpoint(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if index < 0 || index >= cp.Size {
-		return nil, fmt.Errorf("index %d: the checkpoint covers entries 0..%d", index, cp.Size-1)
+		return nil, &RangeError{Index: index, Size: cp.Size}
 	}
 	tree := tlog.Tree{N: cp.Size, Hash: cp.Root}
 	thr := tlog.TileHashReader(tree, tileReader{ctx, c})

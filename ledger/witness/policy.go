@@ -89,10 +89,20 @@ func ParsePolicy(data []byte) (*Policy, error) {
 	if p.Quorum < 0 {
 		p.Quorum = len(p.Witnesses)
 	}
-	if p.Quorum > len(p.Witnesses) {
-		return nil, fmt.Errorf("witness policy: quorum %d but only %d witnesses", p.Quorum, len(p.Witnesses))
+	if err := p.SetQuorum(p.Quorum); err != nil {
+		return nil, fmt.Errorf("witness policy: %v", err)
 	}
 	return p, nil
+}
+
+// SetQuorum sets how many of the policy's witnesses must cosign: q must
+// be 0 to the number of witnesses, else an error says what was expected.
+func (p *Policy) SetQuorum(q int) error {
+	if q < 0 || q > len(p.Witnesses) {
+		return fmt.Errorf("quorum %d: expected a number from 0 to %d, the number of witnesses", q, len(p.Witnesses))
+	}
+	p.Quorum = q
+	return nil
 }
 
 // Cosignature is a verified cosignature: the witness and its timestamp.
@@ -110,6 +120,9 @@ type QuorumError struct {
 }
 
 func (e *QuorumError) Error() string {
+	if len(e.Valid) == 0 {
+		return fmt.Sprintf("checkpoint has no valid witness cosignature, fewer than the quorum of %d", e.Quorum)
+	}
 	return fmt.Sprintf("checkpoint has %d valid witness cosignature(s) (%s), fewer than the quorum of %d",
 		len(e.Valid), strings.Join(e.Valid, ", "), e.Quorum)
 }
