@@ -19,6 +19,13 @@ type storeTiles struct {
 	size  int64
 	known tlog.Tile
 	data  []byte
+	// tiles, if set, gives tiles read before (a Handler's cache), and
+	// keep takes the tiles TileHashReader verified: the tiles above a
+	// served one are then read from the store once, not for every tile
+	// served. What tiles gives is verified again like what the store
+	// gives (TileHashReader hashes every tile it reads up to the root).
+	tiles func(tlog.Tile) []byte
+	keep  func(tlog.Tile, []byte)
 }
 
 func (r storeTiles) Height() int { return Height }
@@ -30,6 +37,12 @@ func (r storeTiles) ReadTiles(ts []tlog.Tile) ([][]byte, error) {
 			out[i] = r.data
 			continue
 		}
+		if r.tiles != nil {
+			if b := r.tiles(t); b != nil {
+				out[i] = b
+				continue
+			}
+		}
 		b, err := ReadTile(r.ctx, r.s, t, r.size)
 		if err != nil {
 			return nil, err
@@ -39,7 +52,14 @@ func (r storeTiles) ReadTiles(ts []tlog.Tile) ([][]byte, error) {
 	return out, nil
 }
 
-func (r storeTiles) SaveTiles([]tlog.Tile, [][]byte) {}
+func (r storeTiles) SaveTiles(ts []tlog.Tile, data [][]byte) {
+	if r.keep == nil {
+		return
+	}
+	for i, t := range ts {
+		r.keep(t, data[i])
+	}
+}
 
 // VerifyTile checks data, the bytes of tile t (a hash tile, or an entry
 // bundle when t.L is -1) as read from s, against the signed tree of size
@@ -50,7 +70,12 @@ func (r storeTiles) SaveTiles([]tlog.Tile, [][]byte) {}
 // root). A mismatch is an error wrapping [ledger.ErrTampered] naming the
 // tile; a store failure is returned as it is.
 func VerifyTile(ctx context.Context, s ledger.Store, t tlog.Tile, data []byte, size int64, root tlog.Hash) error {
-	st := storeTiles{ctx: ctx, s: s, size: size}
+	return verifyTile(storeTiles{ctx: ctx, s: s, size: size}, t, data, root)
+}
+
+// verifyTile is VerifyTile reading the tiles above t through st.
+func verifyTile(st storeTiles, t tlog.Tile, data []byte, root tlog.Hash) error {
+	size := st.size
 	if t.L >= 0 {
 		st.known, st.data = t, data
 	}
