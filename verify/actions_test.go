@@ -66,6 +66,13 @@ func newTestLedger(t *testing.T) *testLedger {
 	if _, err := stores.Init(context.Background(), db, "sealed.test/actions", key); err != nil {
 		t.Fatal(err)
 	}
+	return openTestLedger(t, db, key)
+}
+
+// openTestLedger opens the ledger db for writing with key and the test's
+// clock (testLedger.now), closed when the test ends.
+func openTestLedger(t *testing.T, db, key string) *testLedger {
+	t.Helper()
 	tl := &testLedger{t: t}
 	l, err := stores.Open(context.Background(), db, ledger.Options{KeyFile: key, Clock: func() time.Time { return time.Unix(0, tl.now.Load()).UTC() }})
 	if err != nil {

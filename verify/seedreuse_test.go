@@ -9,11 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/memstore"
-	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/rules/bargain"
 )
 
@@ -161,14 +159,8 @@ func openFixture(t *testing.T, name string) *testLedger {
 			t.Fatal(err)
 		}
 	}
-	tl := &testLedger{t: t}
+	tl := openTestLedger(t, db, key)
 	tl.now.Store(instant(t, "2026-11-16T12:00:01Z").UnixNano())
-	l, err := stores.Open(context.Background(), db, ledger.Options{KeyFile: key, Clock: func() time.Time { return time.Unix(0, tl.now.Load()).UTC() }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	tl.l = l
 	return tl
 }
 
