@@ -326,17 +326,8 @@ func TestUpgradeFillsPlayers(t *testing.T) {
 	}
 	l.Close()
 	// Back to schema version 2, as an older sealed left it.
-	if err := pgtest.Exec(t, url, `ALTER TABLE schema_version DISABLE TRIGGER USER`,
-		`DELETE FROM schema_version WHERE version >= 3`, `DROP TABLE players`, `DROP TABLE seed_commits`,
-		`ALTER TABLE schema_version ENABLE TRIGGER USER`); err != nil {
-		t.Fatal(err)
-	}
+	c := downgrade(t, url, 2, "players", "seed_commits")
 	l = mustOpen(t, url, ledger.Options{KeyFile: key})
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
 	rows, err := c.Query(ctx, `SELECT skeleton, player, idx FROM players ORDER BY idx`)
 	if err != nil {
 		t.Fatal(err)
@@ -358,6 +349,27 @@ func TestUpgradeFillsPlayers(t *testing.T) {
 	if rep, err := l.Audit(ctx, nil); err != nil || !rep.OK {
 		t.Errorf("audit after the upgrade: %+v, %v", rep, err)
 	}
+}
+
+// downgrade makes the ledger at url look as a sealed of schema version v
+// left it (the schema_version rows after v deleted, the tables of later
+// migrations dropped), and returns a connection to it, closed when the
+// test ends.
+func downgrade(t *testing.T, url string, v int, drop ...string) *pgx.Conn {
+	t.Helper()
+	sqls := []string{`ALTER TABLE schema_version DISABLE TRIGGER USER`, fmt.Sprintf(`DELETE FROM schema_version WHERE version > %d`, v)}
+	for _, table := range drop {
+		sqls = append(sqls, `DROP TABLE `+table)
+	}
+	if err := pgtest.Exec(t, url, append(sqls, `ALTER TABLE schema_version ENABLE TRIGGER USER`)...); err != nil {
+		t.Fatal(err)
+	}
+	c, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
 }
 
 // TestUpgradeFillsSeedCommits: a ledger of schema version 3 (before the
@@ -382,17 +394,8 @@ func TestUpgradeFillsSeedCommits(t *testing.T) {
 	}
 	l.Close()
 	// Back to schema version 3, as an older sealed left it.
-	if err := pgtest.Exec(t, url, `ALTER TABLE schema_version DISABLE TRIGGER USER`,
-		`DELETE FROM schema_version WHERE version >= 4`, `DROP TABLE seed_commits`,
-		`ALTER TABLE schema_version ENABLE TRIGGER USER`); err != nil {
-		t.Fatal(err)
-	}
+	c := downgrade(t, url, 3, "seed_commits")
 	l = mustOpen(t, url, ledger.Options{KeyFile: key})
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
 	rows, err := c.Query(ctx, `SELECT commitment, idx, game, match_id FROM seed_commits ORDER BY idx`)
 	if err != nil {
 		t.Fatal(err)
