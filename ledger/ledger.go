@@ -55,6 +55,7 @@ type Ledger struct {
 
 	verified      verifiedLeaves // what VerifiedSize has checked
 	proven        provenNodes    // the stored hashes readers proved in a signed tree (proveIncluded)
+	seedIndex     seedIndexCheck // the seed_commits rows held to the leaves (CheckSeedCommits)
 	verifiedNotes sync.Map       // [32]byte SHA-256 of a checkpoint note -> struct{}: verified by checkpointOf
 
 	// players caches players rows the sequencer has seen stored

@@ -275,6 +275,25 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			if seedsStored, err = tx.SeedCommits(ctx, seeds); err != nil {
 				return fmt.Errorf("looking up seed commitments: %w", err)
 			}
+			// A row the log did not write (naming an entry that is no
+			// seed-commit) would refuse a new seed in the name of
+			// another entry: the batch fails, as on other alterations.
+			if len(seedsStored) > 0 {
+				idx := make([]int64, 0, len(seedsStored))
+				for _, i := range seedsStored {
+					idx = append(idx, i)
+				}
+				ks, err := tx.Kinds(ctx, idx)
+				if err != nil {
+					return fmt.Errorf("looking up seed commitments: %w", err)
+				}
+				for c, i := range seedsStored {
+					if k := ks[i]; k != KindSeedCommit {
+						return fmt.Errorf("seed_commits: the row of commitment %s names entry %d, which is %s; expected a seed-commit entry (a row the log did not write); nothing was appended ('sealed ledger audit' names it): %w",
+							c, i, kindOrMissing(k), ErrTampered)
+					}
+				}
+			}
 			seedsStaged = map[string]int64{}
 		}
 		// The players of the batch's commit entries: known ones from the
@@ -452,6 +471,15 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 		return nil, err
 	}
 	return added, nil
+}
+
+// kindOrMissing names an entry by its kind ("a contribution entry"), or
+// says there is none (k empty).
+func kindOrMissing(k Kind) string {
+	if k == "" {
+		return "missing"
+	}
+	return k.Article() + " entry"
 }
 
 // refField names the field holding the reference of a kind.

@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/sealedhq/sealed/ledger"
+	sqltamper "github.com/sealedhq/sealed/internal/tamper"
 	"github.com/sealedhq/sealed/ledger/memstore"
+	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/rules/bargain"
 )
 
@@ -140,6 +142,42 @@ func TestCheckResultSeedCommittedTwice(t *testing.T) {
 	tl.seedReveal("2026-11-16T12:00:00Z", sc, seedA)
 	if c := checkResult(t, tl, tl.result("2026-11-16T12:00:01Z", "auction", "testdata/auction_example.json", "")); !c.Clean() {
 		t.Errorf("a config member holding the commitment: problems %q; want clean", c.Problems)
+	}
+}
+
+// TestCheckResultSeedIndexAltered (newcomer trial 4, finding 1): a
+// result is held to the earliest seed-commit of its match, found through
+// the seed_commits table. Here entry 0 commits match demo-auction-2026-W47
+// to seed C and entry 1 commits it again to seed A, which the replay
+// (testdata/auction_example.json) was played from: held to entry 0, the
+// result is not tied. With entry 0's row deleted from the table (the
+// triggers dropped and put back), the table would hold the result to
+// entry 1 and tie it; CheckResult instead says the table was altered
+// (ErrTampered, naming seed-commit entry 0).
+func TestCheckResultSeedIndexAltered(t *testing.T) {
+	dir := t.TempDir()
+	db, key := filepath.Join(dir, "sealed.db"), filepath.Join(dir, "sealed.key")
+	if _, err := stores.Init(context.Background(), db, "sealed.test/seed-index", key); err != nil {
+		t.Fatal(err)
+	}
+	tl := openTestLedger(t, db, key)
+	tl.seedCommit("2026-11-16T08:00:00Z", commitmentC, auctionConfig) // 0
+	tl.seedCommit("2026-11-16T08:00:01Z", commitmentA, auctionConfig) // 1
+	tl.seedReveal("2026-11-16T12:00:00Z", 1, seedA)                   // 2
+	n := tl.result("2026-11-16T12:00:01Z", "auction", "testdata/auction_example.json", "")
+	if c := checkResult(t, tl, n); c.SeedCommit != 0 || c.Tied() {
+		t.Fatalf("before: held to entry %d, tied %v; want entry 0, not tied", c.SeedCommit, c.Tied())
+	}
+	if err := tl.l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := sqltamper.Restoring(db, `DELETE FROM seed_commits WHERE idx = 0`); err != nil {
+		t.Fatal(err)
+	}
+	tl = openTestLedger(t, db, key)
+	c, err := CheckResult(tl.l, n)
+	if !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), "seed-commit entry 0") {
+		t.Errorf("the earliest seed-commit's row deleted: %+v, %v; want ErrTampered naming seed-commit entry 0", c, err)
 	}
 }
 
