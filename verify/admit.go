@@ -148,7 +148,7 @@ func admitCommit(l *ledger.Ledger, b *ledger.Body) error {
 func referenced(l *ledger.Ledger, field string, idx int64, want ledger.Kind) (*ledger.Entry, *ledger.Body, error) {
 	e, err := l.Entry(idx)
 	if errors.Is(err, ledger.ErrNotFound) {
-		return nil, nil, refuse(field, "entry %d does not exist; expected the index of a %s entry", idx, want)
+		return nil, nil, refuse(field, "entry %d does not exist; expected the index of %s entry", idx, want.Article())
 	}
 	if err != nil {
 		return nil, nil, err
@@ -172,7 +172,7 @@ func admitRevealOrEdit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 		return nil, err
 	}
 	if post.Player != b.Player {
-		return nil, refuse("player", "commit entry %d was posted by %s, not %s; a %s names the player who posted the commitment", pe.Index, post.Player, b.Player, b.Kind)
+		return nil, refuse("player", "commit entry %d was posted by %s, not %s; %s names the player who posted the commitment", pe.Index, post.Player, b.Player, b.Kind.Article())
 	}
 	t := now
 	if b.PostedAt != "" {
@@ -282,7 +282,7 @@ func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error
 		return nil, refuse(field, "%s: %v; expected a whole replay of the match", what, err)
 	}
 	if want := gameFormats[b.Game]; want != "" && rep.Format != want {
-		return nil, refuse("game", "the replay is a %s replay, but the entry's game is %s; expected a %s replay", rep.Format, b.Game, want)
+		return nil, refuse("game", "the replay is %s replay, but the entry's game is %s; expected %s replay", ledger.WithArticle(rep.Format), b.Game, ledger.WithArticle(want))
 	}
 	size, err := l.Size()
 	if err != nil {
