@@ -94,7 +94,7 @@ func ParseDeclaration(actionType string, text []byte) (Declaration, error) {
 		}
 		if m := bidPattern.FindStringSubmatch(s); m != nil {
 			if actionType != ActionBid {
-				return bad("a bid in "+withArticle(actionType)+" action")
+				return bad("a bid in " + withArticle(actionType) + " action")
 			}
 			if !amountForm.MatchString(m[1]) {
 				return bad(fmt.Sprintf("amount %q is not a number in digits", m[1]))
@@ -104,7 +104,7 @@ func ParseDeclaration(actionType string, text []byte) (Declaration, error) {
 		}
 		if m := handPattern.FindStringSubmatch(s); m != nil {
 			if actionType != ActionHand {
-				return bad("a hand in "+withArticle(actionType)+" action")
+				return bad("a hand in " + withArticle(actionType) + " action")
 			}
 			if d.Hand != nil {
 				return bad("a second hand; a Hand action declares one hand")
