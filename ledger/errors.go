@@ -45,7 +45,9 @@ var ErrClosed = errors.New("ledger closed")
 // stored leaf hash, a lookup column that differs from the leaf, a replay
 // whose bytes do not hash to their digest, a checkpoint note that does
 // not verify or differs from its row. The message names what differs;
-// the web site answers 409 and the CLI exits 1.
+// the web site answers 409 and the CLI exits 1. Its text already says
+// "(the database was altered)": an error wrapping it names what differs
+// and leaves that to it, so the phrase is said once.
 var ErrTampered = errors.New("the stored data does not match what was signed (the database was altered)")
 
 // MissingIdentity is the error of a store whose log_meta table holds
