@@ -24,7 +24,9 @@ func (e *DuplicateError) Error() string {
 	case KindCommit:
 		return fmt.Sprintf("duplicate commit: the same player, action type and commitment are already at index %d", e.Index)
 	case KindSeedCommit:
-		return fmt.Sprintf("duplicate seed commitment: the seed-commit at index %d already holds this commitment (a seed is committed once)", e.Index)
+		// In the words of the write admission's refusal (verify.Admit),
+		// which also names the match and the seed-reveal.
+		return fmt.Sprintf("commitment: seed-commit entry %d already committed to this seed; a seed is committed once: expected the commitment of a new seed", e.Index)
 	}
 	return fmt.Sprintf("duplicate %s entry: an identical entry is already at index %d", e.Kind, e.Index)
 }
