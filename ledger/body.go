@@ -41,10 +41,19 @@ const (
 // it: "a commit", "an edit" ("an" before a vowel; every kind sealed
 // writes is an English word or two).
 func (k Kind) Article() string {
-	if k != "" && strings.ContainsRune("aeiou", rune(k[0])) {
-		return "an " + string(k)
+	return WithArticle(string(k))
+}
+
+// WithArticle returns word after its indefinite article, as a message
+// names a thing: "a trigger", "an index", "an edit". The article follows
+// the first letter (a, e, i, o, u take "an"), which fits the English
+// words and names sealed's messages put there (kinds, schema objects,
+// action types); it cannot know how a word is spoken ("an hour").
+func WithArticle(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
 	}
-	return "a " + string(k)
+	return "a " + word
 }
 
 // MaxClientSeed is the longest client_seed of a contribution, in bytes
@@ -353,12 +362,12 @@ func (b *Body) normalise() error {
 	}
 	for _, f := range spec.required {
 		if !isSet(f) {
-			return bodyErr(f, "required in a %s entry", b.Kind)
+			return bodyErr(f, "required in %s entry", b.Kind.Article())
 		}
 	}
 	for i, f := range bodyFields {
 		if p[i] && !slices.Contains(spec.required, f) && !slices.Contains(spec.optional, f) {
-			return bodyErr(f, "not allowed in a %s entry", b.Kind)
+			return bodyErr(f, "not allowed in %s entry", b.Kind.Article())
 		}
 	}
 	for _, f := range []struct {

@@ -32,6 +32,9 @@ func TestBadBodies(t *testing.T) {
 		{commitBody("p", "abc"), "commitment", "expected 64 hex"},
 		{commitBody("p", strings.Repeat("g", 64)), "commitment", "expected 64 hex"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"seed":"`+hashB+`"}`, 1), "seed", "not allowed in a commit"},
+		// "an edit", not "a edit" (trial 4, finding 4: the article).
+		{`{"kind":"edit","player":"p"}`, "commit", "required in an edit entry"},
+		{`{"kind":"edit","commit":0,"player":"p","seed":"` + hashB + `"}`, "seed", "not allowed in an edit entry"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"colour":"red"}`, 1), "", "unknown field"},
 		// Keys differing only in case: encoding/json would let "TEXT" win.
 		{`{"kind":"reveal","commit":0,"player":"p","text":"I bid 3 on lot 1","TEXT":"I bid 999 on lot 1"}`, "", `unknown field "TEXT"`},

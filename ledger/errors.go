@@ -24,7 +24,9 @@ func (e *DuplicateError) Error() string {
 	case KindCommit:
 		return fmt.Sprintf("duplicate commit: the same player, action type and commitment are already at index %d", e.Index)
 	case KindSeedCommit:
-		return fmt.Sprintf("duplicate seed commitment: the seed-commit at index %d already holds this commitment (a seed is committed once)", e.Index)
+		// In the words of the write admission's refusal (verify.Admit),
+		// which also names the match and the seed-reveal.
+		return fmt.Sprintf("commitment: seed-commit entry %d already committed to this seed; a seed is committed once: expected the commitment of a new seed", e.Index)
 	}
 	return fmt.Sprintf("duplicate %s entry: an identical entry is already at index %d", e.Kind, e.Index)
 }
@@ -45,7 +47,9 @@ var ErrClosed = errors.New("ledger closed")
 // stored leaf hash, a lookup column that differs from the leaf, a replay
 // whose bytes do not hash to their digest, a checkpoint note that does
 // not verify or differs from its row. The message names what differs;
-// the web site answers 409 and the CLI exits 1.
+// the web site answers 409 and the CLI exits 1. Its text already says
+// "(the database was altered)": an error wrapping it names what differs
+// and leaves that to it, so the phrase is said once.
 var ErrTampered = errors.New("the stored data does not match what was signed (the database was altered)")
 
 // MissingIdentity is the error of a store whose log_meta table holds

@@ -279,6 +279,6 @@ func notInTree(es []*Entry, lo, hi, size int64, h, want tlog.Hash) error {
 	if n > 1 {
 		what = fmt.Sprintf("entries %d..%d: their leaves, with the stored hashes beside them,", first, last)
 	}
-	return fmt.Errorf("%s do not lead to the tree the checkpoint of size %d signs (they give %s for the subtree of entries %d..%d, which that tree has as %s): the database was altered ('sealed ledger audit' names the row): %w",
+	return fmt.Errorf("%s do not lead to the tree the checkpoint of size %d signs (they give %s for the subtree of entries %d..%d, which that tree has as %s): %w",
 		what, size, h, lo, hi-1, want, ErrTampered)
 }

@@ -67,7 +67,7 @@ func (l *Ledger) ProveInclusion(index, size int64) (*InclusionProof, error) {
 	// Only a proof that verifies leaves: stored hashes changed in the
 	// database would give one that does not.
 	if err := tlog.CheckRecord(p, cp.Size, cp.Root, index, e.LeafHash); err != nil {
-		return nil, fmt.Errorf("the stored hashes give no valid inclusion proof of entry %d in the signed tree of size %d (the database was altered; 'sealed ledger audit' names the row): %w", index, cp.Size, ErrTampered)
+		return nil, fmt.Errorf("the stored hashes give no valid inclusion proof of entry %d in the signed tree of size %d: %w", index, cp.Size, ErrTampered)
 	}
 	return &InclusionProof{Index: index, Size: cp.Size, Leaf: string(e.Leaf), LeafHash: e.LeafHash, Proof: nonNil(p), Checkpoint: cp.Note}, nil
 }
@@ -93,7 +93,7 @@ func (l *Ledger) ProveConsistency(size1, size2 int64) (*ConsistencyProof, error)
 		return nil, fmt.Errorf("proving size %d consistent with %d: %w", size1, cp2.Size, err)
 	}
 	if err := tlog.CheckTree(p, cp2.Size, cp2.Root, size1, cp1.Root); err != nil {
-		return nil, fmt.Errorf("the stored hashes give no valid consistency proof of size %d with the signed tree of size %d (the database was altered; 'sealed ledger audit' names the row): %w", size1, cp2.Size, ErrTampered)
+		return nil, fmt.Errorf("the stored hashes give no valid consistency proof of size %d with the signed tree of size %d: %w", size1, cp2.Size, ErrTampered)
 	}
 	return &ConsistencyProof{Size1: size1, Size2: cp2.Size, Proof: nonNil(p), Checkpoint1: cp1.Note, Checkpoint2: cp2.Note}, nil
 }

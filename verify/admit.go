@@ -148,7 +148,7 @@ func admitCommit(l *ledger.Ledger, b *ledger.Body) error {
 func referenced(l *ledger.Ledger, field string, idx int64, want ledger.Kind) (*ledger.Entry, *ledger.Body, error) {
 	e, err := l.Entry(idx)
 	if errors.Is(err, ledger.ErrNotFound) {
-		return nil, nil, refuse(field, "entry %d does not exist; expected the index of a %s entry", idx, want)
+		return nil, nil, refuse(field, "entry %d does not exist; expected the index of %s entry", idx, want.Article())
 	}
 	if err != nil {
 		return nil, nil, err
@@ -172,7 +172,7 @@ func admitRevealOrEdit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 		return nil, err
 	}
 	if post.Player != b.Player {
-		return nil, refuse("player", "commit entry %d was posted by %s, not %s; a %s names the player who posted the commitment", pe.Index, post.Player, b.Player, b.Kind)
+		return nil, refuse("player", "commit entry %d was posted by %s, not %s; %s names the player who posted the commitment", pe.Index, post.Player, b.Player, b.Kind.Article())
 	}
 	t := now
 	if b.PostedAt != "" {
@@ -282,7 +282,7 @@ func admitResult(l *ledger.Ledger, b *ledger.Body, data []byte) ([]string, error
 		return nil, refuse(field, "%s: %v; expected a whole replay of the match", what, err)
 	}
 	if want := gameFormats[b.Game]; want != "" && rep.Format != want {
-		return nil, refuse("game", "the replay is a %s replay, but the entry's game is %s; expected a %s replay", rep.Format, b.Game, want)
+		return nil, refuse("game", "the replay is %s replay, but the entry's game is %s; expected %s replay", ledger.WithArticle(rep.Format), b.Game, ledger.WithArticle(want))
 	}
 	size, err := l.Size()
 	if err != nil {
@@ -431,12 +431,48 @@ func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string,
 	if err != nil || earlier == nil {
 		return warnings, err
 	}
+	return nil, earlier.reused()
+}
+
+// reused is the refusal of a seed-commit whose commitment e holds: an
+// *AdmissionError naming e and whether its seed-reveal made the seed
+// public, whose Err is the *ledger.DuplicateError naming e.
+func (e *earlierSeedCommit) reused() *AdmissionError {
 	public := " (its seed-reveal will make it public, and the two matches would share every draw)"
-	if earlier.reveal >= 0 {
-		public = fmt.Sprintf(", and seed-reveal entry %d made it public: every private value of this match would be known before play", earlier.reveal)
+	if e.reveal >= 0 {
+		public = fmt.Sprintf(", and seed-reveal entry %d made it public: every private value of this match would be known before play", e.reveal)
 	}
-	return nil, &AdmissionError{Field: "commitment", Err: &ledger.DuplicateError{Index: earlier.index, Kind: ledger.KindSeedCommit},
-		Msg: fmt.Sprintf("%s already committed to this seed%s; a seed is committed once: expected the commitment of a new seed", earlier.label(), public)}
+	return &AdmissionError{Field: "commitment", Err: &ledger.DuplicateError{Index: e.index, Kind: ledger.KindSeedCommit},
+		Msg: fmt.Sprintf("%s already committed to this seed%s; a seed is committed once: expected the commitment of a new seed", e.label(), public)}
+}
+
+// SeedReused turns err, the error of appending b after Admit passed it,
+// into the refusal Admit gives a seed-commit whose commitment an earlier
+// seed-commit holds, when err is such a refusal by ledger.Append (a
+// *ledger.DuplicateError of kind seed-commit: another writer appended a
+// seed-commit of the same seed meanwhile). So the writer that loses the
+// race is told what Admit tells one that comes later: the *AdmissionError
+// naming the earlier entry and whether its seed-reveal made the seed
+// public. Otherwise, or when the earlier entry cannot be found through
+// the store's seed_commits table, it returns err as it is.
+func SeedReused(l *ledger.Ledger, b *ledger.Body, err error) error {
+	var de *ledger.DuplicateError
+	if b == nil || b.Kind != ledger.KindSeedCommit || !errors.As(err, &de) || de.Kind != ledger.KindSeedCommit {
+		return err
+	}
+	c, nerr := ledger.NormaliseDigest(b.Commitment)
+	if nerr != nil {
+		return err
+	}
+	size, serr := l.Size()
+	if serr != nil {
+		return err
+	}
+	earlier, herr := seedCommitHolding(l, c, size)
+	if herr != nil || earlier == nil || earlier.index != de.Index {
+		return err
+	}
+	return earlier.reused()
 }
 
 // orAbsent is a config value as a message shows it: "absent" for a key

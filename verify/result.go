@@ -255,7 +255,7 @@ func tieResult(l *ledger.Ledger, resultIndex int64, res *ledger.Body, data []byt
 		ReplayCommitment: strings.ToLower(head.SeedCommitment), Replay: rep, FormatMatches: gameFormats[res.Game] == head.Format}
 	problem := func(format string, args ...any) { c.Problems = append(c.Problems, fmt.Sprintf(format, args...)) }
 	if !c.FormatMatches {
-		problem("the result is for game %s but its replay is a %s replay; expected %s", res.Game, head.Format, gameFormats[res.Game])
+		problem("the result is for game %s but its replay is %s replay; expected %s", res.Game, ledger.WithArticle(head.Format), gameFormats[res.Game])
 	}
 	// The ledger was read: the replay's own note that a beacon round's
 	// publication time needs it no longer applies (tieMatchInputs

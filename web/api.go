@@ -215,18 +215,15 @@ func (s *Server) apiAppend(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if b, err := ledger.ParseBody(body); err == nil {
+	b, err := ledger.ParseBody(body)
+	if err == nil {
 		// The admission every writer shares (verify.Admit); a body that
 		// does not parse is left to Append, which says what is wrong.
 		if _, err := verify.Admit(s.o.Writer, b, nil, time.Now()); err != nil {
-			var ae *verify.AdmissionError
-			var de *ledger.DuplicateError
-			if errors.As(err, &ae) && errors.As(err, &de) {
-				// A seed-commit whose commitment an earlier one holds: a
-				// conflict with that entry, as a duplicate is.
-				idx := de.Index
-				return &httpError{code: http.StatusConflict, msg: "bad entry: " + ae.Error(), index: &idx}
+			if c := seedReused(err); c != nil {
+				return c
 			}
+			var ae *verify.AdmissionError
 			if errors.As(err, &ae) {
 				if ae.Field == "replay_sha256" && strings.Contains(ae.Msg, "names no replay stored") {
 					return badRequest("bad entry: %v (sealed ledger append --replay FILE stores the replay and appends the result)", ae)
@@ -243,7 +240,9 @@ func (s *Server) apiAppend(c echo.Context) error {
 	defer cancel()
 	n, err := s.o.Writer.Append(ctx, body)
 	if err != nil {
-		return appendError(err)
+		// A seed-commit another writer's seed-commit of the same seed beat
+		// to the log: refused as the admission refuses it, in its words.
+		return appendError(verify.SeedReused(s.o.Writer, b, err))
 	}
 	// Answer once a signed checkpoint covers the entry (within the
 	// checkpoint interval): the site's verdicts rest on checked leaves
@@ -286,6 +285,9 @@ func requireJSON(c echo.Context) error {
 func appendError(err error) error {
 	var de *ledger.DuplicateError
 	var be *ledger.BodyError
+	if c := seedReused(err); c != nil {
+		return c
+	}
 	switch {
 	case errors.As(err, &de):
 		idx := de.Index
@@ -304,4 +306,21 @@ func appendError(err error) error {
 		return err
 	}
 	return badRequest("%v", err)
+}
+
+// seedReused is the 409 of a seed-commit whose commitment an earlier
+// seed-commit holds (a seed is committed once), nil for another error:
+// err is the *verify.AdmissionError naming the earlier entry and whether
+// its seed-reveal made the seed public, from the admission or, for the
+// writer that lost a race to the log, from verify.SeedReused; the answer
+// is its message, with the earlier entry's index. A conflict with that
+// entry, as a duplicate is, so without the "bad entry:" of a 400.
+func seedReused(err error) *httpError {
+	var ae *verify.AdmissionError
+	var de *ledger.DuplicateError
+	if !errors.As(err, &ae) || !errors.As(err, &de) {
+		return nil
+	}
+	idx := de.Index
+	return &httpError{code: http.StatusConflict, msg: ae.Error(), index: &idx}
 }

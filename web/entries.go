@@ -52,7 +52,7 @@ func rowOf(e *ledger.Entry) entryRow {
 	}
 	switch e.Kind {
 	case ledger.KindCommit:
-		r.Summary = fmt.Sprintf("%s posted a %s commitment in %s", b.Player, b.ActionType, b.Channel)
+		r.Summary = fmt.Sprintf("%s posted %s commitment in %s", b.Player, ledger.WithArticle(b.ActionType), b.Channel)
 		r.Link, r.LinkText = "/c/"+b.Commitment, b.Commitment
 	case ledger.KindReveal:
 		r.Summary = fmt.Sprintf("%s revealed the text of entry %s", b.Player, ref(b.Commit))

@@ -70,7 +70,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	case errors.Is(err, ledger.ErrTampered):
 		// What the store holds does not check out against the signed
 		// data: say so (409) rather than serve it or fail with a 500.
-		code, msg = http.StatusConflict, "this ledger's database was altered; nothing is served from the altered data: "+err.Error()
+		code, msg = http.StatusConflict, "nothing is served from this ledger's altered data: "+err.Error()
 		s.o.Log.Write([]byte("sealed serve: tampered data: " + err.Error() + "\n"))
 	case errors.As(err, &ee):
 		code = ee.Code

@@ -4,13 +4,18 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/verify"
 )
 
 // TestAppendAdmitSeedCommitOnce: through the write API a seed is committed
 // once: a second seed-commit with seed A's commitment (tieCommitmentA,
 // `printf %s 0001...1e1f | sha256sum`), for another match, is answered
 // 409 with the earlier entry's index, as a duplicate is, and an error
-// naming it. Nothing refused is appended.
+// naming it, without the "bad entry:" of a 400; a writer that loses the
+// race to the log (Append's *ledger.DuplicateError) is answered in the
+// same words (trial 4, finding 9). Nothing refused is appended.
 func TestAppendAdmitSeedCommitOnce(t *testing.T) {
 	f := newTieFixture(t)
 	f.clk.set(at(t, "2026-11-16T08:00:00Z"))
@@ -25,11 +30,21 @@ func TestAppendAdmitSeedCommitOnce(t *testing.T) {
 	for _, match := range []string{"m2", "m3"} {
 		code, a = postEntry(t, s, seedCommit(match, "auction-0.2", tieConfig, strings.ToUpper(tieCommitmentA)))
 		if code != 409 || a.Index == nil || *a.Index != 0 ||
-			!strings.HasPrefix(a.Error, "bad entry: commitment: seed-commit entry 0 (auction match m1) already committed to this seed") {
+			!strings.HasPrefix(a.Error, "commitment: seed-commit entry 0 (auction match m1) already committed to this seed") {
 			t.Errorf("%s with seed A's commitment: %d %+v; want 409 naming entry 0", match, code, a)
 		}
 	}
 	wantSize(t, f.w, 1)
+	// The race: Admit passed m4 before entry 0 was in, and Append refused
+	// it under the write lock.
+	b, err := ledger.ParseBody([]byte(seedCommit("m4", "auction-0.2", tieConfig, strings.ToUpper(tieCommitmentA))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := appendError(verify.SeedReused(f.w, b, &ledger.DuplicateError{Index: 0, Kind: ledger.KindSeedCommit}))
+	if he, ok := lost.(*httpError); !ok || he.code != 409 || he.index == nil || *he.index != 0 || he.msg != a.Error {
+		t.Errorf("the race's loser: %#v; want 409 with entry 0 and %q", lost, a.Error)
+	}
 }
 
 // TestAppendAdmitSeedCommitConfig: through the write API a seed-commit

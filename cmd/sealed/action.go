@@ -185,12 +185,21 @@ func commitEntry(l *ledger.Ledger, index int64) (*ledger.Entry, *ledger.Body, er
 // are returned for the command's own output.
 func (a *app) admit(l *ledger.Ledger, b *ledger.Body, replay []byte) ([]string, error) {
 	warnings, err := verify.Admit(l, b, replay, time.Now())
+	if e := admissionError(b, err); e != nil {
+		return nil, e
+	}
+	return warnings, err
+}
+
+// admissionError is the CLI error (exit 2, with its hint) of err, a
+// *verify.AdmissionError refusing b; nil for any other error.
+func admissionError(b *ledger.Body, err error) *exitError {
 	var ae *verify.AdmissionError
 	if errors.As(err, &ae) {
 		e := usageErrorf("%v", ae)
 		var ce *ledger.ConfusableNameError
 		if errors.As(err, &ce) {
-			return nil, e.withHint("%s", confusableHint(ce))
+			return e.withHint("%s", confusableHint(ce))
 		}
 		switch ae.Field {
 		case "posted_at":
@@ -209,9 +218,9 @@ func (a *app) admit(l *ledger.Ledger, b *ledger.Body, replay []byte) ([]string, 
 				e = e.withHint("docs/ledger.md (\"seed-commit\") lists the rules versions and config keys of each game; 'sealed replay play %s --help' shows the defaults", b.Game)
 			}
 		}
-		return nil, e
+		return e
 	}
-	return warnings, err
+	return nil
 }
 
 // fmtTime writes an instant in the game's zone, RFC 3339.

@@ -130,7 +130,7 @@ func runActionPost(a *app, o *actionPostOptions) error {
 			return err
 		}
 	}
-	return a.printAppended(l, i, fmt.Sprintf("%s posted a %s action in %s, commitment %s", o.Player, actionType, channel, c), warnings)
+	return a.printAppended(l, i, fmt.Sprintf("%s posted %s action in %s, commitment %s", o.Player, ledger.WithArticle(actionType), channel, c), warnings)
 }
 
 // notTakenWarnings returns the warnings of a post that was never taken

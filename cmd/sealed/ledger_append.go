@@ -8,6 +8,7 @@ import (
 
 	"github.com/sealedhq/sealed/beacon"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -271,6 +272,11 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 		idx, err = l.Append(ctx, raw)
 	}
 	if err != nil {
+		// A seed-commit another writer's seed-commit of the same seed beat
+		// to the log: refused as the admission refuses it, in its words.
+		if e := admissionError(admitted, verify.SeedReused(l, admitted, err)); e != nil {
+			return e
+		}
 		var de *ledger.DuplicateError
 		if errors.As(err, &de) {
 			return usageErrorf("%v", err).withHint("see it with 'sealed ledger get %d'", de.Index)

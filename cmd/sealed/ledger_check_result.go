@@ -73,6 +73,9 @@ func runLedgerCheckResult(a *app, o *ledgerCheckResultOptions) error {
 		// what the log did not write.
 		return failedf("cannot check result entry %d: %v", o.Index, err).withHint("run 'sealed ledger audit' on it")
 	}
+	if pe := pastEndError(l, o.Index, err); pe != nil {
+		return pe
+	}
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

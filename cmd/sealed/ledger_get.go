@@ -55,6 +55,9 @@ func runLedgerGet(a *app, o *ledgerGetOptions) error {
 	defer l.Close()
 	e, err := l.Entry(o.Index)
 	if err != nil {
+		if pe := pastEndError(l, o.Index, err); pe != nil {
+			return pe
+		}
 		return readError(err)
 	}
 	if a.json {

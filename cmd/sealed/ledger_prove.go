@@ -81,7 +81,7 @@ func runLedgerProve(a *app, o *ledgerProveOptions) error {
 		return err
 	}
 	if o.Index >= n {
-		return usageErrorf("entry %d does not exist: the ledger has %d entries%s", o.Index, n, indexRange(n))
+		return pastEnd(o.Index, n)
 	}
 	p, err := l.ProveInclusion(o.Index, o.Size)
 	if err != nil {
@@ -148,6 +148,27 @@ func runLedgerConsistency(a *app, o *ledgerConsistencyOptions) error {
 		return proveErr(err)
 	}
 	return a.printJSON(p)
+}
+
+// pastEnd is the CLI error (exit 2) of index, at or past the end of a
+// ledger of n entries: every verb that takes an entry index (get, prove,
+// check-result) says it this way, with the ledger's size.
+func pastEnd(index, n int64) *exitError {
+	return usageErrorf("entry %d does not exist: the ledger has %d %s%s", index, n, plural(int(n), "entry", "entries"), indexRange(n))
+}
+
+// pastEndError returns pastEnd for err, an error of reading entry index of
+// l, when err wraps ledger.ErrNotFound because index is at or past the
+// end of l; nil otherwise (another missing thing, such as a replay).
+func pastEndError(l *ledger.Ledger, index int64, err error) error {
+	if !errors.Is(err, ledger.ErrNotFound) {
+		return nil
+	}
+	n, serr := l.Size()
+	if serr != nil || index < n {
+		return nil
+	}
+	return pastEnd(index, n)
 }
 
 // indexRange writes the valid indexes of a ledger of n entries, " (0..n-1)",

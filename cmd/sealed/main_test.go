@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/sealedhq/sealed/internal/tamper"
 )
 
 // TestMain lets the test binary act as the sealed command inside scripts.
@@ -27,6 +29,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":      cmdExits,
 			"drandrelay": cmdDrandRelay,
+			"tamper":     cmdTamper,
 		},
 	})
 }
@@ -67,4 +70,17 @@ func cmdDrandRelay(ts *testscript.TestScript, neg bool, args []string) {
 	srv := httptest.NewServer(http.FileServer(http.Dir(ts.MkAbs(args[0]))))
 	ts.Defer(srv.Close)
 	ts.Setenv("RELAY", srv.URL)
+}
+
+// cmdTamper implements the script command "tamper DB STMT...": it runs
+// the SQL statements on the SQLite ledger file DB as someone with the
+// file would, with the append-only triggers dropped for them and created
+// again after (tamper.Restoring).
+func cmdTamper(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: tamper DB STMT...")
+	}
+	if err := tamper.Restoring(ts.MkAbs(args[0]), args[1:]...); err != nil {
+		ts.Fatalf("tamper: %v", err)
+	}
 }

@@ -63,6 +63,10 @@ func TestRewrittenLeafNotServed(t *testing.T) {
 			if code != http.StatusConflict || !strings.Contains(body, "altered") || strings.Contains(body, "seat one says HI") {
 				t.Errorf("GET %s: %d %.300s", path, code, body)
 			}
+			// Said once (trial 4, finding 7).
+			if n := strings.Count(body, "database was altered"); n != 1 {
+				t.Errorf("GET %s: %q %d times: %.600s", path, "database was altered", n, body)
+			}
 		}
 		if code, body := get(t, u+"/api/v1/entries/20"); code != http.StatusOK {
 			t.Errorf("GET /api/v1/entries/20 (outside the altered subtree): %d %.300s", code, body)
@@ -79,6 +83,14 @@ func TestRewrittenLeafNotServed(t *testing.T) {
 	code, stdout, stderr = runSealed(t, "", "ledger", "get", "3", "--db", db)
 	if code != 1 || !strings.Contains(stderr, "altered") || strings.Contains(stdout, "seat one says HI") {
 		t.Errorf("get 3: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	// "the database was altered" once in the line, not twice (trial 4,
+	// finding 7): the errors wrapping ledger.ErrTampered leave it to it.
+	for _, args := range [][]string{{"check-result", "5"}, {"get", "3"}, {"prove", "3"}} {
+		code, _, stderr := runSealed(t, "", append([]string{"ledger"}, append(args, "--db", db)...)...)
+		if n := strings.Count(stderr, "database was altered"); code != 1 || n != 1 || !strings.Contains(stderr, "\nhint: run 'sealed ledger audit'") {
+			t.Errorf("%s: exit %d, %q %d times (want once)\nstderr: %s", args, code, "database was altered", n, stderr)
+		}
 	}
 	code, stdout, stderr = runSealed(t, "", "ledger", "audit", "--db", db)
 	if code != 1 || !strings.Contains(stdout+stderr, "entry 3") {

@@ -4,6 +4,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/verify"
 )
 
 // cliAuctionConfig is the table of the newcomer trial's matches.
@@ -34,6 +37,17 @@ func TestSeedCommittedOnce(t *testing.T) {
 	}
 	if n, _ := readLedger(t, db).Size(); n != 2 {
 		t.Errorf("ledger size %d; want 2 (nothing appended)", n)
+	}
+	// A writer that loses the race to the log (its admission passed
+	// before entry 0 was in; Append refused it under the write lock) is
+	// told the same, with the same hint (trial 4, finding 9).
+	b, err := ledger.ParseBody([]byte(`{"kind":"seed-commit","game":"auction","match_id":"m3","rules_version":"auction-0.2","config":` + cliAuctionConfig + `,"commitment":"` + cliCommitmentA + `"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := admissionError(b, verify.SeedReused(readLedger(t, db), b, &ledger.DuplicateError{Index: 0, Kind: ledger.KindSeedCommit}))
+	if lost == nil || lost.code != exitUsage || "sealed: "+lost.msg != lines[0] || len(lines) < 2 || "hint: "+lost.hint != lines[1] {
+		t.Errorf("the race's loser: %#v; want\n%s", lost, stderr)
 	}
 
 	replay := filepath.Join(t.TempDir(), "r.json")

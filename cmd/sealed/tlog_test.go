@@ -138,7 +138,7 @@ func TestRemoteErrors(t *testing.T) {
 	dir := t.TempDir()
 	db, vkey := newFileLedger(t, dir, "example.com/remote", 5)
 	a := &app{in: strings.NewReader(""), out: io.Discard, errOut: io.Discard}
-	const altered = "this ledger's database was altered; nothing is served from the altered data"
+	const altered = "nothing is served from this ledger's altered data: the stored data does not match what was signed (the database was altered)"
 	err := serveUntil(t, func(ctx context.Context, ready func(string)) error {
 		return runServe(ctx, a, &serveOptions{DB: db, Addr: "127.0.0.1:0", Zone: "UTC", ready: ready})
 	}, func(u string) {

@@ -175,7 +175,7 @@ func record(ctx context.Context, path string, monday time.Time, s *Summary) (*re
 		clk.set(monday.Add(at))
 		n, err := l.AppendBody(ctx, b)
 		if err != nil {
-			return -1, fmt.Errorf("demo: appending a %s entry: %w", b.Kind, err)
+			return -1, fmt.Errorf("demo: appending %s entry: %w", b.Kind.Article(), err)
 		}
 		s.Entries[b.Kind]++
 		return n, nil

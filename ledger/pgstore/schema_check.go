@@ -158,7 +158,7 @@ func diffTables(ref, got *catalog, k int) (table, what string) {
 			return w.Name, fmt.Sprintf("the table is missing, but schema version %d makes it (it was dropped or renamed: the schema was altered)", k)
 		}
 		if g.Kind != w.Kind {
-			return w.Name, fmt.Sprintf("the relation is %s, where schema version %d makes %s (the schema was altered)", article(g.Kind), k, article(w.Kind))
+			return w.Name, fmt.Sprintf("the relation is %s, where schema version %d makes %s (the schema was altered)", ledger.WithArticle(g.Kind), k, ledger.WithArticle(w.Kind))
 		}
 		for i, wc := range w.Columns {
 			if i >= len(g.Columns) {
@@ -182,14 +182,6 @@ func diffTables(ref, got *catalog, k int) (table, what string) {
 		}
 	}
 	return "", ""
-}
-
-// article is s after "a" or "an".
-func article(s string) string {
-	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
-		return "an " + s
-	}
-	return "a " + s
 }
 
 // nullability names a column's NOT NULL.
@@ -277,7 +269,7 @@ func diffObjects(refs map[int]*catalog, got *catalog, k int) (table, what string
 		}); v > 0 {
 			return g.Table, fmt.Sprintf("the %s %s is made by schema migration %d, but schema_version lists versions 1..%d (its row of version %d was deleted: the schema was altered)", g.Kind, g.Name, v, k, v)
 		}
-		return g.Table, fmt.Sprintf("%s %s that schema version %d does not make (the schema was altered): %s", article(g.Kind), g.Name, k, g.Def)
+		return g.Table, fmt.Sprintf("%s %s that schema version %d does not make (the schema was altered): %s", ledger.WithArticle(g.Kind), g.Name, k, g.Def)
 	}
 	for _, g := range got.Tables {
 		if tables[g.Name] {
@@ -288,7 +280,7 @@ func diffObjects(refs map[int]*catalog, got *catalog, k int) (table, what string
 		}); v > 0 {
 			return g.Name, fmt.Sprintf("the table is made by schema migration %d, but schema_version lists versions 1..%d (its row of version %d was deleted: the schema was altered)", v, k, v)
 		}
-		return g.Name, fmt.Sprintf("%s that schema version %d does not make (the schema was altered; a ledger's database holds only sealed's tables)", article(g.Kind), k)
+		return g.Name, fmt.Sprintf("%s that schema version %d does not make (the schema was altered; a ledger's database holds only sealed's tables)", ledger.WithArticle(g.Kind), k)
 	}
 	return "", ""
 }

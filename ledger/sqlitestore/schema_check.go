@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // columnInfo is one column as PRAGMA table_info declares it.
@@ -212,13 +214,50 @@ func checkObjects(ctx context.Context, ref, q queryer, version int) (table, what
 			return w.table, fmt.Sprintf("the %s %s is not the one schema version %d makes (the schema was altered): %s", w.typ, name, version, g.sql), nil
 		}
 	}
+	// A table a later migration makes, with its triggers and indexes:
+	// that migration's schema_version row was deleted. Said as a writer
+	// opening the file says it (checkRecorded), naming the table.
+	ms, err := schemaMigrations()
+	if err != nil {
+		return "", "", err
+	}
+	latest := ms[len(ms)-1].Version
+	if table, what, err := laterTable(ctx, q, version, latest); err != nil || table != "" {
+		return table, what, err
+	}
 	for _, name := range slices.Sorted(maps.Keys(got)) {
 		if _, ok := want[name]; !ok {
 			g := got[name]
-			return g.table, fmt.Sprintf("a %s %s that schema version %d does not make (the schema was altered): %s", g.typ, name, version, g.sql), nil
+			if v, err := objectMadeLater(ctx, name, g, version, latest); err != nil {
+				return "", "", err
+			} else if v > 0 {
+				return g.table, fmt.Sprintf("the %s %s is made by schema migration %d, but schema_version lists versions 1..%d (its row of version %d was deleted: the schema was altered)", g.typ, name, v, version, v), nil
+			}
+			return g.table, fmt.Sprintf("%s %s that schema version %d does not make (the schema was altered): %s", ledger.WithArticle(g.typ), name, version, g.sql), nil
 		}
 	}
 	return "", "", nil
+}
+
+// objectMadeLater returns the first schema version after version (up to
+// latest) whose migrations make the trigger or index name as o is (its
+// type and table), or 0.
+func objectMadeLater(ctx context.Context, name string, o schemaObject, version, latest int) (int, error) {
+	for v := version + 1; v <= latest; v++ {
+		ref, err := referenceSchema(ctx, v)
+		if err != nil {
+			return 0, err
+		}
+		objs, err := schemaObjects(ctx, ref)
+		ref.Close()
+		if err != nil {
+			return 0, err
+		}
+		if w, ok := objs[name]; ok && w.typ == o.typ && w.table == o.table {
+			return v, nil
+		}
+	}
+	return 0, nil
 }
 
 // orNone names an empty declared type.

@@ -136,7 +136,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if h.Check != nil {
 			if err := h.Check(cp); errors.Is(err, ledger.ErrTampered) {
 				h.logger().Error("tlog-tiles: checkpoint refused", "err", err)
-				http.Error(w, "this ledger's database was altered; nothing is served from the altered data: "+err.Error(), http.StatusConflict)
+				http.Error(w, "nothing is served from this ledger's altered data: "+err.Error(), http.StatusConflict)
 				return
 			} else if err != nil {
 				h.fail(w, "checking the checkpoint", err)
@@ -365,7 +365,7 @@ func (h *Handler) refuse(w http.ResponseWriter, what string, err error) {
 		return
 	}
 	h.logger().Error("tlog-tiles: refused", "what", what, "err", err)
-	http.Error(w, "this ledger's database was altered; nothing is served from the altered data: "+err.Error(), http.StatusConflict)
+	http.Error(w, "nothing is served from this ledger's altered data: "+err.Error(), http.StatusConflict)
 }
 
 func (h *Handler) logger() *slog.Logger {

@@ -94,7 +94,7 @@ func ParseDeclaration(actionType string, text []byte) (Declaration, error) {
 		}
 		if m := bidPattern.FindStringSubmatch(s); m != nil {
 			if actionType != ActionBid {
-				return bad(fmt.Sprintf("a bid in a %s action", actionType))
+				return bad("a bid in " + withArticle(actionType) + " action")
 			}
 			if !amountForm.MatchString(m[1]) {
 				return bad(fmt.Sprintf("amount %q is not a number in digits", m[1]))
@@ -104,7 +104,7 @@ func ParseDeclaration(actionType string, text []byte) (Declaration, error) {
 		}
 		if m := handPattern.FindStringSubmatch(s); m != nil {
 			if actionType != ActionHand {
-				return bad(fmt.Sprintf("a hand in a %s action", actionType))
+				return bad("a hand in " + withArticle(actionType) + " action")
 			}
 			if d.Hand != nil {
 				return bad("a second hand; a Hand action declares one hand")
@@ -125,7 +125,7 @@ func ParseDeclaration(actionType string, text []byte) (Declaration, error) {
 			}
 			continue
 		}
-		return bad(fmt.Sprintf("not a statement of a %s action; want e.g. %s", actionType, example(actionType)))
+		return bad(fmt.Sprintf("not a statement of %s action; want e.g. %s", withArticle(actionType), example(actionType)))
 	}
 	if n == 0 {
 		return Declaration{}, &DeclarationError{Reason: fmt.Sprintf("nothing declared; want e.g. %s", example(actionType))}

@@ -453,7 +453,7 @@ func (g Game) readDeclaration(a *Action, r *Reveal, t TimeUsed,
 	typ := a.Post.ActionType
 	if typ != ActionBid && typ != ActionHand {
 		if !ok {
-			note(RuleDeclaration, "", fmt.Sprintf("warning: no salt can be told apart in the text; the declaration of a %q action is not interpreted", typ), t)
+			note(RuleDeclaration, "", fmt.Sprintf("warning: no salt can be told apart in the text; the declaration of %s %q action is not interpreted", strings.TrimSuffix(withArticle(typ), " "+typ), typ), t)
 		}
 		return
 	}
