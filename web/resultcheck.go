@@ -1,8 +1,10 @@
 package web
 
 import (
+	"errors"
 	"sync"
 
+	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/verify"
 )
 
@@ -56,9 +58,12 @@ func (tc *tieCache) put(index, size int64, v *ledgerTieView) {
 }
 
 // ledgerTie checks result entry n against the ledger on the read-only
-// connection (O(n) in the ledger's size on a cache miss). A check that
-// cannot be made (the replay cannot be read) is a view with Err, not an
-// error; only a failing size lookup is.
+// connection (verify.CheckResult: lookups in the store, after holding its
+// seed_commits table to the leaves once). A check that cannot be made
+// (the replay cannot be read) is a view with Err, not an error; a failing
+// size lookup is an error, and so is a ledger that does not check out
+// (wrapping ledger.ErrTampered: 409, the page serves no verdict on
+// altered data).
 func (s *Server) ledgerTie(n int64) (*ledgerTieView, error) {
 	size, err := s.o.Reader.Size()
 	if err != nil {
@@ -68,6 +73,9 @@ func (s *Server) ledgerTie(n int64) (*ledgerTieView, error) {
 		return v, nil
 	}
 	c, err := verify.CheckResult(s.o.Reader, n)
+	if errors.Is(err, ledger.ErrTampered) {
+		return nil, err
+	}
 	if err != nil {
 		return &ledgerTieView{Err: err.Error()}, nil
 	}

@@ -107,3 +107,29 @@ func TestTamperedReplay(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestTamperedSeedIndex (newcomer trial 4, finding 1): the replay report
+// and page of a result rest on what the seed_commits table does not hold
+// (no earlier seed-commit of its match or seed), so a row deleted from
+// the table, with its trigger dropped, makes them answer 409 (the data
+// was altered), never a verdict built on the altered table; before the
+// change they answer 200.
+func TestTamperedSeedIndex(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, "seed", "2026-03-08T12:00:00Z", &ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: "auction", RulesVersion: "auction-0.2",
+		Config: []byte(`{"players":3}`), Commitment: strings.Repeat("5a", 32)})
+	paths := []string{"/replay/" + itoa(f.idx["auction"]), "/api/v1/replays/" + itoa(f.idx["auction"]) + "/report"}
+	s := f.server(t, nil)
+	for _, path := range paths {
+		if w := do(s, "GET", path, ""); w.Code != http.StatusOK {
+			t.Fatalf("%s before the change: %d %.300s", path, w.Code, w.Body.String())
+		}
+	}
+	ts := tamperFixture(t, f, `DROP TRIGGER seed_commits_no_delete`, `DELETE FROM seed_commits WHERE idx = `+itoa(f.idx["seed"]))
+	for _, path := range paths {
+		w := do(ts, "GET", path, "")
+		if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "altered") || !strings.Contains(w.Body.String(), "seed_commits") {
+			t.Errorf("%s with the seed-commit's row deleted: %d %.300s", path, w.Code, w.Body.String())
+		}
+	}
+}
