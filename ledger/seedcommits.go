@@ -43,9 +43,10 @@ type seedIndexCheck struct {
 // moved or added in the database is reported as an alteration rather
 // than changing the verdict. The first call reads the log: on a store
 // with chunked reads (ChunkReader, SQLite) only the chunks whose leaves
-// hold a seed-commit are read row by row (about 1 µs an entry), on others
-// every row (EntryRange); later calls read only the entries appended
-// since. The leaves are taken as stored: one altered to hide a
+// hold SeedLeafNeedle are read row by row (about 1 µs an entry), on one
+// that selects such leaves itself (SeedLeafReader, PostgreSQL) only
+// those rows, on others every row (EntryRange); later calls read only
+// the entries appended since. The leaves are taken as stored: one altered to hide a
 // seed-commit is the audit's to name (and a reader's proof of each entry
 // it shows). Writers do not call it: admission trusts the table, as it
 // trusts the players table and the duplicate keys (O(log n) per append),
@@ -110,17 +111,28 @@ func (l *Ledger) CheckSeedCommits(ctx context.Context) error {
 // readSeedCommitLeaves adds the seed-commit leaves of entries [from, to)
 // to into, by index.
 func (l *Ledger) readSeedCommitLeaves(ctx context.Context, from, to int64, into map[int64]StoredSeedCommit) error {
-	needle := []byte(`"kind":"seed-commit"`) // as RFC 8785 writes the member
+	needle := []byte(SeedLeafNeedle)
 	cr, _ := l.store.(ChunkReader)
+	sr, _ := l.store.(SeedLeafReader)
 	var ch EntryChunk
-	for a := from; a < to; a += auditEntryChunk {
-		b := min(a+auditEntryChunk, to)
+	step := int64(auditEntryChunk)
+	if sr != nil && cr == nil {
+		step = 1 << 16 // the server scans; few rows come back
+	}
+	for a := from; a < to; a += step {
+		b := min(a+step, to)
 		if cr != nil {
 			if err := cr.EntryChunk(ctx, a, b, &ch); err == nil && ch.Count == b-a && !bytes.Contains(ch.Bodies, needle) {
 				continue
 			}
 		}
-		rows, err := l.store.EntryRange(ctx, a, b)
+		var rows []StoredEntry
+		var err error
+		if sr != nil && cr == nil {
+			rows, err = sr.SeedLeafCandidates(ctx, a, b)
+		} else {
+			rows, err = l.store.EntryRange(ctx, a, b)
+		}
 		if err != nil {
 			return err
 		}

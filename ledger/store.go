@@ -351,6 +351,21 @@ type EntryChunk struct {
 	Commitments              []byte
 }
 
+// SeedLeafReader is an optional fast path for [Ledger.CheckSeedCommits]
+// on a store without chunked reads: it selects inside the database the
+// entries whose leaf holds SeedLeafNeedle.
+type SeedLeafReader interface {
+	// SeedLeafCandidates returns the entries with from <= index < to
+	// whose leaf holds SeedLeafNeedle's bytes (every seed-commit's leaf
+	// does; another leaf may, in a string), in index order.
+	SeedLeafCandidates(ctx context.Context, from, to int64) ([]StoredEntry, error)
+}
+
+// SeedLeafNeedle is the member every seed-commit's canonical leaf holds
+// (RFC 8785 writes it so): what CheckSeedCommits looks for in chunks of
+// leaves before reading them row by row.
+const SeedLeafNeedle = `"kind":"seed-commit"`
+
 // ColumnChecker is an optional fast path for [Ledger.Audit]: a store that
 // can compare its lookup columns with the leaves itself implements it.
 type ColumnChecker interface {

@@ -66,6 +66,13 @@ func (s *Store) SeedCommits(ctx context.Context, commitment string) ([]int64, er
 	return seedCommitIndexes(ctx, s.pool, fmt.Sprintf("commitment %s", commitment), `SELECT idx FROM seed_commits WHERE commitment = $1 ORDER BY idx`, commitment)
 }
 
+// SeedLeafCandidates implements ledger.SeedLeafReader: the server scans
+// the range's leaves for ledger.SeedLeafNeedle (position in bytea) and
+// sends only the rows holding it.
+func (s *Store) SeedLeafCandidates(ctx context.Context, from, to int64) ([]ledger.StoredEntry, error) {
+	return s.queryEntries(ctx, `WHERE idx >= $1 AND idx < $2 AND position($3::bytea IN body) > 0 ORDER BY idx`, from, to, []byte(ledger.SeedLeafNeedle))
+}
+
 // SeedCommitsOfMatch implements ledger.Store (seed_commits_match).
 func (s *Store) SeedCommitsOfMatch(ctx context.Context, game, matchID string) ([]int64, error) {
 	if ok, _, err := s.hasSeedCommits(ctx); err != nil {

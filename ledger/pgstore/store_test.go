@@ -351,6 +351,40 @@ func TestUpgradeFillsPlayers(t *testing.T) {
 	}
 }
 
+// TestCheckSeedCommitsPostgres: on PostgreSQL, CheckSeedCommits reads
+// only the leaves the server finds holding ledger.SeedLeafNeedle
+// (SeedLeafCandidates): a result whose summary nests that member is one
+// and no seed-commit, and the table checks out; with a seed-commit's row
+// deleted (its trigger disabled), a new reader's check is ErrTampered
+// naming the entry.
+func TestCheckSeedCommitsPostgres(t *testing.T) {
+	ctx := context.Background()
+	url, key := newLedger(t)
+	l := mustOpen(t, url, ledger.Options{KeyFile: key})
+	for _, body := range []string{
+		`{"kind":"commit","player":"ann","action_type":"bid","channel":"web","commitment":"` + strings.Repeat("a1", 32) + `"}`,
+		`{"kind":"seed-commit","game":"auction","match_id":"m1","rules_version":"auction-0.2","config":{"players":3},"commitment":"` + strings.Repeat("b2", 32) + `"}`,
+		`{"kind":"result","game":"auction","match_id":"m1","replay_sha256":"` + strings.Repeat("c3", 32) + `","summary":{"kind":"seed-commit"}}`,
+	} {
+		if _, err := l.Append(ctx, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.CheckSeedCommits(ctx); err != nil {
+		t.Fatalf("a clean table: %v", err)
+	}
+	l.Close()
+	if err := pgtest.Exec(t, url, `ALTER TABLE seed_commits DISABLE TRIGGER USER`, `DELETE FROM seed_commits WHERE idx = 1`,
+		`ALTER TABLE seed_commits ENABLE TRIGGER USER`); err != nil {
+		t.Fatal(err)
+	}
+	r := mustOpen(t, url, ledger.Options{ReadOnly: true})
+	defer r.Close()
+	if err := r.CheckSeedCommits(ctx); !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), "seed-commit entry 1") {
+		t.Errorf("the row of entry 1 deleted: %v; want ErrTampered naming seed-commit entry 1", err)
+	}
+}
+
 // downgrade makes the ledger at url look as a sealed of schema version v
 // left it (the schema_version rows after v deleted, the tables of later
 // migrations dropped), and returns a connection to it, closed when the
