@@ -41,12 +41,12 @@ type seedIndexCheck struct {
 // NOT hold (no earlier seed-commit of a commitment, no earlier seed-commit
 // of a match: verify.CheckResult) calls it first, so that a row deleted,
 // moved or added in the database is reported as an alteration rather
-// than changing the verdict. The first call reads the log: on a store
-// with chunked reads (ChunkReader, SQLite) only the chunks whose leaves
-// hold SeedLeafNeedle are read row by row (about 1 µs an entry), on one
-// that selects such leaves itself (SeedLeafReader, PostgreSQL) only
-// those rows, on others every row (EntryRange); later calls read only
-// the entries appended since. The leaves are taken as stored: one altered to hide a
+// than changing the verdict. The first call reads the log: a store that
+// selects the leaves holding SeedLeafNeedle itself (SeedLeafReader:
+// SQLite, PostgreSQL) sends only those rows; one with chunked reads
+// (ChunkReader) sends chunks of leaves, and only those holding the
+// needle are read row by row; any other every row (EntryRange). Later
+// calls read only the entries appended since. The leaves are taken as stored: one altered to hide a
 // seed-commit is the audit's to name (and a reader's proof of each entry
 // it shows). Writers do not call it: admission trusts the table, as it
 // trusts the players table and the duplicate keys (O(log n) per append),
@@ -114,10 +114,13 @@ func (l *Ledger) readSeedCommitLeaves(ctx context.Context, from, to int64, into 
 	needle := []byte(SeedLeafNeedle)
 	cr, _ := l.store.(ChunkReader)
 	sr, _ := l.store.(SeedLeafReader)
+	if sr != nil {
+		cr = nil // the database scans; only candidates come back
+	}
 	var ch EntryChunk
 	step := int64(auditEntryChunk)
-	if sr != nil && cr == nil {
-		step = 1 << 16 // the server scans; few rows come back
+	if sr != nil {
+		step = 1 << 16
 	}
 	for a := from; a < to; a += step {
 		b := min(a+step, to)
@@ -128,7 +131,7 @@ func (l *Ledger) readSeedCommitLeaves(ctx context.Context, from, to int64, into 
 		}
 		var rows []StoredEntry
 		var err error
-		if sr != nil && cr == nil {
+		if sr != nil {
 			rows, err = sr.SeedLeafCandidates(ctx, a, b)
 		} else {
 			rows, err = l.store.EntryRange(ctx, a, b)

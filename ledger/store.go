@@ -351,9 +351,10 @@ type EntryChunk struct {
 	Commitments              []byte
 }
 
-// SeedLeafReader is an optional fast path for [Ledger.CheckSeedCommits]
-// on a store without chunked reads: it selects inside the database the
-// entries whose leaf holds SeedLeafNeedle.
+// SeedLeafReader is an optional fast path for [Ledger.CheckSeedCommits]:
+// a store that selects inside the database the entries whose leaf holds
+// SeedLeafNeedle sends only those (SQLite and PostgreSQL do), instead of
+// every leaf.
 type SeedLeafReader interface {
 	// SeedLeafCandidates returns the entries with from <= index < to
 	// whose leaf holds SeedLeafNeedle's bytes (every seed-commit's leaf

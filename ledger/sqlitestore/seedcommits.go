@@ -63,6 +63,13 @@ func (s *Store) seedCommitIndexes(ctx context.Context, what, q string, args ...a
 	return out, rows.Err()
 }
 
+// SeedLeafCandidates implements ledger.SeedLeafReader: SQLite scans the
+// range's leaves for ledger.SeedLeafNeedle (instr over the BLOB) and
+// returns only the rows holding it.
+func (s *Store) SeedLeafCandidates(ctx context.Context, from, to int64) ([]ledger.StoredEntry, error) {
+	return s.queryEntries(ctx, `WHERE idx >= ? AND idx < ? AND instr(body, ?) > 0 ORDER BY idx`, from, to, []byte(ledger.SeedLeafNeedle))
+}
+
 // EachSeedCommit implements ledger.Store.
 func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCommit) error) error {
 	if ok, err := s.hasSeedCommits(ctx); err != nil || !ok {
