@@ -169,7 +169,7 @@ var formatFixedKeys = map[string][]string{FormatBargain: {"itemNames"}}
 // a database opened read-only from before the table is scanned, O(n)),
 // after holding that table to the seed-commit leaves
 // (ledger.CheckSeedCommits: the first call in a process reads the log,
-// about 1 s at 1,000,000 entries on SQLite, and later ones the entries
+// under a second at 1,000,000 entries, and later ones the entries
 // appended since), and reads the entries naming the seed-commit
 // (EntriesByRef). A table that does not check out is an error wrapping
 // ledger.ErrTampered.
