@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sealedhq/sealed/ledger"
 	sqltamper "github.com/sealedhq/sealed/internal/tamper"
+	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/memstore"
 	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/rules/bargain"
