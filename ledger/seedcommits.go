@@ -54,6 +54,8 @@ type seedIndexCheck struct {
 // (opened read-only) has nothing to check. Errors: a difference, wrapping
 // ErrTampered and naming the row or entry; storage errors.
 func (l *Ledger) CheckSeedCommits(ctx context.Context) error {
+	// A lookup of no match is how a store says, cheaply, that its file
+	// predates the table (Census would count every table's rows).
 	if _, err := l.store.SeedCommitsOfMatch(ctx, "", ""); errors.Is(err, errors.ErrUnsupported) {
 		return nil
 	} else if err != nil {

@@ -11,9 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/internal/tamper"
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -27,9 +25,7 @@ import (
 // without a verdict blaming the replay; the audit names entry 3.
 func TestRewrittenLeafNotServed(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "demo.db")
-	if _, err := demo.Build(context.Background(), demo.Options{Path: db, Now: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	buildDemo(t, db)
 	sdb, err := sql.Open("sqlite3", "file:"+db)
 	if err != nil {
 		t.Fatal(err)

@@ -7,9 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/internal/tamper"
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -19,9 +17,7 @@ import (
 // words: it appended nothing and was refused nothing.
 func TestServeEdgeWarning(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "d.db")
-	if _, err := demo.Build(context.Background(), demo.Options{Path: db, Now: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	buildDemo(t, db)
 	if err := tamper.Restoring(db, `UPDATE hashes SET hash = zeroblob(32) WHERE id = `+strconv.FormatInt(tlog.StoredHashIndex(0, 26), 10)); err != nil {
 		t.Fatal(err)
 	}

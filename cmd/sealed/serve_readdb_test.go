@@ -21,9 +21,7 @@ import (
 func TestServeReadDB(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
-	if _, err := demo.Build(context.Background(), demo.Options{Path: db, Now: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	buildDemo(t, db)
 	copyFile := func(to string) {
 		t.Helper()
 		b, err := os.ReadFile(db)

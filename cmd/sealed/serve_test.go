@@ -111,9 +111,7 @@ func post(t *testing.T, url, token, body string) (int, string) {
 func TestServe(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "d.db")
-	if _, err := demo.Build(context.Background(), demo.Options{Path: db, Now: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	buildDemo(t, db)
 	tokenFile := filepath.Join(dir, "token")
 	const token = "serve-test-token-0123456789"
 	if err := os.WriteFile(tokenFile, []byte(token+"\n"), 0o600); err != nil {
@@ -165,9 +163,7 @@ func TestServe(t *testing.T) {
 // TestServeReadOnly: without --token-file the write API answers 403.
 func TestServeReadOnly(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "d.db")
-	if _, err := demo.Build(context.Background(), demo.Options{Path: db, Now: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	buildDemo(t, db)
 	var out bytes.Buffer
 	a := &app{in: strings.NewReader(""), out: &out, errOut: io.Discard}
 	err := serveUntil(t, func(ctx context.Context, ready func(string)) error {

@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/ledger"
@@ -135,9 +134,7 @@ func TestAuditSweep(t *testing.T) {
 		t.Skip("builds the demo ledger and audits a few hundred copies")
 	}
 	src := filepath.Join(t.TempDir(), "demo.db")
-	if _, err := demo.Build(context.Background(), demo.Options{Path: src, Now: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	buildDemo(t, src)
 	vkeyFile := demo.VerifierKeyFile(src)
 	// Two witnesses: one cosigns two checkpoints, the other the newest.
 	l, err := stores.Open(context.Background(), src, ledger.Options{ReadOnly: true})
