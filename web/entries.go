@@ -149,7 +149,7 @@ func (s *Server) search(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/entry/%d", n))
 	}
 	if !looksLikeHash(q) {
-		idx, err := s.results.entriesOfPlayer(s.o.Reader, q)
+		idx, err := s.judge.entriesOfPlayer(q)
 		if err != nil {
 			return err
 		}
@@ -167,12 +167,12 @@ func (s *Server) search(c echo.Context) error {
 	} else if len(idx) > 0 {
 		return c.Redirect(http.StatusSeeOther, "/c/"+h.String())
 	}
-	if sc, err := s.results.seedCommitsOf(s.o.Reader, h.String()); err != nil {
+	if sc, err := s.judge.seedCommitsOf(h.String()); err != nil {
 		return err
 	} else if len(sc) > 0 {
 		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/entry/%d", sc[0]))
 	}
-	if rs, err := s.results.resultsNaming(s.o.Reader, h.String()); err != nil {
+	if rs, err := s.judge.resultsNaming(h.String()); err != nil {
 		return err
 	} else if len(rs) > 0 {
 		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/replay/%d", rs[0].Index))
@@ -238,7 +238,7 @@ func (s *Server) ledgerPage(c echo.Context) error {
 // playerPage is GET /ledger?player=NAME&page=N: the entries naming the
 // player (commit, reveal, edit), PageSize a page, newest first.
 func (s *Server) playerPage(c echo.Context, player string, page int64) error {
-	idx, err := s.results.entriesOfPlayer(s.o.Reader, player)
+	idx, err := s.judge.entriesOfPlayer(player)
 	if err != nil {
 		return err
 	}

@@ -57,6 +57,9 @@ type judgeCache struct {
 	histSize int64
 	cur      atomic.Pointer[judgement]
 	stale    atomic.Bool
+	// search indexes the entries of jc.hist's pass for the site's search
+	// and replay links (filled by extend, read under its own lock).
+	search searchIndex
 }
 
 func newJudgeCache(l *ledger.Ledger, g secret.Game, now func() time.Time, ttl time.Duration) *judgeCache {
@@ -127,6 +130,7 @@ func (jc *judgeCache) extend() (int64, error) {
 	// The entries are decoded by another goroutine, in batches, while the
 	// check reads and hashes the next ones.
 	var add secret.History
+	var found searchAdds
 	batches := make(chan []ledger.Entry, 256) // the check never waits for the decoder
 	decoded := make(chan error, 1)
 	go func() {
@@ -134,7 +138,7 @@ func (jc *judgeCache) extend() (int64, error) {
 		for b := range batches {
 			for i := range b {
 				if err == nil {
-					err = verify.AddEntry(&add, &b[i])
+					err = addEntry(&add, &found, &b[i])
 				}
 			}
 		}
@@ -170,15 +174,56 @@ func (jc *judgeCache) extend() (int64, error) {
 		first = size
 	}
 	if jc.histSize < first {
-		if err := verify.LoadHistoryRange(jc.l, &jc.hist, jc.histSize, first); err != nil {
-			return 0, err
+		// Read back what another caller checked first, before add's.
+		var before secret.History
+		var beforeFound searchAdds
+		for from := jc.histSize; from < first; {
+			es, err := jc.l.Entries(from, int(min(first-from, ledger.MaxEntries)))
+			if err != nil {
+				return 0, fmt.Errorf("reading the ledger from index %d: %w", from, err)
+			}
+			if len(es) == 0 {
+				return 0, fmt.Errorf("reading the ledger from index %d: no entry below %d", from, first)
+			}
+			for i := range es {
+				if err := addEntry(&before, &beforeFound, &es[i]); err != nil {
+					return 0, err
+				}
+			}
+			from += int64(len(es))
 		}
+		jc.hist.Posts = appendAll(jc.hist.Posts, before.Posts)
+		jc.hist.Reveals = appendAll(jc.hist.Reveals, before.Reveals)
+		jc.hist.Edits = appendAll(jc.hist.Edits, before.Edits)
+		jc.search.merge(&beforeFound, first)
 	}
+	jc.search.merge(&found, size)
 	jc.hist.Posts = appendAll(jc.hist.Posts, add.Posts)
 	jc.hist.Reveals = appendAll(jc.hist.Reveals, add.Reveals)
 	jc.hist.Edits = appendAll(jc.hist.Edits, add.Edits)
 	jc.histSize = max(jc.histSize, size)
 	return size, nil
+}
+
+// addEntry adds e to h when it is a secret action (verify.AddEntry), and
+// what a search finds it by to found: the player a secret action names
+// (as decoded for h), or, for the other kinds, what their body holds.
+func addEntry(h *secret.History, found *searchAdds, e *ledger.Entry) error {
+	posts, reveals, edits := len(h.Posts), len(h.Reveals), len(h.Edits)
+	if err := verify.AddEntry(h, e); err != nil {
+		return err
+	}
+	switch {
+	case len(h.Posts) > posts:
+		found.player(h.Posts[posts].Player, e.Index)
+	case len(h.Reveals) > reveals:
+		found.player(h.Reveals[reveals].Player, e.Index)
+	case len(h.Edits) > edits:
+		found.player(h.Edits[edits].Player, e.Index)
+	default:
+		found.other(e)
+	}
+	return nil
 }
 
 // appendAll is append(s, add...), or add itself when s is empty (the

@@ -211,7 +211,7 @@ func (s *Server) replayOf(id string) (*replayPageView, error) {
 		s.reports.put(d, v)
 	}
 	p := &replayPageView{replayView: v, Result: n}
-	if p.Results, err = s.results.resultsNaming(s.o.Reader, d); err != nil {
+	if p.Results, err = s.judge.resultsNaming(d); err != nil {
 		return nil, err
 	}
 	p.Title = gameName(v.Format) + " replay " + d[:12]

@@ -35,84 +35,123 @@ type replayResult struct {
 // searchIndex maps what a reader searches for to the entries holding
 // it: each replay digest to the result entries naming it, each seed
 // commitment to its seed-commit entries, each player name to the entries
-// naming the player (commit, reveal, edit), all in ledger order. It is
-// built by reading the ledger's entries once and then only the entries
-// appended since; commitments of commit entries are looked up in the
-// store instead (ledger.CommitsByCommitment).
+// naming the player (commit, reveal, edit, contribution), all in ledger
+// order. It is filled by the judgement's pass over the entries checked
+// against a signed checkpoint (judgeCache.extend), so each entry is read
+// once, for both; commitments of commit entries are looked up through
+// the judgement instead. Its maps are only added to, under mu.
 type searchIndex struct {
-	mu          sync.Mutex
-	size        int64
+	mu          sync.RWMutex
+	size        int64 // the entries below size are indexed
 	results     map[string][]replayResult
 	seedCommits map[string][]int64
 	players     map[string][]int64
 }
 
-// catchUp reads the entries appended since the last call (ix.mu held).
-func (ix *searchIndex) catchUp(r *ledger.Ledger) error {
-	size, err := r.Size()
-	if err != nil {
-		return err
+// searchAdds is what one pass over new entries adds to a searchIndex,
+// kept aside until the pass's entries are backed by the checkpoint.
+type searchAdds struct {
+	results     map[string][]replayResult
+	seedCommits map[string][]int64
+	players     map[string][]int64
+}
+
+// player records that the entry at index names player.
+func (a *searchAdds) player(player string, index int64) {
+	if player == "" {
+		return
 	}
+	if a.players == nil {
+		a.players = map[string][]int64{}
+	}
+	a.players[player] = append(a.players[player], index)
+}
+
+// other adds an entry of a kind the judgement does not decode (result,
+// seed-commit, seed-reveal, contribution): its body is decoded here, and
+// one that does not decode is left out, as the search never finds it.
+func (a *searchAdds) other(e *ledger.Entry) {
+	b, err := e.Body()
+	if err != nil {
+		return
+	}
+	switch e.Kind {
+	case ledger.KindResult:
+		if a.results == nil {
+			a.results = map[string][]replayResult{}
+		}
+		a.results[b.ReplaySHA256] = append(a.results[b.ReplaySHA256], replayResult{Index: e.Index, Game: gameName(b.Game), MatchID: b.MatchID})
+	case ledger.KindSeedCommit:
+		if a.seedCommits == nil {
+			a.seedCommits = map[string][]int64{}
+		}
+		a.seedCommits[b.Commitment] = append(a.seedCommits[b.Commitment], e.Index)
+	}
+	a.player(b.Player, e.Index)
+}
+
+// merge adds a's entries, all below size and above those already
+// indexed, to ix, which then covers the entries below size.
+func (ix *searchIndex) merge(a *searchAdds, size int64) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	if ix.results == nil {
 		ix.results, ix.seedCommits, ix.players = map[string][]replayResult{}, map[string][]int64{}, map[string][]int64{}
 	}
-	for ix.size < size {
-		es, err := r.Entries(ix.size, ledger.MaxEntries)
-		if err != nil {
-			return err
-		}
-		if len(es) == 0 {
-			break
-		}
-		for i := range es {
-			b, err := es[i].Body()
-			if err != nil {
-				continue
-			}
-			switch es[i].Kind {
-			case ledger.KindResult:
-				ix.results[b.ReplaySHA256] = append(ix.results[b.ReplaySHA256], replayResult{Index: es[i].Index, Game: gameName(b.Game), MatchID: b.MatchID})
-			case ledger.KindSeedCommit:
-				ix.seedCommits[b.Commitment] = append(ix.seedCommits[b.Commitment], es[i].Index)
-			}
-			if b.Player != "" {
-				ix.players[b.Player] = append(ix.players[b.Player], es[i].Index)
-			}
-		}
-		ix.size = es[len(es)-1].Index + 1
+	for k, v := range a.results {
+		ix.results[k] = append(ix.results[k], v...)
 	}
-	return nil
+	for k, v := range a.seedCommits {
+		ix.seedCommits[k] = append(ix.seedCommits[k], v...)
+	}
+	for k, v := range a.players {
+		ix.players[k] = append(ix.players[k], v...)
+	}
+	ix.size = max(ix.size, size)
 }
 
-// resultsNaming returns the result entries of the ledger r that name the
-// replay digest (64 lowercase hex digits), oldest first.
-func (ix *searchIndex) resultsNaming(r *ledger.Ledger, digest string) ([]replayResult, error) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if err := ix.catchUp(r); err != nil {
+// find returns what pick finds in ix once ix covers the entries the
+// judgement covers (jc.get: checked against the ledger at most once per
+// TTL). When pick finds nothing and the ledger has entries ix does not
+// cover, the ledger is checked again at once (jc.refresh), so an entry
+// appended by another process is found as soon as a checkpoint covers it.
+func find[T any](jc *judgeCache, pick func(ix *searchIndex) []T) ([]T, error) {
+	if _, err := jc.get(); err != nil {
 		return nil, err
 	}
-	return ix.results[digest], nil
+	ix := &jc.search
+	ix.mu.RLock()
+	got, size := pick(ix), ix.size
+	ix.mu.RUnlock()
+	if len(got) > 0 {
+		return got, nil
+	}
+	if n, err := jc.l.Size(); err != nil || n <= size {
+		return nil, err
+	}
+	if _, err := jc.refresh(); err != nil {
+		return nil, err
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return pick(ix), nil
+}
+
+// resultsNaming returns the result entries that name the replay digest
+// (64 lowercase hex digits), oldest first. The slice must not be changed.
+func (jc *judgeCache) resultsNaming(digest string) ([]replayResult, error) {
+	return find(jc, func(ix *searchIndex) []replayResult { return ix.results[digest] })
 }
 
 // seedCommitsOf returns the seed-commit entries carrying the seed
-// commitment (64 lowercase hex digits), oldest first.
-func (ix *searchIndex) seedCommitsOf(r *ledger.Ledger, commitment string) ([]int64, error) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if err := ix.catchUp(r); err != nil {
-		return nil, err
-	}
-	return ix.seedCommits[commitment], nil
+// commitment (64 lowercase hex digits), oldest first. The slice must not
+// be changed.
+func (jc *judgeCache) seedCommitsOf(commitment string) ([]int64, error) {
+	return find(jc, func(ix *searchIndex) []int64 { return ix.seedCommits[commitment] })
 }
 
 // entriesOfPlayer returns the entries naming the player (the exact name,
-// as the ledger stores it), oldest first.
-func (ix *searchIndex) entriesOfPlayer(r *ledger.Ledger, player string) ([]int64, error) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if err := ix.catchUp(r); err != nil {
-		return nil, err
-	}
-	return ix.players[player], nil
+// as the ledger stores it), oldest first. The slice must not be changed.
+func (jc *judgeCache) entriesOfPlayer(player string) ([]int64, error) {
+	return find(jc, func(ix *searchIndex) []int64 { return ix.players[player] })
 }

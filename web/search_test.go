@@ -58,3 +58,95 @@ func TestSearchSeedCommitmentAndPlayer(t *testing.T) {
 		t.Errorf("/ledger?player=zed: %d, want 404", w.Code)
 	}
 }
+
+// TestSearchIndexOnePass: the search index is filled by the judgement's
+// pass over the checked entries, both when that pass reads the entries
+// itself and when another caller checked them first (read back); it then
+// holds, for every player, replay digest and seed commitment, exactly the
+// entries a plain read of every body names. An entry appended by another
+// writer is found by the next search that misses it, and, once the
+// judgement is checked again, listed on its player's page.
+func TestSearchIndexOnePass(t *testing.T) {
+	for _, checkedFirst := range []bool{false, true} {
+		t.Run(fmt.Sprintf("checked-first=%v", checkedFirst), func(t *testing.T) {
+			f := newFixture(t)
+			ctx := context.Background()
+			if checkedFirst {
+				if _, err := f.r.VerifiedSize(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := f.server(t, func(o *Options) { o.JudgeTTL = time.Millisecond })
+			if w := do(s, "GET", "/search?q=alice", ""); w.Code != http.StatusSeeOther {
+				t.Fatalf("search alice: %d", w.Code)
+			}
+			// Appended by the writer, which the server does not hear of.
+			const seedCommitment = "6c86c6aac5fb24bcf5d9939cb7d7d5645ce39418f449e03b262dd4fa14b4b92b"
+			f.add(t, "seed-commit", "2026-03-08T12:00:00Z", &ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: "m9",
+				RulesVersion: "auction-0.2", Config: []byte(`{"players":3}`), Commitment: seedCommitment})
+			alice := f.idx["alice"]
+			f.add(t, "alice-edit", "2026-03-08T13:00:00Z", &ledger.Body{Kind: ledger.KindEdit, Commit: &alice, Player: "alice"})
+			f.add(t, "oscar", "2026-03-08T14:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "oscar", ActionType: "bid", Channel: "#auctions",
+				Commitment: strings.Repeat("ab", 32)})
+			d := f.digest["auction"]
+			f.add(t, "auction-again", "2026-03-08T15:00:00Z", &ledger.Body{Kind: ledger.KindResult, Game: "auction", MatchID: "again", ReplaySHA256: d, Summary: []byte(`{"note":"test"}`)})
+			for q, want := range map[string]string{
+				seedCommitment: fmt.Sprintf("/entry/%d", f.idx["seed-commit"]),
+				"oscar":        "/ledger?player=oscar",
+			} {
+				if w := do(s, "GET", "/search?q="+url.QueryEscape(q), ""); w.Code != http.StatusSeeOther || w.Header().Get("Location") != want {
+					t.Errorf("search %q after the append: %d to %q, want %q", q, w.Code, w.Header().Get("Location"), want)
+				}
+			}
+			time.Sleep(5 * time.Millisecond) // past the judgement's TTL
+			if w := do(s, "GET", "/ledger?player=alice", ""); !strings.Contains(w.Body.String(), fmt.Sprintf(`href="/entry/%d"`, f.idx["alice-edit"])) {
+				t.Errorf("/ledger?player=alice after the edit: %d, lacks the edit entry %d", w.Code, f.idx["alice-edit"])
+			}
+			// Every name the bodies hold, read plainly, against the index.
+			players, results, seeds := map[string][]int64{}, map[string][]int64{}, map[string][]int64{}
+			es, err := f.r.Entries(0, ledger.MaxEntries)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range es {
+				b, err := e.Body()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b.Player != "" {
+					players[b.Player] = append(players[b.Player], e.Index)
+				}
+				switch e.Kind {
+				case ledger.KindResult:
+					results[b.ReplaySHA256] = append(results[b.ReplaySHA256], e.Index)
+				case ledger.KindSeedCommit:
+					seeds[b.Commitment] = append(seeds[b.Commitment], e.Index)
+				}
+			}
+			if len(players) != 4 || len(results) != 3 || len(seeds) != 1 {
+				t.Fatalf("the fixture names %d players, %d digests, %d seeds", len(players), len(results), len(seeds))
+			}
+			for p, want := range players {
+				got, err := s.judge.entriesOfPlayer(p)
+				if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("entries of %q: %v %v, want %v", p, got, err, want)
+				}
+			}
+			for dg, want := range results {
+				got, err := s.judge.resultsNaming(dg)
+				var idx []int64
+				for _, r := range got {
+					idx = append(idx, r.Index)
+				}
+				if err != nil || fmt.Sprint(idx) != fmt.Sprint(want) {
+					t.Errorf("results naming %s: %v %v, want %v", dg, idx, err, want)
+				}
+			}
+			for c, want := range seeds {
+				if got, err := s.judge.seedCommitsOf(c); err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("seed-commits of %s: %v %v, want %v", c, got, err, want)
+				}
+			}
+		})
+	}
+}

@@ -80,7 +80,6 @@ type Server struct {
 	judge   *judgeCache
 	reports *reportCache
 	ties    *tieCache
-	results searchIndex                // entries by replay digest, seed commitment and player, for search and replay links
 	helps   atomic.Pointer[phaseHelps] // the phase help texts of the latest judgement instant
 	log     *log.Logger
 }
