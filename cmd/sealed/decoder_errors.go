@@ -14,7 +14,12 @@ var (
 	// v2: json: cannot unmarshal JSON string into Go []auction.Event within
 	// "/events" (the library picks "cannot" or "unable to" at random, so
 	// that no one matches its text; this rewording must)
-	jsonV2Type = regexp.MustCompile(`(?:json: )?(?:cannot|unable to) unmarshal JSON (\w+) into Go (\S+)(?: within "([^"]*)")?`)
+	// "/events"; a number that does not fit the type carries its text and
+	// a cause: unable to unmarshal JSON number 60e0 into Go int within
+	// "/events/18/amount": invalid syntax; a string a type's UnmarshalText
+	// refused carries that method's error: ... into Go apd.Decimal within
+	// "/results/pot": parse mantissa: abc)
+	jsonV2Type = regexp.MustCompile(`(?:json: )?(?:cannot|unable to) unmarshal JSON (\w+)(?: (-?[0-9][0-9A-Za-z.+-]*))? into Go (\S+)(?: within "([^"]*)")?(?:: (.*))?$`)
 	// json: unknown field "x"
 	jsonUnknown = regexp.MustCompile(`json: unknown field ("[^"]*")`)
 	// the library names as a prefix: "jsontext: ", "json: ", at the start
@@ -42,11 +47,25 @@ func plainDecoderError(msg string) string {
 	})
 	msg = jsonV2Type.ReplaceAllStringFunc(msg, func(m string) string {
 		g := jsonV2Type.FindStringSubmatch(m)
+		kind, number, goType, ptr, cause := g[1], g[2], g[3], g[4], g[5]
 		what := "the value"
-		if g[3] != "" {
-			what = "the value at " + g[3]
+		if ptr != "" {
+			what = "the value at " + ptr
 		}
-		return what + " is a JSON " + jsonKindWord(g[1]) + "; expected " + goTypeAsJSON(g[2])
+		want := goTypeAsJSON(goType)
+		switch {
+		case number != "" && cause == "value out of range":
+			return what + ", the JSON number " + number + ", is out of range for the field"
+		case number != "" && isIntegerType(goType):
+			return what + " is the JSON number " + number + "; expected an integer written with digits only (no fraction or exponent)"
+		case kind == "string" && isDecimalType(goType) && cause != "":
+			return what + " is not a decimal (" + cause + "); expected " + want
+		}
+		m = what + " is a JSON " + jsonKindWord(kind) + "; expected " + want
+		if cause != "" {
+			m += ": " + cause
+		}
+		return m
 	})
 	msg = jsonUnknown.ReplaceAllString(msg, "unknown field $1")
 	return libraryPrefix.ReplaceAllString(msg, "$1")
@@ -76,6 +95,21 @@ func goTypeAsJSON(t string) string {
 		return "a JSON string"
 	case t == "bool":
 		return "true or false"
+	case isDecimalType(t):
+		return `a decimal number in a JSON string, such as "10.50"`
 	}
 	return "a JSON object"
+}
+
+// isIntegerType reports whether the Go type t (as the decoder names it)
+// is an integer type.
+func isIntegerType(t string) bool {
+	t = strings.TrimLeft(t, "*")
+	return strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint")
+}
+
+// isDecimalType reports whether the Go type t is apd.Decimal, which a
+// replay and a ledger body hold as a decimal in a JSON string.
+func isDecimalType(t string) bool {
+	return strings.TrimLeft(t, "*") == "apd.Decimal"
 }

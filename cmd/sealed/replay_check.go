@@ -148,29 +148,58 @@ func (o *replayCheckOptions) options() (verify.ReplayOptions, error) {
 }
 
 // expandFiles replaces each directory argument by the *.json files under
-// it, in lexical order.
-func expandFiles(args []string) ([]string, error) {
-	var out []string
+// it, in lexical order. A *.json name under a directory that is not a
+// regular file, nor a symbolic link to one (a named pipe, a socket, a
+// device), is listed with its error in refused and never opened: opening a
+// named pipe waits for a writer, which would hold up the whole check. A
+// file named as an argument is opened whatever it is (`<(cmd)` is a pipe).
+func expandFiles(args []string) (files []string, refused map[string]error, err error) {
 	for _, f := range args {
 		st, err := os.Stat(f)
 		if f == "-" || err != nil || !st.IsDir() {
-			out = append(out, f) // a missing file is reported as unreadable
+			files = append(files, f) // a missing file is reported as unreadable
 			continue
 		}
 		err = filepath.WalkDir(f, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && strings.HasSuffix(p, ".json") {
-				out = append(out, p)
+			if d.IsDir() || !strings.HasSuffix(p, ".json") {
+				return nil
 			}
+			if !d.Type().IsRegular() {
+				st, err := os.Stat(p) // a symbolic link is followed
+				switch {
+				case err == nil && st.IsDir():
+					return nil // a link to a directory is not walked, as WalkDir does not
+				case err == nil && !st.Mode().IsRegular():
+					if refused == nil {
+						refused = map[string]error{}
+					}
+					refused[p] = fmt.Errorf("not a regular file (%s); a replay under a directory must be one", fileKind(st.Mode()))
+				}
+			}
+			files = append(files, p)
 			return nil
 		})
 		if err != nil {
-			return nil, usageErrorf("%s: %v", f, unwrapPathError(err))
+			return nil, nil, usageErrorf("%s: %v", f, unwrapPathError(err))
 		}
 	}
-	return out, nil
+	return files, refused, nil
+}
+
+// fileKind names the kind of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
 }
 
 // checkResult is one file's outcome.
@@ -228,14 +257,32 @@ func runReplayCheck(a *app, o *replayCheckOptions) error {
 	if err != nil {
 		return err
 	}
-	files, err := expandFiles(o.Files)
+	files, refused, err := expandFiles(o.Files)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
 		return usageErrorf("no *.json replay files in %s", strings.Join(o.Files, ", "))
 	}
-	results, _ := checkAll(a, files, o.Jobs, ro)
+	toCheck := files
+	if len(refused) > 0 {
+		toCheck = nil
+		for _, f := range files {
+			if refused[f] == nil {
+				toCheck = append(toCheck, f)
+			}
+		}
+	}
+	checked, _ := checkAll(a, toCheck, o.Jobs, ro)
+	results := make([]checkResult, len(files))
+	for i, j := 0, 0; i < len(files); i++ {
+		if err := refused[files[i]]; err != nil {
+			results[i].err = err
+			continue
+		}
+		results[i] = checked[j]
+		j++
+	}
 	var out []replayCheckJSON
 	unreadable, failed := 0, 0
 	for i, f := range files {

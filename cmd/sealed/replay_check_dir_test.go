@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/sealedhq/sealed/verify"
 	"golang.org/x/sys/unix"
@@ -97,8 +98,8 @@ func TestReplayCheckDirectory(t *testing.T) {
 	}
 
 	// The same files, one worker per CPU, every worker at work.
-	files, err := expandFiles([]string{dir})
-	if err != nil || len(files) != n {
+	files, refused, err := expandFiles([]string{dir})
+	if err != nil || len(files) != n || len(refused) != 0 {
 		t.Fatalf("%d files, %v", len(files), err)
 	}
 	a := &app{in: strings.NewReader(""), out: io.Discard, errOut: io.Discard}
@@ -120,5 +121,55 @@ func TestReplayCheckDirectory(t *testing.T) {
 		if r.err != nil || !r.rep.Clean() {
 			t.Fatalf("%s: %v %+v", files[i], r.err, r.rep)
 		}
+	}
+}
+
+// TestReplayCheckDirectoryFIFO: a *.json name under a directory that is a
+// named pipe (or a link to one) is reported as not a regular file, exit 2,
+// and the other replays are still checked. Opening it would wait for a
+// writer: the check hung there, printing nothing, for as long as no
+// process wrote to the pipe.
+func TestReplayCheckDirectoryFIFO(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../rules/bargain/testdata/engine/seed-42.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "a.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := os.Symlink("a.json", filepath.Join(dir, "c.json")); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run([]string{"replay", "check", dir}, strings.NewReader(""), &out, &errOut) }()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(20 * time.Second):
+		for range 2 { // let the blocked opens of a.json and c.json return
+			if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+				w.Close()
+			}
+		}
+		<-done
+		t.Fatal("replay check of a directory holding a named pipe did not return within 20 s")
+	}
+	if code != exitUsage {
+		t.Errorf("exit %d; expected %d", code, exitUsage)
+	}
+	for _, name := range []string{"a.json", "c.json"} {
+		want := filepath.Join(dir, name) + ": not a regular file (a named pipe)"
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr %q does not say %q", errOut.String(), want)
+		}
+	}
+	if !strings.Contains(out.String(), "b.json: clean: ") || !strings.Contains(errOut.String(), "2 of 3 replays could not be read") {
+		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
 	}
 }

@@ -44,8 +44,9 @@ func tableColumns(ctx context.Context, q queryer) (map[string][]columnInfo, erro
 // those schema.sql's migrations make, up to the version the file records,
 // built in an in-memory database: each table there must be in the file
 // with the same columns in the same order, declared with the same type,
-// NOT NULL and primary key. Extra tables and a schema newer than this code
-// are left to the census.
+// NOT NULL and primary key. Extra tables and views are named by
+// CheckSchemaObjects (extraTable); a schema newer than this code is left
+// to the census.
 func (s *Store) CheckSchema(ctx context.Context) (table, what string, err error) {
 	return checkSchema(ctx, s.r)
 }
@@ -194,7 +195,7 @@ func schemaObjects(ctx context.Context, q queryer) (map[string]schemaObject, err
 // checkObjects compares the file's triggers and indexes with the
 // reference schema's (ref, built up to version): the append-only triggers
 // are what refuses an UPDATE or DELETE, so one dropped or changed is a
-// finding, as is a trigger or index the schema does not make.
+// finding, as is a trigger, index, table or view the schema does not make.
 func checkObjects(ctx context.Context, ref, q queryer, version int) (table, what string, err error) {
 	want, err := schemaObjects(ctx, ref)
 	if err != nil {
@@ -223,6 +224,9 @@ func checkObjects(ctx context.Context, ref, q queryer, version int) (table, what
 	}
 	latest := ms[len(ms)-1].Version
 	if table, what, err := laterTable(ctx, q, version, latest); err != nil || table != "" {
+		return table, what, err
+	}
+	if table, what, err := extraTable(ctx, ref, q, version); err != nil || table != "" {
 		return table, what, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(got)) {
@@ -301,4 +305,49 @@ func laterTable(ctx context.Context, q queryer, version, latest int) (table, wha
 		}
 	}
 	return "", "", nil
+}
+
+// extraTable returns the first table or view of q's database (by name)
+// that no migration up to version makes, and what to say of it; "" if
+// none. laterTable has named one a later migration makes. SQLite's own
+// tables (sqlite_stat1 that ANALYZE writes, ...) are not the schema's.
+func extraTable(ctx context.Context, ref, q queryer, version int) (table, what string, err error) {
+	want, err := tablesAndViews(ctx, ref)
+	if err != nil {
+		return "", "", err
+	}
+	got, err := tablesAndViews(ctx, q)
+	if err != nil {
+		return "", "", err
+	}
+	for _, name := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[name]; !ok {
+			g := got[name]
+			return name, fmt.Sprintf("%s %s that schema version %d does not make (the schema was altered): %s",
+				ledger.WithArticle(g.typ), name, version, g.sql), nil
+		}
+	}
+	return "", "", nil
+}
+
+// tablesAndViews reads the tables and views of q's database but SQLite's
+// own, by name, their SQL with white space folded.
+func tablesAndViews(ctx context.Context, q queryer) (map[string]schemaObject, error) {
+	rows, err := q.QueryContext(ctx, `SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master
+		WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]schemaObject{}
+	for rows.Next() {
+		var name string
+		var o schemaObject
+		if err := rows.Scan(&o.typ, &name, &o.table, &o.sql); err != nil {
+			return nil, err
+		}
+		o.sql = strings.Join(strings.Fields(o.sql), " ")
+		out[name] = o
+	}
+	return out, rows.Err()
 }
