@@ -35,7 +35,11 @@ leaf hash is SHA-256 of a 0x00 byte and the leaf's bytes (RFC 6962).
 
 With --json: index, kind, leaf (the exact leaf as a JSON string),
 leaf_base64 (the same bytes in base64), leaf_hash (base64),
-integrated_at and posted_at written as the leaf writes them.`,
+integrated_at and posted_at written as the leaf writes them.
+
+An entry no signed checkpoint covers yet (one appended in the last
+moments, or past a checkpoint that was deleted) is printed with a warning
+on stderr: it is read as stored, not proved in a signed tree.`,
 		Example: `  sealed ledger get 3
   sealed ledger get --index 3 --json | jq -r .leaf_base64 | base64 -d | sha256sum`,
 		RunE: func(*cobra.Command, []string) error {
@@ -60,6 +64,7 @@ func runLedgerGet(a *app, o *ledgerGetOptions) error {
 		}
 		return readError(err)
 	}
+	warnUncovered(a, l, e.Index, e.Index)
 	if a.json {
 		j := newEntryJSON(e)
 		w, err := l.WitnessedBy(context.Background(), e.Index)
@@ -133,6 +138,13 @@ func runLedgerList(a *app, o *ledgerListOptions) error {
 	if err != nil {
 		return readError(err)
 	}
+	if len(es) > 0 {
+		first, last := es[0].Index, es[0].Index
+		for _, e := range es[1:] {
+			first, last = min(first, e.Index), max(last, e.Index)
+		}
+		warnUncovered(a, l, first, last)
+	}
 	if a.json {
 		return a.printJSON(entriesJSON(es))
 	}
@@ -152,4 +164,20 @@ func readError(err error) error {
 		return failedf("%v", err).withHint("run 'sealed ledger audit' on it")
 	}
 	return usageErrorf("%v", err)
+}
+
+// warnUncovered warns on stderr when entries among first..last are past
+// the latest signed checkpoint: readers prove each entry in the latest
+// signed tree (docs/ledger.md, "What a reader checks"), and these have
+// no signed tree to be proved in yet, so they are printed as stored.
+func warnUncovered(a *app, l *ledger.Ledger, first, last int64) {
+	cp, err := l.LatestCheckpoint()
+	if err != nil || last < cp.Size {
+		return
+	}
+	if first >= cp.Size && first == last {
+		fmt.Fprintf(a.errOut, "warning: entry %d is not covered by a signed checkpoint yet (the latest has size %d): it is printed as stored, not proved in a signed tree\n", first, cp.Size)
+		return
+	}
+	fmt.Fprintf(a.errOut, "warning: the entries from %d on are not covered by a signed checkpoint yet (the latest has size %d): they are printed as stored, not proved in a signed tree\n", max(first, cp.Size), cp.Size)
 }
