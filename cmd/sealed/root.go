@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	sqlite3 "github.com/mattn/go-sqlite3"
 	"io"
 	"math"
 	"os"
@@ -307,6 +308,12 @@ func errorText(err error) (msg, hint string) {
 	msg = strings.ReplaceAll(strings.TrimSpace(msg), "\n", " ")
 	msg = strings.TrimPrefix(msg, "sealed: ")
 	msg = plainDecoderError(msg)
+	var se sqlite3.Error
+	// SQLite's text for SQLITE_READONLY is matched too: some callers
+	// keep the message, not the error.
+	if hint == "" && (errors.As(err, &se) && se.Code == sqlite3.ErrReadonly || strings.Contains(msg, "attempt to write a readonly database")) {
+		hint = "this user cannot write the database file, or the directory it is in (SQLite writes its -wal and -shm files beside it); check their owner and permissions"
+	}
 	if hint == "" && strings.HasPrefix(msg, "unknown command") {
 		// cobra's NoArgs names the command that got the stray argument.
 		path := "sealed"
