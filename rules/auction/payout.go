@@ -82,6 +82,9 @@ func Payouts(cfg Config, ranking []Standing) (*Payout, error) {
 		if err := floorToUnit(&p.Rake, &r, unit); err != nil {
 			return nil, err
 		}
+		// A rake written "-0" is the fraction 0: the pot's share is 0,
+		// never "-0.00".
+		p.Rake.Negative = p.Rake.Negative && !p.Rake.IsZero()
 	}
 	var net apd.Decimal
 	if _, err := decCtx.Sub(&net, &p.Pot, &p.Rake); err != nil {

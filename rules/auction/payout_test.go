@@ -97,3 +97,20 @@ func TestPayoutFreeTableAndBadRanking(t *testing.T) {
 		t.Error("a ranking with one entry for three seats was accepted")
 	}
 }
+
+func TestPayoutRakeNegativeZero(t *testing.T) {
+	// A rake written "-0" (trial 5b, finding 7) is the fraction 0: the
+	// TestPayoutRakeAndLoser table without a rake, worked by hand: pot
+	// 30.00, rake 0.00, to share 30.00; seat 1: 30 * 19/24 = 23.75, seat 2:
+	// 30 * 5/24 = 6.25, seat 0 0.00; no remainder.
+	cfg := paidConfig("10", "-0")
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	m := playBids(t, cfg, caseBids)
+	p, err := Payouts(cfg, m.Ranking())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPayout(t, p, "30.00", "0.00", "0.00", "23.75", "6.25")
+}
