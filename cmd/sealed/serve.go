@@ -235,6 +235,9 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	if o.gcPercent > 0 {
 		debug.SetGCPercent(warmGCPercent)
 	}
+	if size, err := r.Size(); err == nil && size >= warmNoticeFrom {
+		fmt.Fprintf(a.errOut, "checking %d entries against the latest signed checkpoint and preparing the judgement of their secret actions before listening (on the order of 10 s per million entries)...\n", size)
+	}
 	if err := srv.Warm(); err != nil {
 		fmt.Fprintf(a.errOut, "warning: judging the secret actions: %v\n", err)
 	}
@@ -288,6 +291,11 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 	fmt.Fprintln(a.errOut, "stopped")
 	return nil
 }
+
+// warmNoticeFrom is the ledger size from which serve says, before it
+// warms, that it reads the ledger first: 100,000 entries take about a
+// second on 2 cores (docs/web.md, "At scale").
+const warmNoticeFrom = 100_000
 
 // cosignLoop submits each new checkpoint to the witnesses, checking once a
 // second, until ctx ends; refusals are logged by the Cosigner, and a
