@@ -23,9 +23,18 @@ func commitBody(player, commitment string) string {
 func TestBadBodies(t *testing.T) {
 	cases := []struct{ body, field, msg string }{
 		{`[]`, "", "expected a JSON object"},
-		{`{"kind":"commit"`, "", "not valid JSON at byte 16: unexpected end of JSON input"},
-		{`{"kind":"commit" "player":"p"}`, "", "not valid JSON at byte 18: invalid character '\"' after object key:value pair"},
+		{`{"kind":"commit"`, "", "not valid JSON at byte 16: the text ends before the JSON value is complete"},
+		{`{"kind":"commit" "player":"p"}`, "", "not valid JSON at byte 18: '\"' after an object member; expected ',' or '}'"},
 		{`{"kind":"commit","player":1e999}`, "", "outside what an IEEE double holds"},
+		// Syntax errors in plain words, not encoding/json's (newcomer
+		// trial 5a, finding 2): a byte order mark, which encoding/json
+		// showed as 'ï' (its first byte read as Latin-1), an empty body,
+		// text after the object, and a stray byte that is not ASCII.
+		{"\xef\xbb\xbf" + `{"kind":"edit","commit":0,"player":"p"}`, "", "the body starts with a UTF-8 byte order mark (EF BB BF); expected JSON without it"},
+		{``, "", "empty body; expected a JSON object"},
+		{" \n", "", "empty body; expected a JSON object"},
+		{`{"kind":"edit","commit":0,"player":"p"} x`, "", "not valid JSON at byte 41: 'x' after the end of the JSON value; expected one JSON object and nothing after it"},
+		{"{\"kind\":\xe9}", "", "not valid JSON at byte 9: byte 0xE9 where a JSON value should begin"},
 		{`{"kind":"vote"}`, "kind", "not an entry kind"},
 		{`{"kind":"commit","kind":"reveal"}`, "", `the member "kind" appears twice`}, // duplicate key (RFC 8785)
 		{`{"kind":"commit","player":"p","action_type":"bid","channel":"c"}`, "commitment", "required"},
