@@ -223,9 +223,12 @@ func admissionError(b *ledger.Body, err error) *exitError {
 	return nil
 }
 
-// fmtTime writes an instant in the game's zone, RFC 3339.
+// fmtTime writes an instant in the game's zone, RFC 3339, with the
+// fraction of a second when it has one: verdicts compare instants to the
+// nanosecond, so an instant cut to the second could be one at which the
+// verdict differs.
 func fmtTime(t time.Time, loc *time.Location) string {
-	return t.In(loc).Format(time.RFC3339)
+	return t.In(loc).Format(time.RFC3339Nano)
 }
 
 // writeExplanation prints one decision: its text, rule and reading after
