@@ -195,7 +195,7 @@ func admitRevealOrEdit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 	if t.Before(pt) {
 		when := "now (" + t.UTC().Format(time.RFC3339Nano) + ")"
 		if b.PostedAt != "" {
-			when = "posted_at " + t.UTC().Format(time.RFC3339Nano)
+			when = t.UTC().Format(time.RFC3339Nano) // the field's name comes first: "posted_at: <time> is before ..."
 		}
 		article := "a"
 		if b.Kind == ledger.KindEdit {
