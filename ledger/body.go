@@ -908,16 +908,69 @@ func topLevelValue(data []byte, key string) int {
 	return -1
 }
 
+// syntaxContexts words encoding/json's syntax errors ("invalid character
+// 'x' <context>") in JSON's terms; %s is the character.
+var syntaxContexts = map[string]string{
+	"looking for beginning of value":             "%s where a JSON value should begin",
+	"after top-level value":                      "%s after the end of the JSON value; expected one JSON object and nothing after it",
+	"after object key:value pair":                "%s after an object member; expected ',' or '}'",
+	"after object key":                           "%s after a member name; expected ':'",
+	"looking for beginning of object key string": "%s where a member name in double quotes should begin",
+	"after array element":                        "%s after an array element; expected ',' or ']'",
+	"in string literal":                          "%s inside a string; expected control characters escaped (\\n, \\u0001)",
+	"in numeric literal":                         "%s inside a number",
+	"in string escape code":                      "%s after a backslash in a string; expected one of \" \\ / b f n r t u",
+	`in \u hexadecimal character escape`:         `%s in a \u escape; expected 4 hex digits`,
+	"after decimal point in numeric literal":     "%s after a decimal point; expected a digit",
+	"in exponent of numeric literal":             "%s in a number's exponent; expected a digit",
+}
+
+// syntaxMessage says what encoding/json's syntax error se found in data,
+// without its wording: the character is quoted as JSON shows it, or
+// named by its byte when it is not ASCII (encoding/json would show the
+// byte read as Latin-1: 'ï' for the EF of a UTF-8 character).
+func syntaxMessage(data []byte, se *json.SyntaxError) string {
+	msg := se.Error()
+	if msg == "unexpected end of JSON input" {
+		return "the text ends before the JSON value is complete (an object, array or string left open)"
+	}
+	rest, ok := strings.CutPrefix(msg, "invalid character ")
+	if !ok || len(rest) < 3 || rest[0] != '\'' {
+		return msg
+	}
+	end := strings.LastIndex(rest, "' ")
+	if end < 1 {
+		return msg
+	}
+	char, context := rest[:end+1], rest[end+2:]
+	if i := se.Offset - 1; i >= 0 && i < int64(len(data)) && data[i] >= utf8.RuneSelf {
+		char = fmt.Sprintf("byte 0x%02X", data[i])
+	}
+	if strings.HasPrefix(context, "in literal ") {
+		return char + " inside the literal " + strings.Fields(strings.TrimPrefix(context, "in literal "))[0] + "; expected true, false or null"
+	}
+	if f, ok := syntaxContexts[context]; ok {
+		return fmt.Sprintf(f, char)
+	}
+	return "unexpected " + char + " " + context
+}
+
 // canonicalError says, in JSON's terms, why RFC 8785 canonicalisation
 // (github.com/gowebpki/jcs) refused data: encoding/json's syntax error
 // with its byte offset when data is not JSON at all, else what RFC 8785
 // refuses in JSON that parses (a member twice, an unpaired surrogate,
 // bytes that are not UTF-8, a number no IEEE double holds).
 func canonicalError(data []byte, err error) string {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return "the body starts with a UTF-8 byte order mark (EF BB BF); expected JSON without it (RFC 8259, section 8.1)"
+	}
+	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
+		return "empty body; expected a JSON object"
+	}
 	var v any
 	var se *json.SyntaxError
 	if uerr := json.Unmarshal(data, &v); errors.As(uerr, &se) {
-		return fmt.Sprintf("not valid JSON at byte %d: %s", se.Offset, se.Error())
+		return fmt.Sprintf("not valid JSON at byte %d: %s", se.Offset, syntaxMessage(data, se))
 	} else if uerr != nil && !json.Valid(data) {
 		return "not valid JSON: " + uerr.Error()
 	}

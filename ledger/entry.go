@@ -183,9 +183,24 @@ func (l *Ledger) EntriesReferencing(index int64) ([]Entry, error) {
 }
 
 // LatestCheckpoint returns the stored checkpoint of the largest tree size
-// (the first signed, if several have that size).
+// (the first signed, if several have that size). A log only grows, so a
+// latest checkpoint smaller than one this Ledger read before (by a read
+// that ended before this one began) means checkpoints were deleted from
+// the store, the log cut or rolled back: an error wrapping
+// [ErrTampered].
 func (l *Ledger) LatestCheckpoint() (*Checkpoint, error) {
-	return l.checkpointOf(l.store.LatestCheckpoint(context.Background()))
+	seen := l.latestSeen.Load() // before the read: a read begun later sees at least this
+	cp, err := l.checkpointOf(l.store.LatestCheckpoint(context.Background()))
+	if err != nil {
+		return nil, err
+	}
+	if cp.Size < seen {
+		return nil, fmt.Errorf("the latest checkpoint has size %d, but a checkpoint of size %d was read before (the log was cut or rolled back): %w", cp.Size, seen, ErrTampered)
+	}
+	for seen < cp.Size && !l.latestSeen.CompareAndSwap(seen, cp.Size) {
+		seen = l.latestSeen.Load()
+	}
+	return cp, nil
 }
 
 // CheckpointAt returns the first stored checkpoint of tree size size; an
@@ -200,7 +215,9 @@ func (l *Ledger) CheckpointAt(size int64) (*Checkpoint, error) {
 // key, sign the row's origin, size and root, and carry the row's
 // creation time. It returns the checkpoint, or an error wrapping
 // [ErrTampered] naming what does not match. Notes that verified once are
-// remembered by their bytes, so a repeated call costs a hash.
+// remembered by their bytes, so a repeated call costs a hash. It does not
+// know when the row was read, so whether the log went back is for the
+// caller to check.
 func (l *Ledger) VerifyCheckpoint(c *StoredCheckpoint) (*Checkpoint, error) {
 	return l.checkpointOf(c, nil)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -57,6 +58,7 @@ type Ledger struct {
 	proven        provenNodes    // the stored hashes readers proved in a signed tree (proveIncluded)
 	seedIndex     seedIndexCheck // the seed_commits rows held to the leaves (CheckSeedCommits)
 	verifiedNotes sync.Map       // [32]byte SHA-256 of a checkpoint note -> struct{}: verified by checkpointOf
+	latestSeen    atomic.Int64   // the largest size of a latest checkpoint LatestCheckpoint read
 
 	// players caches players rows the sequencer has seen stored
 	// (skeleton -> player), so that a commit by a known player needs no

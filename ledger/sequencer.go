@@ -338,7 +338,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 		for _, r := range batch {
 			p := r.p
 			if p.hasPosted && p.postedAt > nowNS {
-				r.err = fmt.Errorf("posted_at %s is later than the integration time %s: a post cannot appear after it is recorded", p.body.PostedAt, ts)
+				r.err = bodyErr("posted_at", "%s is later than the integration time %s: a post cannot appear after it is recorded", p.body.PostedAt, ts)
 				continue
 			}
 			if pe := p.body.PlayAtEntry; pe != nil && *pe <= f.size {

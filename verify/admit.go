@@ -128,10 +128,19 @@ func Admit(l *ledger.Ledger, b *ledger.Body, replay []byte, now time.Time) (warn
 	return nil, nil
 }
 
-// admitCommit refuses a commit whose player is not a player of the log
-// yet but whose name renders like one's (the same Unicode confusable
-// skeleton, ledger.Skeleton): one lookup in the store's players table.
+// admitCommit refuses a commit whose action type is a known one
+// (secret.ActionBid, secret.ActionHand) in another letter case: the judge
+// compares types exactly, so a "Bid" would be judged as another type,
+// neither a bid nor a Hand. It refuses a commit whose player is not a
+// player of the log yet but whose name renders like one's (the same
+// Unicode confusable skeleton, ledger.Skeleton): one lookup in the
+// store's players table.
 func admitCommit(l *ledger.Ledger, b *ledger.Body) error {
+	for _, k := range []string{secret.ActionBid, secret.ActionHand} {
+		if b.ActionType != k && strings.EqualFold(b.ActionType, k) {
+			return refuse("action_type", "%q is the known type %q in other letters: types are compared exactly, so it would be judged as another type, neither a bid nor a Hand; expected %q", b.ActionType, k, k)
+		}
+	}
 	if b.Player == "" {
 		return nil // ParseBody requires it; Append says so
 	}
@@ -186,7 +195,7 @@ func admitRevealOrEdit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 	if t.Before(pt) {
 		when := "now (" + t.UTC().Format(time.RFC3339Nano) + ")"
 		if b.PostedAt != "" {
-			when = "posted_at " + t.UTC().Format(time.RFC3339Nano)
+			when = t.UTC().Format(time.RFC3339Nano) // the field's name comes first: "posted_at: <time> is before ..."
 		}
 		article := "a"
 		if b.Kind == ledger.KindEdit {

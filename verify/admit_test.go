@@ -570,3 +570,25 @@ func TestAdmitLookalikePlayer(t *testing.T) {
 	w, err = al.admit(commitJSON("Alice", ""), nil, now)
 	wantAdmitted(t, "Alice (case is kept)", w, err)
 }
+
+// TestAdmitActionTypeCase (newcomer trial 5a, finding 6): a commit whose
+// action type is a known one in another letter case ("Bid", "HAND") is
+// refused: the judge compares types exactly, so it would be judged as an
+// unknown type (a "Bid" in #auctions fails in the wrong channel), while
+// `sealed action post --type Bid` records "bid". Known types as written
+// and other types are admitted.
+func TestAdmitActionTypeCase(t *testing.T) {
+	al := newAdmitLedger(t)
+	const now = "2026-03-02T10:00:00Z"
+	body := func(typ string) string {
+		return `{"kind":"commit","player":"ann","action_type":"` + typ + `","channel":"#auctions","commitment":"` + helloCommitment + `"}`
+	}
+	for _, c := range []struct{ typ, want string }{{"Bid", "bid"}, {"BID", "bid"}, {"Hand", "hand"}} {
+		w, err := al.admit(body(c.typ), nil, now)
+		wantRefused(t, "action type "+c.typ, w, err, "action_type", `"`+c.typ+`"`, `"`+c.want+`"`)
+	}
+	for _, typ := range []string{"bid", "hand", "Trade", "vote"} {
+		w, err := al.admit(body(typ), nil, now)
+		wantAdmitted(t, "action type "+typ, w, err)
+	}
+}

@@ -39,6 +39,19 @@ func TestAPIErrorWording(t *testing.T) {
 			`expected one JSON object {"commitment": "<64 hex>", "reveal": "<text>"}, got an array`},
 		{"verify string body", "/api/v1/verify", `"x"`,
 			`expected one JSON object {"commitment": "<64 hex>", "reveal": "<text>"}, got a string`},
+		// Syntax errors in the API's terms, not jsontext's "unexpected
+		// EOF", "invalid character '\ufeff' at start of value" or "after
+		// top-level value after offset N" (newcomer trial 5a, finding 7).
+		{"verify empty body", "/api/v1/verify", " ",
+			`empty body; expected one JSON object {"commitment": "<64 hex>", "reveal": "<text>"}`},
+		{"verify byte order mark", "/api/v1/verify", "\ufeff" + `{"commitment":"` + c + `","reveal":""}`,
+			`the body starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow; expected one JSON object {"commitment": "<64 hex>", "reveal": "<text>"}`},
+		{"verify cut short", "/api/v1/verify", `{"commitment":"` + c + `"`,
+			`the JSON ends before the object is closed; expected one JSON object {"commitment": "<64 hex>", "reveal": "<text>"}`},
+		{"verify text after the object", "/api/v1/verify", `{"commitment":"` + c + `","reveal":""} {}`,
+			`more after the JSON object, at byte 95; expected one JSON object {"commitment": "<64 hex>", "reveal": "<text>"} and nothing after it`},
+		{"entry byte order mark", "/api/v1/entries", "\ufeff" + `{"kind":"edit","commit":0,"player":"alice"}`,
+			`bad entry: the body starts with a UTF-8 byte order mark (EF BB BF); expected JSON without it (RFC 8259, section 8.1)`},
 	} {
 		w := do(s, "POST", tc.target, tc.body, auth...)
 		var a struct{ Error string }

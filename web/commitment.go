@@ -39,8 +39,8 @@ type actionView struct {
 	IntegratedAt time.Time       `json:"integrated_at"`
 	PostedAt     time.Time       `json:"posted_at,omitzero"`
 	State        secret.State    `json:"state"`
-	Maturation   time.Time       `json:"maturation"`
-	Revelation   time.Time       `json:"revelation"`
+	Maturation   time.Time       `json:"maturation,omitzero"` // zero (left out) for an action never taken
+	Revelation   time.Time       `json:"revelation,omitzero"`
 	Failure      *secret.Failure `json:"failure,omitempty"`
 	// PhaseHelp, for a failure outside the action's phase
 	// (secret.WrongPhase), names the phase the action type needs and when

@@ -1,10 +1,14 @@
 package web
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 
 	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/sealedhq/sealed/ledger"
 )
 
@@ -38,8 +42,22 @@ func entryBodyMessage(be *ledger.BodyError) string {
 // verifyBodyMessage says what is wrong with a POST /api/v1/verify body in
 // the API's terms: the member and the JSON kinds (from json v2's
 // SemanticError), never the Go type it was decoded into.
-func verifyBodyMessage(err error) string {
+func verifyBodyMessage(body []byte, err error) string {
 	const expected = "expected one JSON object {\"commitment\": \"<64 hex>\", \"reveal\": \"<text>\"}"
+	// What jsontext would say in its own words ("unexpected EOF",
+	// "invalid character '\ufeff' at start of value", "after top-level
+	// value after offset N"), said in the API's.
+	var syn *jsontext.SyntacticError
+	switch {
+	case bytes.HasPrefix(body, []byte("\xef\xbb\xbf")):
+		return "the body starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow; " + expected
+	case len(bytes.TrimLeft(body, " \t\r\n")) == 0:
+		return "empty body; " + expected
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON ends before the object is closed; " + expected
+	case errors.As(err, &syn) && strings.Contains(syn.Err.Error(), "after top-level value"):
+		return fmt.Sprintf("more after the JSON object, at byte %d; %s and nothing after it", syn.ByteOffset+1, expected)
+	}
 	var se *json.SemanticError
 	if errors.As(err, &se) {
 		member := strings.TrimPrefix(string(se.JSONPointer), "/")

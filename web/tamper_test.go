@@ -133,3 +133,44 @@ func TestTamperedSeedIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckpointRollback (newcomer trial 5a, finding 4): once the site has
+// served a checkpoint, deleting it (and any later one) from the database
+// while the server runs does not make it serve the older checkpoint left
+// behind as the latest, verified: /checkpoint, its JSON, /tree and the
+// start page answer 409, as the commitment pages already did. Before the
+// change they answered 200 with the older checkpoint.
+func TestCheckpointRollback(t *testing.T) {
+	f := newFixture(t)
+	cp, err := f.r.LatestCheckpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.server(t, nil)
+	for _, path := range []string{"/checkpoint", "/api/v1/checkpoint", "/tree", "/"} {
+		if w := do(s, "GET", path, ""); w.Code != http.StatusOK {
+			t.Fatalf("%s before tampering: %d %.300s", path, w.Code, w.Body.String())
+		}
+	}
+	db, err := sql.Open("sqlite3", "file:"+f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, stmt := range []string{`DROP TRIGGER IF EXISTS checkpoints_no_delete`, `DELETE FROM checkpoints WHERE size >= ` + itoa(cp.Size)} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	var left int64
+	if err := db.QueryRow(`SELECT max(size) FROM checkpoints`).Scan(&left); err != nil || left <= 0 {
+		t.Fatalf("no older checkpoint left (%d, %v)", left, err)
+	}
+	time.Sleep(1100 * time.Millisecond) // /checkpoint is answered from memory for a second
+	for _, path := range []string{"/checkpoint", "/api/v1/checkpoint", "/tree", "/"} {
+		w := do(s, "GET", path, "")
+		if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "rolled back") {
+			t.Errorf("%s after the checkpoints of size %d and more were deleted: %d %.300s", path, cp.Size, w.Code, w.Body.String())
+		}
+	}
+}

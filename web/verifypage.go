@@ -115,7 +115,7 @@ func (s *Server) apiVerify(c echo.Context) error {
 	}
 	var req verifyRequest
 	if err := json.Unmarshal(body, &req, json.RejectUnknownMembers(true)); err != nil {
-		return badRequest("%s", verifyBodyMessage(err))
+		return badRequest("%s", verifyBodyMessage(body, err))
 	}
 	if req.Reveal == nil {
 		return badRequest("reveal is required: the exact text committed to")

@@ -195,10 +195,14 @@ func (w *viewJSON) action(a *actionView) {
 	}
 	w.raw(`,"state":`)
 	w.str(string(a.State))
-	w.raw(`,"maturation":`)
-	w.time(a.Maturation)
-	w.raw(`,"revelation":`)
-	w.time(a.Revelation)
+	if !a.Maturation.IsZero() { // never taken: no dates
+		w.raw(`,"maturation":`)
+		w.time(a.Maturation)
+	}
+	if !a.Revelation.IsZero() {
+		w.raw(`,"revelation":`)
+		w.time(a.Revelation)
+	}
 	if f := a.Failure; f != nil {
 		w.raw(`,"failure":{"reason":`)
 		w.str(string(f.Reason))

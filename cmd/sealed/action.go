@@ -107,8 +107,17 @@ func parseZone(s string) (*time.Location, error) {
 func appendError(err error) error {
 	var dup *ledger.DuplicateError
 	if errors.As(err, &dup) {
-		return usageErrorf("refused: the ledger already holds this %s entry at index %d", dup.Kind, dup.Index).
-			withHint("'sealed action status' shows it; a new attempt needs a new commitment")
+		e := usageErrorf("refused: the ledger already holds this %s entry at index %d", dup.Kind, dup.Index)
+		// The integration time is not part of the duplicate key
+		// (docs/ledger.md, "Duplicates"): a reveal or edit made again is
+		// told apart by its time in the channel.
+		switch dup.Kind {
+		case ledger.KindReveal:
+			return e.withHint("a reveal of the same bytes without --posted-at is the same entry; to record it again (a reveal before the maturation date does not count), give the time it appeared in the channel: --posted-at TIME")
+		case ledger.KindEdit:
+			return e.withHint("an edit without --posted-at is the same entry as the first; to record another edit of the post, give the time it was made: --posted-at TIME")
+		}
+		return e.withHint("'sealed action status' shows it; a new attempt needs a new commitment")
 	}
 	var be *ledger.BodyError
 	if errors.As(err, &be) {
@@ -223,9 +232,12 @@ func admissionError(b *ledger.Body, err error) *exitError {
 	return nil
 }
 
-// fmtTime writes an instant in the game's zone, RFC 3339.
+// fmtTime writes an instant in the game's zone, RFC 3339, with the
+// fraction of a second when it has one: verdicts compare instants to the
+// nanosecond, so an instant cut to the second could be one at which the
+// verdict differs.
 func fmtTime(t time.Time, loc *time.Location) string {
-	return t.In(loc).Format(time.RFC3339)
+	return t.In(loc).Format(time.RFC3339Nano)
 }
 
 // writeExplanation prints one decision: its text, rule and reading after

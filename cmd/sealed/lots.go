@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -122,6 +123,12 @@ func checkStatePlayer(flag, path, p string) error {
 // encoding/json would silently keep the last), a value that is not an
 // object and trailing data are errors.
 func decodeObject(b []byte) ([]string, []json.RawMessage, error) {
+	switch {
+	case bytes.HasPrefix(b, []byte("\xef\xbb\xbf")):
+		return nil, nil, fmt.Errorf("the file starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow")
+	case len(bytes.TrimSpace(b)) == 0:
+		return nil, nil, fmt.Errorf("the file is empty")
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, nil, fmt.Errorf("not a JSON object")
@@ -132,7 +139,7 @@ func decodeObject(b []byte) ([]string, []json.RawMessage, error) {
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, nil, fmt.Errorf("not valid JSON: %v", err)
+			return nil, nil, jsonObjectError(err)
 		}
 		k := t.(string) // object keys are strings
 		if seen[k] {
@@ -141,17 +148,27 @@ func decodeObject(b []byte) ([]string, []json.RawMessage, error) {
 		seen[k] = true
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return nil, nil, fmt.Errorf("not valid JSON: %v", err)
+			return nil, nil, jsonObjectError(err)
 		}
 		keys, vals = append(keys, k), append(vals, v)
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, nil, fmt.Errorf("not valid JSON: %v", err)
+		return nil, nil, jsonObjectError(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, nil, fmt.Errorf("data after the JSON object")
 	}
 	return keys, vals, nil
+}
+
+// jsonObjectError says why decodeObject's decoder stopped: the end of the
+// input (io.EOF, io.ErrUnexpectedEOF, which the decoder's text calls
+// "EOF") as a JSON object left open, anything else as invalid JSON.
+func jsonObjectError(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("the JSON ends before the object is closed")
+	}
+	return fmt.Errorf("not valid JSON: %v", err)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -69,7 +69,9 @@ type Handler struct {
 	// ledger.ErrTampered is answered 409 with its message, any other
 	// error 503, and nothing is served. The web site passes
 	// [ledger.Ledger.VerifyCheckpoint], so only a note that verifies under
-	// the log's key and matches its row is served. With Check set, a tile
+	// the log's key and matches its row is served, and none smaller than
+	// one served before (checkpoints deleted: the log was cut or rolled
+	// back, answered 409 too). With Check set, a tile
 	// is served only if its bytes are what the tree of the latest
 	// checkpoint Check accepts holds ([VerifyTile]: its hashes, or its
 	// leaves' record hashes, authenticated up to the signed root); one
@@ -79,7 +81,10 @@ type Handler struct {
 	cache cache
 	size  atomic.Int64 // a signed tree size known to the handler (grows only)
 	cp    atomic.Pointer[memo]
-	tree  atomic.Pointer[tlog.Tree] // with Check: the latest checkpoint's tree, verified
+	// served: with Check, the largest checkpoint size served (grows
+	// only): a smaller latest checkpoint is refused, the log went back
+	served atomic.Int64
+	tree   atomic.Pointer[tlog.Tree] // with Check: the latest checkpoint's tree, verified
 }
 
 // memo is the checkpoint as last read and when.
@@ -128,13 +133,21 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.write(w, CheckpointType, CheckpointCache, m.b)
 			return
 		}
+		seen := h.served.Load() // before the read: a read begun later sees at least this
 		b, cp, err := Checkpoint(r.Context(), h.Store)
 		if err != nil {
 			h.fail(w, "reading the checkpoint", err)
 			return
 		}
 		if h.Check != nil {
-			if err := h.Check(cp); errors.Is(err, ledger.ErrTampered) {
+			err := h.Check(cp)
+			if err == nil && cp.Size < seen {
+				err = fmt.Errorf("the latest checkpoint has size %d, but a checkpoint of size %d was served before (the log was cut or rolled back): %w", cp.Size, seen, ledger.ErrTampered)
+			}
+			for err == nil && seen < cp.Size && !h.served.CompareAndSwap(seen, cp.Size) {
+				seen = h.served.Load()
+			}
+			if errors.Is(err, ledger.ErrTampered) {
 				h.logger().Error("tlog-tiles: checkpoint refused", "err", err)
 				http.Error(w, "nothing is served from this ledger's altered data: "+err.Error(), http.StatusConflict)
 				return
