@@ -50,8 +50,9 @@ var otherAlgorithms = map[int]string{
 // in any case). Anything else is an error saying what it saw and what is
 // expected: an empty string, another algorithm's prefix ("md5:", "sha1:",
 // ...), a hex digest of another length (40 digits is SHA-1, 128 SHA-512,
-// ...), base64 text, whitespace inside the digits, or a character that is
-// not a hex digit (docs/commitments.md, "Parsing a posted hash").
+// ...), base64 text, whitespace inside the digits (a line of sha256sum's
+// output, "<hash>  -", is named as such), or a character that is not a
+// hex digit (docs/commitments.md, "Parsing a posted hash").
 func ParseCommitment(s string) (Commitment, error) {
 	var c Commitment
 	s = strings.TrimSpace(s)
@@ -68,7 +69,9 @@ func ParseCommitment(s string) (Commitment, error) {
 		}
 		s = strings.TrimSpace(s[i+1:])
 	}
-	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+	if i := strings.IndexFunc(s, unicode.IsSpace); i == 64 && firstNonHex(s[:i]) < 0 {
+		return c, fmt.Errorf("hash is followed by %q, as a line of sha256sum's output is; expected the 64 hex digits alone, the part before the spaces", strings.TrimSpace(s[i:]))
+	} else if i >= 0 {
 		return c, fmt.Errorf("hash has whitespace inside at character %d; expected 64 hex digits with no spaces", len([]rune(s[:i]))+1)
 	}
 	if bad := firstNonHex(s); bad < 0 {

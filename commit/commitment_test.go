@@ -55,6 +55,9 @@ func TestParseCommitmentRejects(t *testing.T) {
 		{"sha2-256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", `"sha2-256:", another spelling of SHA-256`},
 		{"sha-512:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", `prefix "sha-512:": only SHA-256 commitments are accepted`},
 		{"2cf24dba5fb0a30e26e83b2ac5b9e29e 1b161e5c1fa7425e73043362938b9824", "whitespace inside at character 33"},
+		// printf %s hello | sha256sum: its whole line, pasted (trial 5a).
+		{"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824  -", `hash is followed by "-", as a line of sha256sum's output is`},
+		{"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824 *bid.txt", `followed by "*bid.txt"`},
 		{"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b982", "63 hex digits"},
 		{"zz", "'z' at character 1"},
 		{"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b982g", "'g' at character 64"},

@@ -97,7 +97,13 @@ func postedAtField(s string) (string, error) {
 func parseZone(s string) (*time.Location, error) {
 	loc, err := time.LoadLocation(s)
 	if err != nil || s == "" || strings.EqualFold(s, "local") {
-		return nil, usageErrorf("--zone %q is not an IANA time zone; expected e.g. UTC or Asia/Jerusalem", s)
+		e := usageErrorf("--zone %q is not an IANA time zone; expected e.g. UTC or Asia/Jerusalem", s)
+		if strings.EqualFold(s, "utc") || strings.EqualFold(s, "z") {
+			e = e.withHint("zone names are case-sensitive: write --zone UTC")
+		} else if _, lerr := time.LoadLocation(strings.ToUpper(s)); err != nil && lerr == nil {
+			e = e.withHint("zone names are case-sensitive: write --zone %s", strings.ToUpper(s))
+		}
+		return nil, e
 	}
 	return loc, nil
 }

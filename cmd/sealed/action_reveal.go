@@ -70,6 +70,9 @@ and does not count (reading S3). Whether it counts is for 'action status'.`,
 // at most ledger.MaxBodySize bytes.
 func (o *actionRevealOptions) revealedBytes(stdin io.Reader) ([]byte, error) {
 	if o.TextSet {
+		if o.Text == "" {
+			return nil, usageErrorf("--text is empty; expected the exact text whose SHA-256 was posted")
+		}
 		return []byte(o.Text), nil
 	}
 	r, name := stdin, "stdin"
