@@ -112,9 +112,10 @@ func (ix *searchIndex) merge(a *searchAdds, size int64) {
 
 // find returns what pick finds in ix once ix covers the entries the
 // judgement covers (jc.get: checked against the ledger at most once per
-// TTL). When pick finds nothing and the ledger has entries ix does not
-// cover, the ledger is checked again at once (jc.refresh), so an entry
-// appended by another process is found as soon as a checkpoint covers it.
+// TTL). When pick finds nothing and a signed checkpoint covers entries ix
+// does not, the ledger is checked again at once (jc.refresh), so an entry
+// appended by another process is found as soon as a checkpoint covers it;
+// entries no checkpoint covers yet cost a miss no wait.
 func find[T any](jc *judgeCache, pick func(ix *searchIndex) []T) ([]T, error) {
 	if _, err := jc.get(); err != nil {
 		return nil, err
@@ -126,8 +127,8 @@ func find[T any](jc *judgeCache, pick func(ix *searchIndex) []T) ([]T, error) {
 	if len(got) > 0 {
 		return got, nil
 	}
-	if n, err := jc.l.Size(); err != nil || n <= size {
-		return nil, err
+	if cp, err := jc.l.LatestCheckpoint(); err != nil || cp.Size <= size {
+		return nil, err // nothing signed beyond what ix covers
 	}
 	if _, err := jc.refresh(); err != nil {
 		return nil, err
