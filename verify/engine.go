@@ -508,7 +508,11 @@ func (c *bargainCheck) cmpStrings(i int, field string, claimed, derived []string
 		if claimed != nil {
 			got = renderStrings(slices.Clone(claimed))
 		}
-		c.diff(i, field, got, renderStrings(slices.Clone(derived)))
+		want := absent // e.g. results.names of a replay with no policyNames
+		if derived != nil {
+			want = renderStrings(slices.Clone(derived))
+		}
+		c.diff(i, field, got, want)
 		return
 	}
 	for k := range claimed {

@@ -182,6 +182,16 @@ var engineEdits = []engineEdit{
 		n[2] = "someone else"
 		return Difference{-1, "results.names[2]", strconv.Quote("someone else"), strconv.Quote(was)}
 	}},
+	{"policyNames dropped", func(t *testing.T, r map[string]any) Difference {
+		// results.names must equal policyNames (docs/replays.md); with
+		// none, the derived side is absent, not JSON's null (trial 5b).
+		delete(r, "policyNames")
+		b, err := json.Marshal(r["results"].(map[string]any)["names"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Difference{-1, "results.names", string(b), absent}
+	}},
 	{"config seed", func(t *testing.T, r map[string]any) Difference {
 		// Another seed draws other aliases: the first difference is names.
 		c := r["config"].(map[string]any)
