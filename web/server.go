@@ -188,9 +188,20 @@ func (s *Server) routes() *echo.Echo {
 	// C2SP tlog-tiles: the checkpoint (with witness cosignatures), hash
 	// tiles and entry bundles (package ledger/tiles).
 	// The checkpoint is read at most once a second (it may be cached 5 s),
-	// and served only when the stored note verifies.
+	// and served only when the stored note verifies and the log has not
+	// gone back behind a checkpoint the site read before, on any page:
+	// the handler knows only what it served itself, so the latest is read
+	// again through the Reader, which refuses a rollback (after the
+	// handler's read: a rollback since shows there, a newer checkpoint is
+	// no false alarm).
 	tl := echo.WrapHandler(&tiles.Handler{Store: s.o.Reader.Store(), Log: slog.New(slog.NewTextHandler(s.o.Log, nil)), CheckpointMemo: time.Second,
-		Check: func(c *ledger.StoredCheckpoint) error { _, err := s.o.Reader.VerifyCheckpoint(c); return err }})
+		Check: func(c *ledger.StoredCheckpoint) error {
+			if _, err := s.o.Reader.VerifyCheckpoint(c); err != nil {
+				return err
+			}
+			_, err := s.o.Reader.LatestCheckpoint()
+			return err
+		}})
 	get("/checkpoint", tl)
 	get("/tile/*", tl)
 	get("/tree", s.treePage)

@@ -174,3 +174,37 @@ func TestCheckpointRollback(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckpointRollbackUnservedTiles (newcomer trial 6, finding 1): the
+// site read the latest checkpoint through its pages (/api/v1/checkpoint)
+// but never served /checkpoint; deleting that checkpoint then makes the
+// pages answer 409, and /checkpoint too, not 200 with the older note
+// left behind (its handler had served nothing before, so it knew of no
+// larger size).
+func TestCheckpointRollbackUnservedTiles(t *testing.T) {
+	f := newFixture(t)
+	cp, err := f.r.LatestCheckpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.server(t, nil)
+	if w := do(s, "GET", "/api/v1/checkpoint", ""); w.Code != http.StatusOK {
+		t.Fatalf("/api/v1/checkpoint before tampering: %d %.300s", w.Code, w.Body.String())
+	}
+	db, err := sql.Open("sqlite3", "file:"+f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, stmt := range []string{`DROP TRIGGER IF EXISTS checkpoints_no_delete`, `DELETE FROM checkpoints WHERE size >= ` + itoa(cp.Size)} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	for _, path := range []string{"/checkpoint", "/api/v1/checkpoint"} {
+		w := do(s, "GET", path, "")
+		if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "rolled back") {
+			t.Errorf("%s after the checkpoints of size %d and more were deleted: %d %.300s", path, cp.Size, w.Code, w.Body.String())
+		}
+	}
+}

@@ -111,9 +111,9 @@ func runServe(ctx context.Context, a *app, o *serveOptions) error {
 			o.KeyFile = defaultKeyFile(o.DB)
 		}
 	}
-	loc, err := time.LoadLocation(o.Zone)
+	loc, err := parseZone(o.Zone)
 	if err != nil {
-		return usageErrorf("--zone %q: %v; expected an IANA zone such as Europe/Paris", o.Zone, err)
+		return err
 	}
 	site := siteOptions{db: o.DB, readDB: o.ReadDB, addr: o.Addr, token: token, keyFile: o.KeyFile, game: secret.Game{Calendar: secret.Calendar{Location: loc}}, ready: o.ready}
 	if os.Getenv("GOGC") == "" {
