@@ -152,16 +152,7 @@ func TestCheckpointRollback(t *testing.T) {
 			t.Fatalf("%s before tampering: %d %.300s", path, w.Code, w.Body.String())
 		}
 	}
-	db, err := sql.Open("sqlite3", "file:"+f.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, stmt := range []string{`DROP TRIGGER IF EXISTS checkpoints_no_delete`, `DELETE FROM checkpoints WHERE size >= ` + itoa(cp.Size)} {
-		if _, err := db.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+	db := deleteCheckpointsFrom(t, f.path, cp.Size)
 	var left int64
 	if err := db.QueryRow(`SELECT max(size) FROM checkpoints`).Scan(&left); err != nil || left <= 0 {
 		t.Fatalf("no older checkpoint left (%d, %v)", left, err)
@@ -191,20 +182,29 @@ func TestCheckpointRollbackUnservedTiles(t *testing.T) {
 	if w := do(s, "GET", "/api/v1/checkpoint", ""); w.Code != http.StatusOK {
 		t.Fatalf("/api/v1/checkpoint before tampering: %d %.300s", w.Code, w.Body.String())
 	}
-	db, err := sql.Open("sqlite3", "file:"+f.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, stmt := range []string{`DROP TRIGGER IF EXISTS checkpoints_no_delete`, `DELETE FROM checkpoints WHERE size >= ` + itoa(cp.Size)} {
-		if _, err := db.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+	deleteCheckpointsFrom(t, f.path, cp.Size)
 	for _, path := range []string{"/checkpoint", "/api/v1/checkpoint"} {
 		w := do(s, "GET", path, "")
 		if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "rolled back") {
 			t.Errorf("%s after the checkpoints of size %d and more were deleted: %d %.300s", path, cp.Size, w.Code, w.Body.String())
 		}
 	}
+}
+
+// deleteCheckpointsFrom deletes the checkpoints of size size and more
+// from the SQLite ledger at path, its append-only trigger dropped first,
+// and returns the open database (closed when the test ends).
+func deleteCheckpointsFrom(t *testing.T, path string, size int64) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	for _, stmt := range []string{`DROP TRIGGER IF EXISTS checkpoints_no_delete`, `DELETE FROM checkpoints WHERE size >= ` + itoa(size)} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	return db
 }

@@ -176,8 +176,14 @@ type schemaObject struct {
 // statements (not those SQLite makes for a key) of q's database, by name,
 // their SQL with white space folded.
 func schemaObjects(ctx context.Context, q queryer) (map[string]schemaObject, error) {
-	rows, err := q.QueryContext(ctx, `SELECT type, name, tbl_name, sql FROM sqlite_master
+	return readObjects(ctx, q, `SELECT type, name, tbl_name, sql FROM sqlite_master
 		WHERE type IN ('trigger', 'index') AND sql IS NOT NULL`)
+}
+
+// readObjects reads the rows of query (type, name, table and SQL of
+// sqlite_master rows) by name, their SQL with white space folded.
+func readObjects(ctx context.Context, q queryer, query string) (map[string]schemaObject, error) {
+	rows, err := q.QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -336,21 +342,6 @@ func extraTable(ctx context.Context, ref, q queryer, version int) (table, what s
 // tablesAndViews reads the tables and views of q's database but SQLite's
 // own, by name, their SQL with white space folded.
 func tablesAndViews(ctx context.Context, q queryer) (map[string]schemaObject, error) {
-	rows, err := q.QueryContext(ctx, `SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master
+	return readObjects(ctx, q, `SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master
 		WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]schemaObject{}
-	for rows.Next() {
-		var name string
-		var o schemaObject
-		if err := rows.Scan(&o.typ, &name, &o.table, &o.sql); err != nil {
-			return nil, err
-		}
-		o.sql = strings.Join(strings.Fields(o.sql), " ")
-		out[name] = o
-	}
-	return out, rows.Err()
 }
