@@ -135,7 +135,9 @@ func (s *Server) home(c echo.Context) error {
 // its seed-commit entry, or to its replay (by its result entry when one
 // names it); a shorter number is an entry index and goes to /entry/{n};
 // anything else is a player's name and goes to the entries naming the
-// player. A hash or a name the ledger does not hold is a 404.
+// player. A number past the ledger's end or a hash nothing has goes to
+// the player of that name, if an entry names one (writers accept such
+// names). A hash or a name the ledger does not hold is a 404.
 func (s *Server) search(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))
 	if q == "" {
@@ -143,6 +145,15 @@ func (s *Server) search(c echo.Context) error {
 	}
 	if !looksLikeHash(q) && strings.TrimLeft(q, "0123456789") == "" {
 		n, err := parseIndex("entry", q)
+		if err == nil {
+			if size, serr := s.o.Reader.Size(); serr != nil || n < size {
+				return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/entry/%d", n))
+			}
+		}
+		// No entry has that index: a player may have that name.
+		if to, perr := s.playerSearch(q); perr != nil || to != "" {
+			return s.redirectOr(c, to, perr)
+		}
 		if err != nil {
 			return err
 		}
@@ -182,7 +193,29 @@ func (s *Server) search(c echo.Context) error {
 	} else if !errors.Is(err, ledger.ErrNotFound) {
 		return err
 	}
+	// Nothing has that hash: a player may have that name.
+	if to, err := s.playerSearch(q); err != nil || to != "" {
+		return s.redirectOr(c, to, err)
+	}
 	return notFound("the ledger has no commitment, seed commitment or replay with the hash %s", h)
+}
+
+// playerSearch returns the page of the entries naming the player q, or ""
+// when no entry names q.
+func (s *Server) playerSearch(q string) (string, error) {
+	idx, err := s.judge.entriesOfPlayer(q)
+	if err != nil || len(idx) == 0 {
+		return "", err
+	}
+	return "/ledger?player=" + url.QueryEscape(q), nil
+}
+
+// redirectOr answers err when it is set, else a 303 to to.
+func (s *Server) redirectOr(c echo.Context, to string, err error) error {
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, to)
 }
 
 // ledgerView is a /ledger page.

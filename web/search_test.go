@@ -150,3 +150,34 @@ func TestSearchIndexOnePass(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchPlayerNamedLikeIndexOrHash (newcomer trial 6, design note 2):
+// writers accept a player named "12" or with 64 hex digits; a search for
+// the name finds the player when no entry has that index and nothing has
+// that hash. An index the ledger holds still goes to its entry.
+func TestSearchPlayerNamedLikeIndexOrHash(t *testing.T) {
+	f := newFixture(t)
+	hexName := strings.Repeat("0123456789abcdef", 4)
+	// Any commitments will do: these actions are never revealed.
+	f.add(t, "twelve", "2026-03-08T12:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "12", ActionType: "bid", Channel: "#auctions",
+		Commitment: strings.Repeat("12", 32)})
+	f.add(t, "hexname", "2026-03-08T13:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: hexName, ActionType: "bid", Channel: "#auctions",
+		Commitment: strings.Repeat("34", 32)})
+	f.add(t, "three", "2026-03-08T14:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "3", ActionType: "bid", Channel: "#auctions",
+		Commitment: strings.Repeat("56", 32)})
+	s := f.server(t, nil)
+	for q, want := range map[string]string{
+		"12":    "/ledger?player=12", // the ledger has 12 entries: index 12 is past its end
+		hexName: "/ledger?player=" + hexName,
+		"3":     "/entry/3", // an index the ledger holds goes to its entry
+		"99":    "/entry/99",
+	} {
+		w := do(s, "GET", "/search?q="+url.QueryEscape(q), "")
+		if w.Code != http.StatusSeeOther || w.Header().Get("Location") != want {
+			t.Errorf("search %q: %d to %q, want 303 to %q", q, w.Code, w.Header().Get("Location"), want)
+		}
+	}
+	if w := do(s, "GET", "/search?q="+strings.Repeat("ab", 32), ""); w.Code != http.StatusNotFound {
+		t.Errorf("a hash nothing has and no player is named: %d, want 404", w.Code)
+	}
+}
