@@ -106,6 +106,7 @@ type TimeUsed struct {
 	Source TimeSource `json:"source,omitempty"`
 	// Gap is IntegratedAt minus PostedAt when the entry carries posted_at
 	// and the difference exceeds the game's gap threshold; 0 otherwise.
+	// Its JSON is an integer count of nanoseconds.
 	Gap time.Duration `json:"gap,omitempty"`
 }
 
