@@ -637,7 +637,14 @@ func prepareCanonical(b *Body, canon []byte) (*prepared, error) {
 func finishPrepared(b *Body, leaf []byte, tsOff int) (*prepared, error) {
 	p := &prepared{body: b, leaf: leaf, tsOff: tsOff}
 	if len(leaf) > MaxLeafSize {
-		return nil, bodyErr("", "the leaf would be %d bytes, more than the %d a tlog-tiles entry bundle can hold (docs/ledger.md \"Tiles\"); keep large data out of the entry (a result's replay goes in the replay store)", len(leaf), MaxLeafSize)
+		keep := "keep large data out of the entry"
+		switch b.Kind {
+		case KindResult:
+			keep += " (a result's replay goes in the replay store)"
+		case KindReveal:
+			keep = "a reveal's text must leave room for the entry's other members"
+		}
+		return nil, bodyErr("", "the leaf would be %d bytes, more than the %d a tlog-tiles entry bundle can hold (docs/ledger.md \"Tiles\"); %s", len(leaf), MaxLeafSize, keep)
 	}
 	// The value starts after `"integrated_at":`; the member always has a
 	// successor ("kind" sorts after it), so a comma follows the value.
