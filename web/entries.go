@@ -152,7 +152,7 @@ func (s *Server) search(c echo.Context) error {
 		}
 		// No entry has that index: a player may have that name.
 		if to, perr := s.playerSearch(q); perr != nil || to != "" {
-			return s.redirectOr(c, to, perr)
+			return redirectOr(c, to, perr)
 		}
 		if err != nil {
 			return err
@@ -195,7 +195,7 @@ func (s *Server) search(c echo.Context) error {
 	}
 	// Nothing has that hash: a player may have that name.
 	if to, err := s.playerSearch(q); err != nil || to != "" {
-		return s.redirectOr(c, to, err)
+		return redirectOr(c, to, err)
 	}
 	return notFound("the ledger has no commitment, seed commitment or replay with the hash %s", h)
 }
@@ -211,7 +211,7 @@ func (s *Server) playerSearch(q string) (string, error) {
 }
 
 // redirectOr answers err when it is set, else a 303 to to.
-func (s *Server) redirectOr(c echo.Context, to string, err error) error {
+func redirectOr(c echo.Context, to string, err error) error {
 	if err != nil {
 		return err
 	}

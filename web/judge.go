@@ -192,15 +192,11 @@ func (jc *judgeCache) extend() (int64, error) {
 			}
 			from += int64(len(es))
 		}
-		jc.hist.Posts = appendAll(jc.hist.Posts, before.Posts)
-		jc.hist.Reveals = appendAll(jc.hist.Reveals, before.Reveals)
-		jc.hist.Edits = appendAll(jc.hist.Edits, before.Edits)
+		appendHistory(&jc.hist, &before)
 		jc.search.merge(&beforeFound, first)
 	}
+	appendHistory(&jc.hist, &add)
 	jc.search.merge(&found, size)
-	jc.hist.Posts = appendAll(jc.hist.Posts, add.Posts)
-	jc.hist.Reveals = appendAll(jc.hist.Reveals, add.Reveals)
-	jc.hist.Edits = appendAll(jc.hist.Edits, add.Edits)
 	jc.histSize = max(jc.histSize, size)
 	return size, nil
 }
@@ -224,6 +220,13 @@ func addEntry(h *secret.History, found *searchAdds, e *ledger.Entry) error {
 		found.other(e)
 	}
 	return nil
+}
+
+// appendHistory appends add's posts, reveals and edits to h's.
+func appendHistory(h, add *secret.History) {
+	h.Posts = appendAll(h.Posts, add.Posts)
+	h.Reveals = appendAll(h.Reveals, add.Reveals)
+	h.Edits = appendAll(h.Edits, add.Edits)
 }
 
 // appendAll is append(s, add...), or add itself when s is empty (the
