@@ -176,7 +176,8 @@ var formatFixedKeys = map[string][]string{FormatBargain: {"itemNames"}}
 //
 // Errors: resultIndex is not in the ledger (wrapping ledger.ErrNotFound),
 // the entry is not a result entry, its replay is not stored (wrapping
-// ledger.ErrNotFound), the replay cannot be read (CheckReplay's errors),
+// ledger.ErrTampered: admission stores a result's replay before the
+// result, and the audit reports its absence), the replay cannot be read (CheckReplay's errors),
 // and storage errors. What does not hold is in the check, not an error.
 func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 	e, err := l.Entry(resultIndex)
@@ -193,7 +194,7 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 	data, err := l.Replay(res.ReplaySHA256)
 	if err != nil {
 		if errors.Is(err, ledger.ErrNotFound) {
-			return nil, fmt.Errorf("result entry %d names replay %s, which is not stored: %w", resultIndex, res.ReplaySHA256, ledger.ErrNotFound)
+			return nil, fmt.Errorf("result entry %d names replay %s, which is not stored (a result is admitted only after its replay is stored): %w", resultIndex, res.ReplaySHA256, ledger.ErrTampered)
 		}
 		return nil, err
 	}

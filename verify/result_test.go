@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"errors"
 	"os"
 	"slices"
@@ -257,19 +258,25 @@ func TestCheckResultErrors(t *testing.T) {
 	// file: `sha256sum < /dev/null`).
 	missing := tl.must("2026-11-16T12:00:01Z", ledger.Body{Kind: ledger.KindResult, Game: "auction", MatchID: matchID,
 		ReplaySHA256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", Summary: []byte(`{}`)})
+	// The missing replay is what the audit reports as an altered replays
+	// table: ErrTampered, not a lookup that found nothing.
 	for _, tc := range []struct {
-		n        int64
-		want     string
-		notFound bool
+		n                  int64
+		want               string
+		notFound, tampered bool
 	}{
-		{sc, "entry 0 is a seed-commit entry; expected a result entry", false},
-		{missing, "names replay e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855, which is not stored", true},
-		{7, "entry 7", true},
+		{sc, "entry 0 is a seed-commit entry; expected a result entry", false, false},
+		{missing, "names replay e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855, which is not stored", false, true},
+		{7, "entry 7", true, false},
 	} {
 		_, err := CheckResult(tl.l, tc.n)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || errors.Is(err, ledger.ErrNotFound) != tc.notFound {
-			t.Errorf("CheckResult(%d) = %v; want an error saying %q (not found: %v)", tc.n, err, tc.want, tc.notFound)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || errors.Is(err, ledger.ErrNotFound) != tc.notFound || errors.Is(err, ledger.ErrTampered) != tc.tampered {
+			t.Errorf("CheckResult(%d) = %v; want an error saying %q (not found: %v, tampered: %v)", tc.n, err, tc.want, tc.notFound, tc.tampered)
 		}
+	}
+	rep, err := tl.l.Audit(context.Background(), nil)
+	if err != nil || rep.OK || rep.Problem.Table != "replays" || rep.Problem.Index != missing {
+		t.Errorf("audit = %+v, %v; want the replays problem of entry %d", rep, err, missing)
 	}
 }
 

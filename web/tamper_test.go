@@ -208,3 +208,23 @@ func deleteCheckpointsFrom(t *testing.T, path string, size int64) *sql.DB {
 	}
 	return db
 }
+
+// TestDeletedReplay: a result's replay is stored before the result is
+// admitted, so a replays row deleted under a result entry is altered data
+// (409, as `sealed ledger audit` reports it in the replays table), never
+// "no such replay"; the digest alone, which no page ties to a result,
+// still answers 404.
+func TestDeletedReplay(t *testing.T) {
+	f := newFixture(t)
+	d := f.digest["auction"]
+	ts := tamperFixture(t, f, `DELETE FROM replays WHERE sha256 = '`+d+`'`)
+	for _, path := range []string{"/replay/" + itoa(f.idx["auction"]), "/api/v1/replays/" + itoa(f.idx["auction"]) + "/report"} {
+		w := do(ts, "GET", path, "")
+		if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "altered") || !strings.Contains(w.Body.String(), "not stored") {
+			t.Errorf("%s with its replay deleted: %d %.300s", path, w.Code, w.Body.String())
+		}
+	}
+	if w := do(ts, "GET", "/replay/"+d, ""); w.Code != http.StatusNotFound {
+		t.Errorf("/replay/%s with its replay deleted: %d %.300s", d, w.Code, w.Body.String())
+	}
+}

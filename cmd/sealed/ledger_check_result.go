@@ -49,8 +49,10 @@ after the commitment. An engine replay carries neither: its config.seed
 must be derived from the match seed of the counted contributions and the
 round whose signature a seed-reveal records (beacon_signature).
 
-Exit status: 0 tied and clean, 1 something does not hold, 2 bad input (no
-such entry, not a result, replay not stored or unreadable).`,
+Exit status: 0 tied and clean, 1 something does not hold (or the database
+was altered: a result's replay is stored before the result, so one
+missing is a replays row deleted, as 'sealed ledger audit' reports), 2 bad
+input (no such entry, not a result, replay unreadable).`,
 		Example: `  sealed ledger check-result 6 --db sealed-demo.db`,
 		RunE: func(*cobra.Command, []string) error {
 			o.DB = g.DB
