@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -117,7 +118,10 @@ func (h hashReader) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
 func (l *Ledger) Size() (int64, error) { return l.store.Size(context.Background()) }
 
 // Entry returns the entry at index; an error wrapping ErrNotFound if there
-// is none.
+// is none, at or past the end of the log. An index the log should hold
+// but whose row is missing (below the size of the latest stored
+// checkpoint, which signed it, or below the store's size, which a later
+// entry gives) is an error wrapping ErrTampered: the row was deleted.
 func (l *Ledger) Entry(index int64) (*Entry, error) {
 	if index < 0 {
 		return nil, fmt.Errorf("entry %d: %w", index, ErrNotFound)
@@ -127,9 +131,27 @@ func (l *Ledger) Entry(index int64) (*Entry, error) {
 		return nil, err
 	}
 	if len(es) != 1 || es[0].Index != index {
-		return nil, fmt.Errorf("entry %d: %w", index, ErrNotFound)
+		return nil, l.missingEntry(index)
 	}
 	return &es[0], nil
+}
+
+// missingEntry is the error of Entry for an index whose row the store
+// does not hold: ErrTampered when the latest checkpoint (its note
+// verified) or a later entry says the log holds it, or when that
+// checkpoint does not verify; ErrNotFound otherwise (past the end).
+func (l *Ledger) missingEntry(index int64) error {
+	c, err := l.LatestCheckpoint()
+	if errors.Is(err, ErrTampered) {
+		return fmt.Errorf("entry %d is missing: %w", index, err)
+	}
+	if err == nil && index < c.Size {
+		return fmt.Errorf("entry %d is missing, but the checkpoint of size %d signed it: %w", index, c.Size, ErrTampered)
+	}
+	if n, err := l.store.Size(context.Background()); err == nil && index < n {
+		return fmt.Errorf("entry %d is missing, but the log holds entries after it (size %d): %w", index, n, ErrTampered)
+	}
+	return fmt.Errorf("entry %d: %w", index, ErrNotFound)
 }
 
 // MaxEntries is the most entries one Entries call returns.

@@ -300,8 +300,9 @@ func appendError(err error) error {
 		return errorf(http.StatusServiceUnavailable, "the ledger is not taking entries now; retry later")
 	case errors.Is(err, ledger.ErrTampered):
 		// The database holds rows the log did not write: the server
-		// cannot append, and says why (not a bare 500).
-		return errorf(http.StatusInternalServerError, "the ledger cannot take entries: %v", err)
+		// cannot append, and says why, with the status every answer
+		// resting on altered data has (409), not a server fault's.
+		return errorf(http.StatusConflict, "the ledger cannot take entries: %v", err)
 	case strings.HasPrefix(err.Error(), "writing to the ledger"), strings.HasPrefix(err.Error(), "ledger clock"):
 		return err
 	}

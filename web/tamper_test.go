@@ -228,3 +228,26 @@ func TestDeletedReplay(t *testing.T) {
 		t.Errorf("/replay/%s with its replay deleted: %d %.300s", d, w.Code, w.Body.String())
 	}
 }
+
+// TestWriteOnAlteredStore: with the newest entry's row deleted under a
+// running writer (as someone with write access to the file would), a POST
+// is refused with 409 naming the altered data, as every answer resting on
+// altered data is, never a 500 (newcomer trial 7a, finding 4), and
+// nothing is appended.
+func TestWriteOnAlteredStore(t *testing.T) {
+	f := newFixture(t)
+	n, err := f.r.Size()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := tamperFixture(t, f, `DELETE FROM entries WHERE idx = `+itoa(n-1))
+	// sha256 of the empty string, a commitment nobody in the fixture posted.
+	body := `{"kind":"commit","player":"zoe","action_type":"bid","channel":"#auctions","commitment":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}`
+	w := do(ts, "POST", "/api/v1/entries", body, "Authorization", "Bearer "+testToken, "Content-Type", "application/json")
+	if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "altered") {
+		t.Errorf("POST on a ledger with an entry deleted: %d %.300s; want 409 saying the data was altered", w.Code, w.Body.String())
+	}
+	if m, err := f.r.Size(); err != nil || m != n-1 {
+		t.Errorf("size after the refused POST: %d %v; want %d", m, err, n-1)
+	}
+}

@@ -96,9 +96,16 @@ func openError(db string, err error) *exitError {
 			withHint("check that the server is running and the URL's host and port (a host starting with / is the directory of its Unix socket)")
 	case errors.Is(err, fs.ErrNotExist) && !stores.IsURL(db):
 		return usageErrorf("no ledger at %s", name).withHint("create one with 'sealed ledger init', or give --db FILE or a postgres:// URL")
+	case errors.Is(err, ledger.ErrUnfinished):
+		return usageErrorf("%s is not a sealed ledger: it holds rows but no ledger identity: what a ledger copy that did not complete leaves, or a ledger whose identity rows were all deleted", name).
+			withHint("if they are a stopped copy's, drop them (DROP DATABASE, or DROP OWNED as their owner) and copy again")
 	case errors.Is(err, ledger.ErrNotLedger):
 		why := strings.TrimSuffix(err.Error(), ": "+ledger.ErrNotLedger.Error()) // said once
-		return usageErrorf("%s is not a sealed ledger: %s", name, why).withHint("give --db the file made by 'sealed ledger init'")
+		// The store said more after it: "NAME: not a sealed ledger (...)".
+		if why == err.Error() {
+			return usageErrorf("%s is not a sealed ledger%s", name, notLedgerDetail(err)).withHint("%s", notLedgerHint)
+		}
+		return usageErrorf("%s is not a sealed ledger: %s", name, why).withHint("%s", notLedgerHint)
 	case errors.Is(err, ledger.ErrSchemaTooNew):
 		return usageErrorf("%v", err).withHint("this ledger was written by a newer sealed: upgrade sealed")
 	case errors.Is(err, ledger.ErrTampered):
@@ -107,6 +114,9 @@ func openError(db string, err error) *exitError {
 	}
 	return usageErrorf("%s", sayOnce("cannot open the ledger %s", db, err))
 }
+
+// notLedgerHint is the hint of a --db that holds no ledger.
+const notLedgerHint = "give --db a ledger: a SQLite file made by 'sealed ledger init' or the postgres:// URL of a database holding one"
 
 // sayOnce returns what, a message with a %s where the ledger db is
 // named ("cannot open the ledger %s"), then ": " and err's message, naming

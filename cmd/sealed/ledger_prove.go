@@ -76,15 +76,15 @@ func runLedgerProve(a *app, o *ledgerProveOptions) error {
 		return err
 	}
 	defer l.Close()
-	n, err := l.Size()
-	if err != nil {
-		return err
-	}
-	if o.Index >= n {
-		return pastEnd(o.Index, n)
-	}
 	p, err := l.ProveInclusion(o.Index, o.Size)
 	if err != nil {
+		// Past the end only if no signed checkpoint covers the index: an
+		// entry deleted below one is altered data (proveErr, exit 1).
+		if !errors.Is(err, ledger.ErrTampered) {
+			if n, serr := l.Size(); serr == nil && o.Index >= n {
+				return pastEnd(o.Index, n)
+			}
+		}
 		return proveErr(err)
 	}
 	if o.Format == "tlog-proof" {

@@ -165,7 +165,15 @@ func TestPostgresURLs(t *testing.T) {
 	code, _, stderr = runSealed(t, "", "ledger", "init", "--db", "postgres:///"+fresh+at+"&password=S3cretPW", "--key", filepath.Join(dir, "nodir", "k.key"))
 	oneLineAndHint("init with a key in a directory that does not exist", code, stderr, "creating the key file", "give --key a FILE in a directory that exists")
 	code, stdout, stderr = runSealed(t, "", "ledger", "list", "--db", "postgres:///"+fresh+at+"&user="+pgtest.User)
-	oneLineAndHint("list after the refused init", code, stderr, "is not a sealed ledger", "give --db")
+	// The database named once, what it lacks said once (newcomer trial 7a,
+	// finding 5: "... is not a sealed ledger: postgres ...: not a sealed
+	// ledger (no ...)", with a hint about a file).
+	oneLineAndHint("list after the refused init", code, stderr,
+		"sealed: postgres:///"+fresh+at+"&user="+pgtest.User+" is not a sealed ledger: no schema_version and log_meta tables",
+		"give --db a ledger: a SQLite file made by 'sealed ledger init' or the postgres:// URL of a database holding one")
+	if strings.Count(stderr, "not a sealed ledger") != 1 {
+		t.Errorf("list after the refused init says it twice: %s", stderr)
+	}
 
 	code, _, stderr = runSealed(t, "", "ledger", "list", "--db", "postgres://nosuchrole:S3#cretPW@/"+name+at)
 	oneLineAndHint("a role that does not exist", code, stderr,

@@ -76,12 +76,33 @@ func Check(s string) error {
 	return nil
 }
 
+// ConnStringHidden is what [Redact] prints for a keyword/value connection
+// string ([IsConnString]), which may hold a password anywhere.
+const ConnStringHidden = "(a keyword=value connection string, not shown)"
+
+// connKeyRE matches a libpq connection keyword and '=' at the start of a
+// string (white space allowed around them, as libpq allows it).
+var connKeyRE = regexp.MustCompile(`^\s*(?:host|hostaddr|port|dbname|user|password|passfile|service|sslmode|sslpassword|sslcert|sslkey|sslrootcert|connect_timeout|application_name|options|target_session_attrs)\s*=`)
+
+// IsConnString reports whether s reads as a libpq keyword/value connection
+// string ("host=/run/postgresql dbname=sealed password=..."): it starts
+// with one of libpq's connection keywords and '='. pgx and psql accept
+// that form; sealed takes PostgreSQL only as a URL, and such a string is
+// neither a URL nor a sensible file name.
+func IsConnString(s string) bool {
+	return Scheme(s) == "" && connKeyRE.MatchString(s)
+}
+
 // Redact returns s fit to print: in a URL (SCHEME://..., any scheme) the
 // password of the user information (as pgx reads it) and the values of
 // the password and sslpassword query parameters become "xxxxx"; a URL
-// that [Check] refuses is not shown at all (SCHEME:// and [Hidden]). A
+// that [Check] refuses is not shown at all (SCHEME:// and [Hidden]), nor
+// is a keyword/value connection string ([ConnStringHidden]). Any other
 // string without a scheme is returned as it is.
 func Redact(s string) string {
+	if IsConnString(s) {
+		return ConnStringHidden
+	}
 	r, ok := redactURL(s)
 	if !ok {
 		return s[:len(Scheme(s))+3] + Hidden

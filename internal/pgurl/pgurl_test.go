@@ -121,3 +121,33 @@ func TestIsURLNormalize(t *testing.T) {
 		t.Errorf("pgx read user %q password %q database %q runtime params %v", cfg.User, cfg.Password, cfg.Database, cfg.RuntimeParams)
 	}
 }
+
+// TestIsConnString: the strings libpq (and pgx) read as keyword=value
+// connection strings, which sealed refuses as a --db and never prints,
+// against names that are file paths. pgx itself is the independent
+// reader: it finds the password in each connection string.
+func TestIsConnString(t *testing.T) {
+	t.Setenv("PGPASSFILE", "/nonexistent")
+	for _, s := range []string{
+		"host=127.0.0.1 port=5432 user=u password=S3cretPW dbname=d",
+		"dbname=d password=S3cretPW",
+		"  password = S3cretPW host=/run/postgresql",
+		"user=u password='S3cretPW' host=h",
+	} {
+		if !IsConnString(s) {
+			t.Errorf("IsConnString(%q) = false", s)
+		}
+		if got := Redact(s); strings.Contains(got, "S3cretPW") || got != ConnStringHidden {
+			t.Errorf("Redact(%q) = %q, want %q", s, got, ConnStringHidden)
+		}
+		cfg, err := pgconn.ParseConfig(s)
+		if err != nil || cfg.Password != "S3cretPW" {
+			t.Errorf("pgx does not read %q as a connection string with its password: %v", s, err)
+		}
+	}
+	for _, s := range []string{"sealed.db", "./host=x.db", "hostname=x.db", "dir/password=x", "postgres://u:p@h/d", "postgre://h/d", "=x", ""} {
+		if IsConnString(s) {
+			t.Errorf("IsConnString(%q) = true", s)
+		}
+	}
+}

@@ -36,13 +36,18 @@ import (
 //     dropped: a ledger whose identity rows were deleted looks the same.
 //     Drop them by hand (docs/ledger.md, "Moving a ledger").
 //
-// Errors: a SQLite file that exists (matching fs.ErrExist), one that
+// Errors: a name that names no store (CheckName's: another scheme, a
+// keyword/value connection string, an ambiguous URL), a SQLite file that
+// exists (matching fs.ErrExist), one that
 // cannot be created (a *fs.PathError naming to: "cannot create to:
 // permission denied"), a PostgreSQL database that holds a ledger
 // (ledger.ErrHoldsLedger) or other tables, and ledger.Copy's.
 func Copy(ctx context.Context, src ledger.Store, to string, progress func(stage ledger.CopyStage, done, total int64)) (*ledger.CopyReport, error) {
 	if to == "" {
 		return nil, errors.New("no destination named: expected a SQLite file path or a postgres:// URL")
+	}
+	if err := CheckName(to); err != nil {
+		return nil, err
 	}
 	if IsURL(to) {
 		return copyPostgres(ctx, src, to, progress)

@@ -24,8 +24,12 @@ func IsURL(name string) bool { return pgurl.IsURL(name) }
 // the scheme lowercased (as OpenStore gives it to pgx, so a store's
 // errors name it in the same words); a URL whose password pgx may read
 // otherwise than written (ErrAmbiguousURL) is not shown at all. A path
-// is returned as it is.
+// is returned as it is, but a libpq keyword/value connection string
+// ("host=... password=...", which OpenStore refuses) is not shown.
 func Redact(name string) string {
+	if pgurl.IsConnString(name) {
+		return pgurl.ConnStringHidden
+	}
 	if pgurl.Scheme(name) == "" {
 		return name
 	}
@@ -36,7 +40,8 @@ func Redact(name string) string {
 // (each wrapped, the message saying more).
 var (
 	// ErrNotStore: a name with a scheme (SCHEME://) that is not a
-	// PostgreSQL URL, which is no file path either.
+	// PostgreSQL URL, or a libpq keyword/value connection string
+	// ("host=... dbname=..."), which is no file path either.
 	ErrNotStore = errors.New("not a postgres:// or postgresql:// URL, nor a file path")
 	// ErrAmbiguousURL: a URL pgx may read otherwise than written, such
 	// as a password holding an unencoded '@' (pgurl.Check). Such a URL
@@ -85,7 +90,9 @@ func OpenStore(ctx context.Context, name string, readOnly, create bool) (ledger.
 
 // CheckName returns the error OpenStore gives for a name that names no
 // store, before it opens anything: an empty name, a name with a scheme
-// other than PostgreSQL's (wrapping ErrNotStore), an ambiguous URL
+// other than PostgreSQL's or a libpq keyword/value connection string
+// ("host=... dbname=...", not shown; both wrapping ErrNotStore), an
+// ambiguous URL
 // (wrapping ErrAmbiguousURL); nil for a PostgreSQL URL or a path.
 func CheckName(name string) error {
 	if name == "" {
@@ -99,6 +106,11 @@ func CheckName(name string) error {
 	}
 	if sc := pgurl.Scheme(name); sc != "" {
 		return fmt.Errorf("%s: the scheme %s:// is %w", Redact(name), sc, ErrNotStore)
+	}
+	if pgurl.IsConnString(name) {
+		// pgx would take it, but as a path it would name a SQLite file
+		// holding the password in its name.
+		return fmt.Errorf("%s: %w; write it as a URL: postgres://USER:PASSWORD@HOST:PORT/DBNAME, or postgres:///DBNAME?host=/SOCKET/DIR", Redact(name), ErrNotStore)
 	}
 	return nil
 }

@@ -142,3 +142,52 @@ func TestInitRefusals(t *testing.T) {
 		t.Errorf("Init on a file that exists: %v", err)
 	}
 }
+
+// TestConnStringRefused: a libpq keyword=value connection string given
+// where a store is named (OpenStore, Init, Copy's destination) is refused
+// as no store (ErrNotStore), its password never in the error, and no
+// SQLite file is made under that name (which would hold the password).
+func TestConnStringRefused(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	t.Chdir(dir)
+	const name = "host=127.0.0.1 port=5432 user=u password=" + pw + " dbname=d"
+	check := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, stores.ErrNotStore) {
+			t.Errorf("%s: %v; want an error wrapping ErrNotStore", what, err)
+		}
+		if err != nil && strings.Contains(err.Error(), pw) {
+			t.Errorf("%s: %v shows the password", what, err)
+		}
+	}
+	for _, create := range []bool{false, true} {
+		_, err := stores.OpenStore(ctx, name, !create, create)
+		check("OpenStore", err)
+	}
+	_, err := stores.Init(ctx, name, "example.com/kv", filepath.Join(dir, "kv.key"))
+	check("Init", err)
+	src := filepath.Join(dir, "src.db")
+	if _, err := stores.Init(ctx, src, "example.com/src", filepath.Join(dir, "src.key")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := stores.OpenStore(ctx, src, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = stores.Copy(ctx, s, name, nil)
+	check("Copy", err)
+	if got := stores.Redact(name); strings.Contains(got, pw) {
+		t.Errorf("Redact(%q) = %q", name, got)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.Contains(e.Name(), pw) {
+			t.Errorf("a file %q was made", e.Name())
+		}
+	}
+}

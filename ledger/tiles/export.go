@@ -121,7 +121,7 @@ func exportLevel0(ctx context.Context, s ledger.Store, size int64, ns []int64, p
 		for i := from; i < to; i++ {
 			leaf := leaves[i-a]
 			if leaf == nil {
-				return fmt.Errorf("entry %d: missing from the store", i)
+				return fmt.Errorf("entry %d: missing from the store: %w", i, ledger.ErrTampered)
 			}
 			if len(leaf) > ledger.MaxLeafSize {
 				return &LeafTooLargeError{Index: i, Size: len(leaf)}
@@ -130,7 +130,7 @@ func exportLevel0(ctx context.Context, s ledger.Store, size int64, ns []int64, p
 			bundle = append(bundle, leaf...)
 			h := hashes[tlog.StoredHashIndex(0, i)-lo]
 			if len(h) != tlog.HashSize {
-				return fmt.Errorf("entry %d: stored leaf hash missing or not %d bytes", i, tlog.HashSize)
+				return fmt.Errorf("entry %d: stored leaf hash missing or not %d bytes: %w", i, tlog.HashSize, ledger.ErrTampered)
 			}
 			if rh := tlog.RecordHash(leaf); !bytes.Equal(rh[:], h) {
 				return fmt.Errorf("entry %d: the leaf hashes to %x but the stored hash is %x: run sealed ledger audit", i, rh[:], h)

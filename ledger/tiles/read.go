@@ -61,7 +61,9 @@ func (h storeHashes) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
 // ReadTile returns the bytes of tile t (a hash tile, or an entry bundle
 // when t.L is -1) of the log in s, which must be covered by a tree of
 // size entries (the latest checkpoint's). Errors: ErrNotCovered (wrapped),
-// *LeafTooLargeError, a store error.
+// *LeafTooLargeError, a store error, and an error wrapping
+// ledger.ErrTampered for an entry or stored leaf hash of the tile that the
+// store does not hold (the checkpoint signed it: the row was deleted).
 func ReadTile(ctx context.Context, s ledger.Store, t tlog.Tile, size int64) ([]byte, error) {
 	if !Covers(t, size) {
 		return nil, fmt.Errorf("%s: %w of size %d", Path(t), ErrNotCovered, size)
@@ -81,7 +83,7 @@ func ReadTile(ctx context.Context, s ledger.Store, t tlog.Tile, size int64) ([]b
 		for i := from; i < to; i++ {
 			h := hs[tlog.StoredHashIndex(0, i)-lo]
 			if len(h) != tlog.HashSize {
-				return nil, fmt.Errorf("entry %d: stored leaf hash missing or not %d bytes", i, tlog.HashSize)
+				return nil, fmt.Errorf("tile %s: entry %d: stored leaf hash missing or not %d bytes: %w", Path(t), i, tlog.HashSize, ledger.ErrTampered)
 			}
 			data = append(data, h...)
 		}
@@ -94,7 +96,7 @@ func ReadTile(ctx context.Context, s ledger.Store, t tlog.Tile, size int64) ([]b
 	var b []byte
 	for i, leaf := range leaves {
 		if leaf == nil {
-			return nil, fmt.Errorf("entry %d: missing from the store", from+int64(i))
+			return nil, fmt.Errorf("tile %s: entry %d: missing from the store: %w", Path(t), from+int64(i), ledger.ErrTampered)
 		}
 		if len(leaf) > ledger.MaxLeafSize {
 			return nil, &LeafTooLargeError{Index: from + int64(i), Size: len(leaf)}

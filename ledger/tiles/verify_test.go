@@ -112,3 +112,72 @@ func TestHandlerVerifiesTiles(t *testing.T) {
 		})
 	}
 }
+
+// TestHandlerRefusesMissingRows: an entry row or a stored leaf hash
+// deleted below the latest checkpoint (which signed it) is altered data,
+// not a store that is unavailable: the tile that would hold it is
+// answered 409 naming it, with or without Check (503 is for a store that
+// cannot be read), and the other tiles are served.
+func TestHandlerRefusesMissingRows(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	base, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
+	if _, err := stores.Init(ctx, base, "example.com/missing", key); err != nil {
+		t.Fatal(err)
+	}
+	l, err := stores.Open(ctx, base, ledger.Options{KeyFile: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 300 {
+		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// 300 entries: tiles 000 (full) and 001.p/44 (entries 256..299).
+	for _, c := range []struct {
+		name, stmt, refused string
+	}{
+		{"entry 299", `DELETE FROM entries WHERE idx = 299`, "tile/entries/001.p/44"},
+		{"leaf hash of entry 299", fmt.Sprintf(`DELETE FROM hashes WHERE id = %d`, tlog.StoredHashIndex(0, 299)), "tile/0/001.p/44"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "c.db")
+			b, err := os.ReadFile(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(db, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := tamper.Restoring(db, c.stmt); err != nil {
+				t.Fatal(err)
+			}
+			ro, err := stores.Open(ctx, db, ledger.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ro.Close()
+			srv := httptest.NewServer(&tiles.Handler{Store: ro.Store()})
+			defer srv.Close()
+			for _, p := range []string{"tile/0/000", "tile/entries/000", c.refused} {
+				resp, err := http.Get(srv.URL + "/" + p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				want := http.StatusOK
+				if p == c.refused {
+					want = http.StatusConflict
+				}
+				if resp.StatusCode != want || (want == http.StatusConflict && !strings.Contains(string(body), "tile "+p)) {
+					t.Errorf("%s: %d %q; want %d", p, resp.StatusCode, body, want)
+				}
+			}
+		})
+	}
+}
