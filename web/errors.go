@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 	"github.com/sealedhq/sealed/ledger"
 )
 
@@ -54,7 +55,10 @@ type errorPage struct {
 // errors to their status: our httpError as chosen, echo's HTTPError (404
 // unknown path, 405, 413 body limit, 429 rate limit, 401/403) as echo
 // says, an error wrapping ledger.ErrTampered (a row that does not check
-// out against the signed data) to 409 naming it, and anything else to 500, logged, with a message that reveals
+// out against the signed data) to 409 naming it, a handler's panic
+// (panicked, from the Recover middleware) to 500, and any other error
+// (the store could not be read: a database down or unreachable) to 503
+// with Retry-After; 500 and 503 are logged and their message reveals
 // nothing. API paths answer JSON {"error": ...}, pages an HTML page.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
@@ -91,8 +95,15 @@ func (s *Server) handleError(err error, c echo.Context) {
 			s.log.Printf("%s %s: %v", c.Request().Method, c.Request().URL.Path, err)
 			msg = "internal error"
 		}
+	case errors.As(err, new(panicked)):
+		// Already logged with its stack by the Recover middleware.
 	default:
+		// What is left is the store failing to answer (every handler
+		// error that is the request's fault is an httpError): the site
+		// is unavailable for now, not broken.
 		s.log.Printf("%s %s: %v", c.Request().Method, c.Request().URL.Path, err)
+		code, msg = http.StatusServiceUnavailable, "the ledger's store could not be read just now; try again later"
+		c.Response().Header().Set("Retry-After", "5")
 	}
 	if c.Request().Method == http.MethodHead {
 		c.NoContent(code)
@@ -120,4 +131,21 @@ func readBody(c echo.Context) ([]byte, error) {
 		return nil, badRequest("cannot read the request body: %v", err)
 	}
 	return b, nil
+}
+
+// panicked is a handler's panic as the Recover middleware hands it to
+// handleError (500: a fault of the server, not of the store).
+type panicked struct{ err error }
+
+func (p panicked) Error() string { return "panic: " + p.err.Error() }
+
+// recoverConfig is the Recover middleware's: a panic is logged with its
+// stack on log and answered 500 (panicked).
+func recoverConfig(log interface{ Printf(string, ...any) }) middleware.RecoverConfig {
+	return middleware.RecoverConfig{
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			log.Printf("%s %s: panic: %v\n%s", c.Request().Method, c.Request().URL.Path, err, stack)
+			return panicked{err}
+		},
+	}
 }

@@ -168,7 +168,7 @@ func (s *Server) routes() *echo.Echo {
 	e.Renderer = s.pages
 	// The security headers are set by ServeHTTP, before echo. Only POST
 	// routes read a body: the body limit is theirs.
-	e.Use(middleware.Recover())
+	e.Use(middleware.RecoverWithConfig(recoverConfig(s.log)))
 	limit := middleware.BodyLimit(fmt.Sprintf("%dB", s.o.BodyLimit))
 	if s.o.ReadRate > 0 {
 		e.Use(rateLimit(s.o.ReadRate, s.o.ReadBurst, func(c echo.Context) bool { return c.Request().Method == http.MethodPost }))
