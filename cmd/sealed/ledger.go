@@ -76,14 +76,18 @@ func openLedgerRO(db string) (*ledger.Ledger, error) {
 // openError is the error for a ledger that cannot be opened, with a hint
 // for the common causes. It names db as stores.Redact prints it (the
 // password of a URL replaced), and only once: not when err names it.
-func openError(db string, err error) *exitError {
+func openError(db string, err error) *exitError { return openFlagError("--db", db, err) }
+
+// openFlagError is openError for the ledger the flag flag ("--db",
+// "--from", "--to") names: its hints name that flag.
+func openFlagError(flag, db string, err error) *exitError {
 	name := stores.Redact(db)
 	switch {
 	case errors.Is(err, stores.ErrAmbiguousURL):
 		return usageErrorf("%s", sayOnce("cannot open the ledger %s", db, err)).
 			withHint("percent-encode '@' (%%40), '/' (%%2F), '&' (%%26) and '=' (%%3D) in the URL's user name and password")
 	case errors.Is(err, stores.ErrNotStore):
-		return usageErrorf("%s", sayOnce("cannot open the ledger %s", db, err)).withHint("give --db a SQLite FILE or a postgres:// URL")
+		return usageErrorf("%s", sayOnce("cannot open the ledger %s", db, err)).withHint("give %s a SQLite FILE or a postgres:// URL", flag)
 	case errors.Is(err, stores.ErrLogin):
 		return usageErrorf("%s", sayOnce("the PostgreSQL server refused the login to the ledger %s", db, err)).
 			withHint("check the user name and password in the URL (or PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf")
@@ -95,7 +99,7 @@ func openError(db string, err error) *exitError {
 		return usageErrorf("%s", sayOnce("cannot connect to the PostgreSQL server of the ledger %s", db, err)).
 			withHint("check that the server is running and the URL's host and port (a host starting with / is the directory of its Unix socket)")
 	case errors.Is(err, fs.ErrNotExist) && !stores.IsURL(db):
-		return usageErrorf("no ledger at %s", name).withHint("create one with 'sealed ledger init', or give --db FILE or a postgres:// URL")
+		return usageErrorf("no ledger at %s", name).withHint("create one with 'sealed ledger init', or give %s FILE or a postgres:// URL", flag)
 	case errors.Is(err, ledger.ErrUnfinished):
 		return usageErrorf("%s is not a sealed ledger: it holds rows but no ledger identity: what a ledger copy that did not complete leaves, or a ledger whose identity rows were all deleted", name).
 			withHint("if they are a stopped copy's, drop them (DROP DATABASE, or DROP OWNED as their owner) and copy again")
@@ -103,9 +107,9 @@ func openError(db string, err error) *exitError {
 		why := strings.TrimSuffix(err.Error(), ": "+ledger.ErrNotLedger.Error()) // said once
 		// The store said more after it: "NAME: not a sealed ledger (...)".
 		if why == err.Error() {
-			return usageErrorf("%s is not a sealed ledger%s", name, notLedgerDetail(err)).withHint("%s", notLedgerHint)
+			return usageErrorf("%s is not a sealed ledger%s", name, notLedgerDetail(err)).withHint("give %s %s", flag, notLedgerHint)
 		}
-		return usageErrorf("%s is not a sealed ledger: %s", name, why).withHint("%s", notLedgerHint)
+		return usageErrorf("%s is not a sealed ledger: %s", name, why).withHint("give %s %s", flag, notLedgerHint)
 	case errors.Is(err, ledger.ErrSchemaTooNew):
 		return usageErrorf("%v", err).withHint("this ledger was written by a newer sealed: upgrade sealed")
 	case errors.Is(err, ledger.ErrTampered):
@@ -115,8 +119,8 @@ func openError(db string, err error) *exitError {
 	return usageErrorf("%s", sayOnce("cannot open the ledger %s", db, err))
 }
 
-// notLedgerHint is the hint of a --db that holds no ledger.
-const notLedgerHint = "give --db a ledger: a SQLite file made by 'sealed ledger init' or the postgres:// URL of a database holding one"
+// notLedgerHint is the hint of a flag naming no ledger, after "give FLAG ".
+const notLedgerHint = "a ledger: a SQLite file made by 'sealed ledger init' or the postgres:// URL of a database holding one"
 
 // sayOnce returns what, a message with a %s where the ledger db is
 // named ("cannot open the ledger %s"), then ": " and err's message, naming

@@ -147,7 +147,7 @@ func copySourceError(from string, err error) *exitError {
 	name := stores.Redact(from)
 	hint := "--from takes a ledger: a SQLite file made by 'sealed ledger init' or the postgres:// URL of a database holding one"
 	if isNameError(err) { // a server not reached, a login refused, a URL refused
-		return openError(from, err)
+		return openFlagError("--from", from, err)
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -189,7 +189,7 @@ func copyError(o *ledgerCopyOptions, err error) *exitError {
 	var pe *fs.PathError
 	switch {
 	case isNameError(err): // a server not reached, a login refused, a URL refused
-		return openError(o.To, err)
+		return openFlagError("--to", o.To, err)
 	case errors.Is(err, ledger.ErrUnfinished):
 		return usageErrorf("--to %s holds rows but no ledger identity: what a ledger copy that did not complete leaves, or a ledger whose identity rows were all deleted", to).
 			withHint("a copy never drops rows it did not write: if they are a stopped copy's, drop them (DROP DATABASE, or DROP OWNED as their owner) and copy again")
