@@ -227,6 +227,20 @@ func TestBeaconRules(t *testing.T) {
 	}
 	c = checkResult(t, tl, tl.resultBytes("2023-09-15T12:00:02Z", data))
 	wantProblem(t, c, "does not verify")
+
+	// Round 0 and a round whose time overflows int64 seconds have no
+	// publication time: the report leaves it empty, not "0001-01-01"
+	// (newcomer trial 7b, finding 6). Round 1 is genesis, 1692803367
+	// (drand's quicknet info; date -u -d @1692803367).
+	for _, r := range []struct {
+		round uint64
+		want  string
+	}{{0, ""}, {1 << 63, ""}, {18446744073709551615, ""}, {1, "2023-08-23T15:09:27Z"}} {
+		rep, err := CheckReplay(playAuction(t, cs, &commit.ReplayBeacon{Chain: quicknet, Round: r.round, Signature: round657413}))
+		if err != nil || rep.Beacon == nil || rep.Beacon.Published != r.want || rep.Beacon.SignatureOK {
+			t.Errorf("round %d: %v %+v; want published %q, signature not ok", r.round, err, rep.Beacon, r.want)
+		}
+	}
 }
 
 // TestCountContributionsOrder: CountContributions on entries given

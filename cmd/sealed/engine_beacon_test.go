@@ -136,3 +136,31 @@ func TestCheckResultEngineBeacon(t *testing.T) {
 		t.Errorf("check-result without the signature:\n%s", stdout)
 	}
 }
+
+// TestReplayCheckRoundNeverPublished: a replay naming drand round 0 has no
+// publication time: 'replay check' says "never published", not
+// "published 0001-01-01T00:00:00Z" (newcomer trial 7b, finding 6).
+func TestReplayCheckRoundNeverPublished(t *testing.T) {
+	dir := t.TempDir()
+	round := filepath.Join(dir, "round.json")
+	if err := os.WriteFile(round, []byte(`{"chain":"`+cliQuicknet+`","round":657413,"signature":"`+cliSig657413+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	replay := filepath.Join(dir, "a.json")
+	mustRun(t, 0, "", "replay", "play", "auction", "--players", "3", "--items", "1", "--seed", cliSeedA, "--beacon-file", round, "--out", replay)
+	data, err := os.ReadFile(replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := strings.Replace(string(data), `"round":657413`, `"round":0`, 1)
+	if zero == string(data) {
+		t.Fatalf("no round 657413 in the replay:\n%s", data)
+	}
+	if err := os.WriteFile(replay, []byte(zero), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ := mustRun(t, 1, "", "replay", "check", replay)
+	if !strings.Contains(stdout, "drand quicknet round 0 (never published, signature does NOT verify)") || strings.Contains(stdout, "0001-01-01") {
+		t.Errorf("replay check:\n%s", stdout)
+	}
+}
