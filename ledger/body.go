@@ -65,6 +65,12 @@ const MaxClientSeed = commit.MaxClientSeed
 // point (beacon.SignatureSize).
 const BeaconSignatureSize = 48
 
+// maxExactInteger is the largest integer field (beacon_round,
+// play_at_entry) a body may carry: 2^53-1, the largest n such that every
+// integer up to n is an IEEE double, which is how RFC 8785 writes numbers
+// in a leaf. A larger one would be recorded as another number.
+const maxExactInteger = 1<<53 - 1
+
 // Games accepted in the game field of seed-commit and result entries.
 var games = map[string]bool{"auction": true, "bargain": true}
 
@@ -404,12 +410,17 @@ func (b *Body) normalise() error {
 	if b.BeaconRound != nil && *b.BeaconRound < 1 {
 		return bodyErr("beacon_round", "expected a drand round >= 1, got %d", *b.BeaconRound)
 	}
+	if b.BeaconRound != nil && *b.BeaconRound > maxExactInteger {
+		return bodyErr("beacon_round", "%d is above 2^53-1: the leaf's canonical JSON (RFC 8785) holds numbers as IEEE doubles and would record another round; expected a drand round <= %d", *b.BeaconRound, int64(maxExactInteger))
+	}
 	if b.PlayAtEntry != nil {
 		switch {
 		case b.PlayAt != "":
 			return bodyErr("play_at_entry", "give play_at (the instant play begins) or play_at_entry (the entry that opens it), not both")
 		case *b.PlayAtEntry < 1:
 			return bodyErr("play_at_entry", "expected the ledger index of the entry that opens play, after the seed-commit's own (>= 1), got %d", *b.PlayAtEntry)
+		case *b.PlayAtEntry > maxExactInteger:
+			return bodyErr("play_at_entry", "%d is above 2^53-1: the leaf's canonical JSON (RFC 8785) holds numbers as IEEE doubles and would record another index; expected an index <= %d", *b.PlayAtEntry, int64(maxExactInteger))
 		}
 	}
 	if b.BeaconSignature != "" {

@@ -2,6 +2,8 @@ package ledger_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"strings"
 	"testing"
@@ -269,5 +271,47 @@ func TestFarFuture(t *testing.T) {
 	l2, _, _ := newTestLedger(t, ledger.Options{Clock: fixedClock(t, "2999-01-01T00:00:00Z")})
 	if _, err := l2.Append(ctx, []byte(commitBody("p", hashA))); err == nil || !strings.Contains(err.Error(), "ledger clock") {
 		t.Errorf("append with the clock in 2999: %v, want an error naming the ledger clock", err)
+	}
+}
+
+// TestExactIntegers: a leaf is RFC 8785 canonical JSON, whose numbers are
+// IEEE doubles, so beacon_round and play_at_entry above 2^53-1 would be
+// recorded as another number (newcomer trial 7b, finding 2: beacon_round
+// 9007199254740993 was recorded as 9007199254740992). Python 3:
+// float(9007199254740993) == 9007199254740992.0, and
+// int(float(9007199254740991)) == 9007199254740991.
+func TestExactIntegers(t *testing.T) {
+	l, _, _ := newTestLedger(t, ledger.Options{Clock: fixedClock(t, "2025-03-03T09:15:00Z")})
+	app := func(body string) (int64, error) { return l.Append(context.Background(), []byte(body)) }
+	// Each match commits to its own seed: the commitment is the SHA-256
+	// of the match id.
+	sc := func(match, extra string) string {
+		d := sha256.Sum256([]byte(match))
+		return `{"kind":"seed-commit","game":"bargain","match_id":"` + match + `","rules_version":"r","config":{},"commitment":"` + hex.EncodeToString(d[:]) + `"` + extra + `}`
+	}
+	chain := `,"beacon_chain":"` + hashB + `","beacon_round":`
+	for _, c := range []struct{ body, field string }{
+		{sc("a", chain+"9007199254740993"), "beacon_round"},
+		{sc("b", chain+"9007199254740992"), "beacon_round"},
+		{sc("c", chain+"9223372036854775807"), "beacon_round"},
+		{sc("d", `,"play_at_entry":9007199254740993`), "play_at_entry"},
+	} {
+		var be *ledger.BodyError
+		if _, err := app(c.body); !errors.As(err, &be) || be.Field != c.field || !strings.Contains(err.Error(), "above 2^53-1") {
+			t.Errorf("%s: %v; want a *BodyError on %s naming 2^53-1", c.body, err, c.field)
+		}
+	}
+	for _, c := range []struct{ body, want string }{
+		{sc("e", chain+"9007199254740991"), `"beacon_round":9007199254740991,`},
+		{sc("f", `,"play_at_entry":9007199254740991`), `"play_at_entry":9007199254740991,`},
+	} {
+		i, err := app(c.body)
+		if err != nil {
+			t.Fatalf("%s: %v", c.body, err)
+		}
+		e, err := l.Entry(i)
+		if err != nil || !strings.Contains(string(e.Leaf), c.want) {
+			t.Errorf("entry %d: leaf %s, %v; want it to hold %s", i, e.Leaf, err, c.want)
+		}
 	}
 }

@@ -419,6 +419,10 @@ func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string,
 			return nil, refuse("beacon_chain", "%v", err)
 		}
 		pub := chain.RoundTime(uint64(*b.BeaconRound))
+		if pub.IsZero() { // its time overflows: not "published at 0001-01-01" (newcomer trial 7b, finding 2)
+			return nil, refuse("beacon_round", "drand round %d of %s would never be published (its time is beyond any date); expected a round soon after now (the next is %d)",
+				*b.BeaconRound, chain.Name, chain.RoundAt(now)+1)
+		}
 		if !pub.After(now) {
 			return nil, refuse("beacon_round", "drand round %d of %s was published at %s, before now (%s): its randomness is already public; expected a round after now (the next is %d)",
 				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), now.UTC().Format(time.RFC3339), chain.RoundAt(now)+1)

@@ -176,6 +176,18 @@ func TestBargainIllegalActions(t *testing.T) {
 		{"message too long", func(r map[string]any) {
 			event(r, 2)["text"] = strings.Repeat("é", 201)
 		}, Difference{2, "text", strconv.Quote(strings.Repeat("é", 201)), "illegal action: message has 201 characters; expected at most 200 (rule: message at most 200 characters)"}},
+		// A text over 500 characters is quoted by its first 80 and its
+		// length (newcomer trial 7b, finding 3: a 10 MB text was printed
+		// whole).
+		{"message of a million characters", func(r map[string]any) {
+			event(r, 2)["text"] = strings.Repeat("é", 1000000)
+		}, Difference{2, "text", `"` + strings.Repeat("é", 80) + `"... (1000000 characters)`, "illegal action: message has 1000000 characters; expected at most 200 (rule: message at most 200 characters)"}},
+		{"notes of 501 characters", func(r map[string]any) {
+			event(r, 2)["notes"] = strings.Repeat("n", 501)
+		}, Difference{2, "notes", `"` + strings.Repeat("n", 80) + `"... (501 characters)`, "illegal action: notes have 501 characters; expected at most 400 (rule: notes at most 400 characters)"}},
+		{"notes of 500 characters, quoted whole", func(r map[string]any) {
+			event(r, 2)["notes"] = strings.Repeat("n", 500)
+		}, Difference{2, "notes", `"` + strings.Repeat("n", 500) + `"`, "illegal action: notes have 500 characters; expected at most 400 (rule: notes at most 400 characters)"}},
 		{"deadline inside a match", func(r map[string]any) {
 			evs := r["events"].([]any)
 			// drop the last match's matchEnd and its second offer: the end

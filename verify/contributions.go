@@ -190,7 +190,7 @@ func (c *ResultCheck) tieMatchInputs(sc ledger.Entry, scb *ledger.Body, rcs []co
 				problem("the replay's contributions[%d] (seat %d) matches no counted contribution entry for seed-commit entry %d", i, rc.Seat, c.SeedCommit)
 			}
 		case rc.ClientSeed != cc.ClientSeed:
-			problem("the replay's contributions[%d] (seat %d) has client seed %q, but entry %d has %q", i, rc.Seat, truncate(rc.ClientSeed, 80), cc.Entry, truncate(cc.ClientSeed, 80))
+			problem("the replay's contributions[%d] (seat %d) %s", i, rc.Seat, clientSeedMismatch(rc.ClientSeed, cc.ClientSeed, cc.Entry))
 			used[cc.Entry] = true
 		default:
 			used[cc.Entry] = true
@@ -301,4 +301,25 @@ func equalFoldHex(a, b string) bool {
 	x, err1 := ledger.NormaliseDigest(a)
 	y, err2 := ledger.NormaliseDigest(b)
 	return err1 == nil && err2 == nil && x == y
+}
+
+// clientSeedMismatch says that a replay carries the client seed replay
+// where contribution entry index has entry: "has client seed ..., but
+// entry N has ...". When a transformation of commit.NearMisses (Unicode
+// NFC or NFD, outer white space, a trailing line break, invisible
+// characters, ...) turns the replay's bytes into the entry's, the two can
+// print alike: they are then quoted with every non-ASCII character
+// escaped, and the transformations are named (newcomer trial 7b, finding
+// 1).
+func clientSeedMismatch(replay, entry string, index int64) string {
+	hints := commit.NearMisses(commit.Sum([]byte(entry)), []byte(replay))
+	if len(hints) == 0 {
+		return fmt.Sprintf("has client seed %q, but entry %d has %q", truncate(replay, 80), index, truncate(entry, 80))
+	}
+	names := make([]string, len(hints))
+	for i, h := range hints {
+		names[i] = h.Name
+	}
+	return fmt.Sprintf("has client seed %+q, but entry %d has %+q: the same text in other bytes (the replay's would match after %s)",
+		truncate(replay, 80), index, truncate(entry, 80), strings.Join(names, "; "))
 }

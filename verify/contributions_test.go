@@ -3,6 +3,7 @@ package verify
 import (
 	"encoding/hex"
 	"encoding/json"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -226,6 +227,20 @@ func TestBeaconRules(t *testing.T) {
 	}
 	c = checkResult(t, tl, tl.resultBytes("2023-09-15T12:00:02Z", data))
 	wantProblem(t, c, "does not verify")
+
+	// Round 0 and a round whose time overflows int64 seconds have no
+	// publication time: the report leaves it empty, not "0001-01-01"
+	// (newcomer trial 7b, finding 6). Round 1 is genesis, 1692803367
+	// (drand's quicknet info; date -u -d @1692803367).
+	for _, r := range []struct {
+		round uint64
+		want  string
+	}{{0, ""}, {1 << 63, ""}, {18446744073709551615, ""}, {1, "2023-08-23T15:09:27Z"}} {
+		rep, err := CheckReplay(playAuction(t, cs, &commit.ReplayBeacon{Chain: quicknet, Round: r.round, Signature: round657413}))
+		if err != nil || rep.Beacon == nil || rep.Beacon.Published != r.want || rep.Beacon.SignatureOK {
+			t.Errorf("round %d: %v %+v; want published %q, signature not ok", r.round, err, rep.Beacon, r.want)
+		}
+	}
 }
 
 // TestCountContributionsOrder: CountContributions on entries given
@@ -632,5 +647,53 @@ func TestDeriveMatchSeedRefusesNonUTF8(t *testing.T) {
 	cs[1].ClientSeed = "\xc3\xa9"
 	if _, err := DeriveMatchSeed(server, cs, nil, 3); err != nil {
 		t.Errorf("DeriveMatchSeed(é) = %v", err)
+	}
+}
+
+// TestContributionOtherNormalisation: a replay carrying a contribution in
+// another Unicode normalisation form than its entry (NFD "café" where the
+// ledger holds NFC) is not tied, and the problem shows the two apart: both
+// quoted with escapes, the transformation named (newcomer trial 7b,
+// finding 1: both printed as "café"). The bytes and match seeds are in
+// testdata/contribution_nfc_nfd.txt, from an independent Python
+// derivation.
+func TestContributionOtherNormalisation(t *testing.T) {
+	v := map[string]string{}
+	raw, err := os.ReadFile("testdata/contribution_nfc_nfd.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		k, val, _ := strings.Cut(line, ": ")
+		v[k] = val
+	}
+	unhex := func(k string) string {
+		b, err := hex.DecodeString(v[k])
+		if err != nil || len(b) == 0 {
+			t.Fatalf("%s: %q %v", k, v[k], err)
+		}
+		return string(b)
+	}
+	nfc, nfd := unhex("client-seed-nfc-hex"), unhex("client-seed-nfd-hex")
+	if v["seed"] != seedA {
+		t.Fatalf("vectors are for seed %s, not %s", v["seed"], seedA)
+	}
+
+	tl := newTestLedger(t)
+	sc := tl.must("2023-09-15T10:00:00Z", ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: matchSeedID,
+		RulesVersion: "auction-0.2", Config: []byte(auctionConfig), Commitment: commitmentA, PlayAt: "2023-09-15T11:00:00Z"})
+	seat := int64(0)
+	entry := tl.must("2023-09-15T10:05:00Z", ledger.Body{Kind: ledger.KindContribution, SeedCommit: &sc, Seat: &seat, ClientSeed: &nfc})
+	tl.seedReveal("2023-09-15T12:00:00Z", sc, seedA)
+
+	c := checkResult(t, tl, tl.resultBytes("2023-09-15T12:00:01Z", playAuction(t, []commit.ReplayContribution{{Seat: 0, ClientSeed: nfd}}, nil)))
+	wantProblem(t, c, `(seat 0) has client seed "cafe\u0301", but entry 1 has "caf\u00e9": the same text in other bytes (the replay's would match after Unicode NFC)`)
+	if c.Replay == nil || c.Replay.MatchSeed != v["match-seed-seat0-nfd"] {
+		t.Errorf("the NFD replay's match seed: %+v; want %s", c.Replay, v["match-seed-seat0-nfd"])
+	}
+
+	c = checkResult(t, tl, tl.resultBytes("2023-09-15T12:00:02Z", playAuction(t, []commit.ReplayContribution{{Seat: 0, ClientSeed: nfc, Entry: &entry}}, nil)))
+	if !c.Clean() || c.Replay.MatchSeed != v["match-seed-seat0-nfc"] {
+		t.Errorf("the NFC replay: problems %q, match seed %s; want clean, %s", c.Problems, c.Replay.MatchSeed, v["match-seed-seat0-nfc"])
 	}
 }

@@ -319,7 +319,7 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 	}
 	if !isClean(ev.Text, t.text, bargain.MaxMessageRunes) {
 		if err := bargain.CheckEngineMessage(ev.Text); err != nil {
-			c.diff(i, "text", strconv.Quote(ev.Text), "a message the engine writes: this one "+err.Error())
+			c.diff(i, "text", quoteClaim(ev.Text), "a message the engine writes: this one "+err.Error())
 		}
 	}
 	prev := c.notes[seat]
@@ -333,7 +333,7 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 			break
 		}
 		if err := bargain.CheckEngineNotes(ev.Notes); err != nil {
-			c.diff(i, "notes", strconv.Quote(ev.Notes), "notes the engine writes: these "+err.Error())
+			c.diff(i, "notes", quoteClaim(ev.Notes), "notes the engine writes: these "+err.Error())
 		}
 		c.notes[seat] = ev.Notes
 	}
@@ -517,7 +517,7 @@ func (c *bargainCheck) cmpStrings(i int, field string, claimed, derived []string
 	}
 	for k := range claimed {
 		if claimed[k] != derived[k] {
-			c.diff(i, fmt.Sprintf("%s[%d]", field, k), strconv.Quote(claimed[k]), strconv.Quote(derived[k]))
+			c.diff(i, fmt.Sprintf("%s[%d]", field, k), quoteClaim(claimed[k]), quoteClaim(derived[k]))
 		}
 	}
 }

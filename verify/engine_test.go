@@ -308,6 +308,30 @@ func TestEngineCutAndDeadline(t *testing.T) {
 	}
 }
 
+// TestEngineLongTexts: an engine replay's text or policy name far over
+// every cap is quoted by its first 80 characters and its length, not whole
+// (newcomer trial 7b, finding 3).
+func TestEngineLongTexts(t *testing.T) {
+	data := readEngineReplay(t, "seed-42.json")
+	long := strings.Repeat("x", 2000000)
+	rep, err := CheckReplay(tamper(t, data, func(r map[string]any) { event(r, 2)["text"] = long }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Difference{2, "text", `"` + long[:80] + `"... (2000000 characters)`, "a message the engine writes: this one has 2000000 characters; the engine cuts a text of more than 200 to 199 and \"…\""}
+	if len(rep.Differences) != 1 || rep.Differences[0] != want {
+		t.Errorf("long text: %+v; want %+v", rep.Differences, want)
+	}
+	rep, err = CheckReplay(tamper(t, data, func(r map[string]any) { r["policyNames"].([]any)[0] = long }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = Difference{-1, "results.names[0]", `"openai/gpt"`, `"` + long[:80] + `"... (2000000 characters)`}
+	if len(rep.Differences) != 1 || rep.Differences[0] != want {
+		t.Errorf("long policy name: %+v; want %+v", rep.Differences, want)
+	}
+}
+
 // TestEngineSeedOptions: held to a 256-bit seed and its commitment
 // (commitment from `printf %s SEED | sha256sum`, engine seed from OpenSSL,
 // rules/bargain/testdata/engine_seed_vectors.txt).

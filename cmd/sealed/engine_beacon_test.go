@@ -72,8 +72,24 @@ func TestCheckResultEngineBeacon(t *testing.T) {
 	if !strings.Contains(stderr, "engine seed 337675704,") || !strings.Contains(stderr, "--beacon-signature "+cliSig657413) {
 		t.Errorf("replay play: %s", stderr)
 	}
+	// 'seed engine' takes the same inputs and prints the engine seed the
+	// operator runs the engine with (newcomer trial 7b, finding 4: it took
+	// no --contribution or --beacon-file). 337675704 and the match seed
+	// agree with an independent Python derivation of docs/rng.md.
+	stdout, stderr := mustRun(t, 0, "", "seed", "engine", "--seed", cliSeedA, "--contribution", "1:abc", "--beacon-file", round)
+	if stdout != "337675704\n" || !strings.Contains(stderr, cliEngMatchSeed) {
+		t.Errorf("seed engine: %q, %q", stdout, stderr)
+	}
+	stdout, _ = mustRun(t, 0, "", "seed", "engine", "--json", "--seed", cliSeedA, "--contribution", "1:abc", "--beacon-file", round)
+	if !strings.Contains(stdout, `"engine_seed": 337675704`) || !strings.Contains(stdout, `"match_seed": "`+cliEngMatchSeed+`"`) {
+		t.Errorf("seed engine --json: %s", stdout)
+	}
+	_, stderr = mustRun(t, 2, "", "seed", "engine", "--seed", cliSeedA, "--contribution", "3:abc")
+	if !strings.Contains(stderr, "seat 3; expected a seat 0 to 2") {
+		t.Errorf("seed engine, seat 3: %s", stderr)
+	}
 	// On its own, with the inputs as flags.
-	stdout, _ := mustRun(t, 0, "", "replay", "check", "--seed", cliSeedA, "--seed-commitment", cliCommitmentA,
+	stdout, _ = mustRun(t, 0, "", "replay", "check", "--seed", cliSeedA, "--seed-commitment", cliCommitmentA,
 		"--contribution", "1:abc", "--beacon-file", round, replay)
 	if !strings.Contains(stdout, "match seed "+cliEngMatchSeed+", from the revealed seed, seat 1's client seed \"abc\" and drand quicknet round 657413 (published 2023-09-15T11:00:03Z, signature ok)") {
 		t.Errorf("replay check: %s", stdout)
@@ -118,5 +134,33 @@ func TestCheckResultEngineBeacon(t *testing.T) {
 	stdout, _ = mustRun(t, 1, "", "ledger", "check-result", "--db", db, "3")
 	if !regexp.MustCompile(`seed-commit entry 0 named drand round 657413 \(quicknet\); an engine replay cannot carry it, and no seed-reveal naming entry 0 records its signature`).MatchString(stdout) {
 		t.Errorf("check-result without the signature:\n%s", stdout)
+	}
+}
+
+// TestReplayCheckRoundNeverPublished: a replay naming drand round 0 has no
+// publication time: 'replay check' says "never published", not
+// "published 0001-01-01T00:00:00Z" (newcomer trial 7b, finding 6).
+func TestReplayCheckRoundNeverPublished(t *testing.T) {
+	dir := t.TempDir()
+	round := filepath.Join(dir, "round.json")
+	if err := os.WriteFile(round, []byte(`{"chain":"`+cliQuicknet+`","round":657413,"signature":"`+cliSig657413+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	replay := filepath.Join(dir, "a.json")
+	mustRun(t, 0, "", "replay", "play", "auction", "--players", "3", "--items", "1", "--seed", cliSeedA, "--beacon-file", round, "--out", replay)
+	data, err := os.ReadFile(replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := strings.Replace(string(data), `"round":657413`, `"round":0`, 1)
+	if zero == string(data) {
+		t.Fatalf("no round 657413 in the replay:\n%s", data)
+	}
+	if err := os.WriteFile(replay, []byte(zero), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ := mustRun(t, 1, "", "replay", "check", replay)
+	if !strings.Contains(stdout, "drand quicknet round 0 (never published, signature does NOT verify)") || strings.Contains(stdout, "0001-01-01") {
+		t.Errorf("replay check:\n%s", stdout)
 	}
 }

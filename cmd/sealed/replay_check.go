@@ -390,7 +390,11 @@ func printMatchInputs(w io.Writer, rep *verify.Report) {
 		if !b.SignatureOK {
 			sig = "signature does NOT verify"
 		}
-		fmt.Fprintf(w, " and drand %s round %d (published %s, %s)", b.Network, b.Round, b.Published, sig)
+		pub := "published " + b.Published
+		if b.Published == "" {
+			pub = "never published"
+		}
+		fmt.Fprintf(w, " and drand %s round %d (%s, %s)", b.Network, b.Round, pub, sig)
 	}
 	fmt.Fprintln(w)
 	for _, n := range rep.Notes {

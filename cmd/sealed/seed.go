@@ -176,6 +176,10 @@ func runSeedCheck(a *app, o *seedCheckOptions) error {
 type seedEngineOptions struct {
 	Seed     string // --seed
 	SeedFile string // --seed-file
+	// Inputs are the episode's contributions and drand round: the engine
+	// seed comes from the match seed they give (docs/rng.md, "The match
+	// seed").
+	Inputs matchInputFlags
 }
 
 // seedEngineCmd builds `sealed seed engine` with runF as its action.
@@ -191,9 +195,16 @@ episode, and run the engine with the integer this prints: the first 4
 bytes, big-endian, of HMAC-SHA256(key = seed, "negotiation-engine/seed"
 0x00 and 8 zero bytes), top bit cleared (docs/replays.md, "A seed the engine
 can commit to"). After the episode reveal the seed; 'sealed replay check
---seed S --seed-commitment C' then checks the engine's replay against both.`,
+--seed S --seed-commitment C' then checks the engine's replay against both.
+
+An episode whose players contributed client seeds, or that took a drand
+round, takes its engine seed from its match seed, not from the server's
+seed: give the same --contribution and --beacon-file as 'sealed replay
+play' takes (docs/rng.md, "The match seed"), or the match seed itself as
+--seed.`,
 		Example: `  sealed seed new --out seed.txt      # prints the commitment to post
-  sealed seed engine --seed-file seed.txt`,
+  sealed seed engine --seed-file seed.txt
+  sealed seed engine --seed-file seed.txt --contribution '1:abc' --beacon-file round.json`,
 		Args: noArgs("seed engine"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := oneSeedFlag(cmd, "seed engine needs the seed"); err != nil {
@@ -204,6 +215,7 @@ can commit to"). After the episode reveal the seed; 'sealed replay check
 	}
 	c.Flags().StringVar(&o.Seed, "seed", "", "the seed: 64 hex digits")
 	c.Flags().StringVar(&o.SeedFile, "seed-file", "", "read the seed from `FILE` (- for stdin)")
+	o.Inputs.register(c.Flags())
 	return c
 }
 
@@ -212,12 +224,21 @@ func runSeedEngine(a *app, o *seedEngineOptions) error {
 	if err != nil {
 		return err
 	}
-	n, _ := bargain.EngineSeed(s[:]) // a commit.Seed is 32 bytes
+	ms, err := o.Inputs.matchSeed(a, s, bargain.Seats)
+	if err != nil {
+		return err
+	}
+	n, _ := bargain.EngineSeed(ms[:]) // a commit.Seed is 32 bytes
 	if a.json {
-		return a.printJSON(struct {
+		out := struct {
 			EngineSeed int64  `json:"engine_seed"`
 			Commitment string `json:"commitment"`
-		}{n, s.Commitment().String()})
+			MatchSeed  string `json:"match_seed,omitempty"`
+		}{EngineSeed: n, Commitment: s.Commitment().String()}
+		if ms != s {
+			out.MatchSeed = ms.String()
+		}
+		return a.printJSON(out)
 	}
 	_, err = fmt.Fprintln(a.out, n)
 	return err

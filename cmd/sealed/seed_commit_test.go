@@ -82,3 +82,25 @@ func TestSeedCommitConfigRefused(t *testing.T) {
 		t.Errorf("ledger size %d; want 0", n)
 	}
 }
+
+// TestSeedCommitHugeBeaconRound: a drand round above 2^53-1 is refused
+// (newcomer trial 7b, finding 2): one whose publication time overflows as
+// never published, not "published at 0001-01-01 ... already public"; one
+// between 2^53 and that as above 2^53-1, as the leaf would record another
+// round (Python: float(9007199254740993) == 9007199254740992.0).
+func TestSeedCommitHugeBeaconRound(t *testing.T) {
+	db, key := newCLILedger(t)
+	for _, c := range []struct{ round, want string }{
+		{"9223372036854775807", "would never be published"},
+		{"9007199254740993", "9007199254740993 is above 2^53-1"},
+	} {
+		_, stderr := mustRun(t, 2, "", "ledger", "append", "--db", db, "--key", key, "--kind", "seed-commit", "--game", "auction", "--match-id", "m",
+			"--rules-version", "auction-0.2", "--config", cliAuctionConfig, "--commitment", cliCommitmentA, "--beacon-round", c.round)
+		if !strings.Contains(stderr, c.want) || strings.Contains(stderr, "already public") || strings.Contains(stderr, "0001-01-01") {
+			t.Errorf("round %s: %s; want %q", c.round, stderr, c.want)
+		}
+	}
+	if n, _ := readLedger(t, db).Size(); n != 0 {
+		t.Errorf("ledger size %d; want 0", n)
+	}
+}
