@@ -38,6 +38,9 @@ func checkReplayReference(data []byte) (*Report, error) {
 		if err := decodeStrict(data, &r, "auction replay"); err != nil {
 			return nil, err
 		}
+		if err := requireAuctionMembers(data); err != nil {
+			return nil, err
+		}
 		return CheckAuction(&r)
 	}
 	return nil, os.ErrInvalid
@@ -166,6 +169,9 @@ func compareAuction(t *testing.T, data []byte) bool {
 	t.Helper()
 	var ref, fast, got auction.Replay
 	refErr := decodeStrict(data, &ref, "auction replay")
+	if refErr == nil {
+		refErr = requireAuctionMembers(data)
+	}
 	s := getScanner(data)
 	defer s.release()
 	ok := s.auctionReplay(&fast)

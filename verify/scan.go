@@ -278,6 +278,15 @@ func (s *scanner) end() bool {
 
 // once marks the field bit as read in seen, failing if it already was:
 // a key given twice in one object.
+// all gives up unless seen, the members read of an object whose members
+// keys names, holds every one of them (requireAuctionMembers then says
+// which is missing).
+func (s *scanner) all(seen uint32, keys *keySet) {
+	if seen != 1<<len(keys.names)-1 {
+		s.fail()
+	}
+}
+
 func (s *scanner) once(seen *uint32, bit uint32) bool {
 	if *seen&bit != 0 {
 		s.fail()

@@ -15,7 +15,10 @@ func (s *scanner) decodeAuction(r *auction.Replay) error {
 		return nil
 	}
 	*r = auction.Replay{}
-	return decodeStrict(s.data, r, "auction replay")
+	if err := decodeStrict(s.data, r, "auction replay"); err != nil {
+		return err
+	}
+	return requireAuctionMembers(s.data)
 }
 
 // auctionReplay is the scanner's fast path for auction.Replay; false
@@ -210,6 +213,7 @@ func (s *scanner) seatBids() []auction.SeatBid {
 				s.fail()
 			}
 		}
+		s.all(seen, seatBidKeys)
 		vs = append(vs, b)
 	}
 	return s.bids.many(vs)
@@ -242,6 +246,7 @@ func (s *scanner) playerStates() []auction.PlayerState {
 				s.fail()
 			}
 		}
+		s.all(seen, playerStateKeys)
 		vs = append(vs, p)
 	}
 	return s.players.many(vs)
@@ -281,6 +286,7 @@ func (s *scanner) auctionResults(r *auction.Results) {
 						s.fail()
 					}
 				}
+				s.all(seen, standingKeys)
 				r.Ranking = append(r.Ranking, st)
 			}
 		case 1: // "pot"
@@ -309,6 +315,7 @@ func (s *scanner) auctionResults(r *auction.Results) {
 						s.fail()
 					}
 				}
+				s.all(seen, seatPayoutKeys)
 				r.Payouts = append(r.Payouts, p)
 			}
 		default:
