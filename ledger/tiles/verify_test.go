@@ -28,23 +28,7 @@ import (
 // again.
 func TestHandlerVerifiesTiles(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	base, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
-	if _, err := stores.Init(ctx, base, "example.com/verify", key); err != nil {
-		t.Fatal(err)
-	}
-	l, err := stores.Open(ctx, base, ledger.Options{KeyFile: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 600 {
-		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
+	base := commitLedger(t, "example.com/verify", 600)
 	paths := []string{"tile/0/000", "tile/0/001", "tile/0/002.p/88", "tile/1/000.p/2", "tile/entries/000", "tile/entries/001", "tile/entries/002.p/88"}
 	for _, c := range []struct {
 		name    string
@@ -120,23 +104,7 @@ func TestHandlerVerifiesTiles(t *testing.T) {
 // cannot be read), and the other tiles are served.
 func TestHandlerRefusesMissingRows(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	base, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
-	if _, err := stores.Init(ctx, base, "example.com/missing", key); err != nil {
-		t.Fatal(err)
-	}
-	l, err := stores.Open(ctx, base, ledger.Options{KeyFile: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 300 {
-		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
+	base := commitLedger(t, "example.com/missing", 300)
 	// 300 entries: tiles 000 (full) and 001.p/44 (entries 256..299).
 	for _, c := range []struct {
 		name, stmt, refused string
@@ -180,4 +148,30 @@ func TestHandlerRefusesMissingRows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// commitLedger makes a SQLite ledger of origin with n commit entries, each
+// by its own player (p0, p1, ...) with the commitment SHA-256 of the
+// decimal index, closed, and returns its path.
+func commitLedger(t *testing.T, origin string, n int) string {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	base, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
+	if _, err := stores.Init(ctx, base, origin, key); err != nil {
+		t.Fatal(err)
+	}
+	l, err := stores.Open(ctx, base, ledger.Options{KeyFile: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return base
 }
