@@ -333,7 +333,7 @@ func (c *bargainCheck) engineTexts(i int, ev *bargainEvent, seat int) {
 			break
 		}
 		if err := bargain.CheckEngineNotes(ev.Notes); err != nil {
-			c.diff(i, "notes", quoteClaim(ev.Notes), "notes the engine writes: these "+err.Error())
+			c.diff(i, "notes", quoteClaim(ev.Notes), "notes the engine writes: this text "+err.Error())
 		}
 		c.notes[seat] = ev.Notes
 	}

@@ -213,6 +213,13 @@ var engineEdits = []engineEdit{
 		event(r, i)["text"] = long
 		return Difference{i, "text", strconv.Quote(long), "a message the engine writes: this one has 201 characters; the engine cuts a text of more than 200 to 199 and \"…\""}
 	}},
+	{"notes over the cap", func(t *testing.T, r map[string]any) Difference {
+		// Notes are capped at 400 characters (docs/replays.md).
+		i := firstEvent(r, "offer", 0)
+		long := strings.Repeat("é", 401)
+		event(r, i)["notes"] = long
+		return Difference{i, "notes", strconv.Quote(long), "notes the engine writes: this text has 401 characters; the engine cuts a text of more than 400 to 399 and \"…\""}
+	}},
 }
 
 // shortest returns the engine's claimed float as the file has it.

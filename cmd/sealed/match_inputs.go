@@ -59,7 +59,9 @@ func (m *matchInputFlags) parse(a *app) ([]commit.ReplayContribution, *commit.Re
 	for _, c := range m.Contributions {
 		seat, text, ok := strings.Cut(c, ":")
 		n, err := strconv.Atoi(seat)
-		if !ok || err != nil {
+		// A seat is written as its decimal number: "01" and "+1" are not
+		// seat 1's spelling (the replay and the ledger write 1).
+		if !ok || err != nil || strconv.Itoa(n) != seat {
 			return nil, nil, usageErrorf("--contribution %q: expected SEAT:TEXT, such as 0:lucky", c)
 		}
 		cs = append(cs, commit.ReplayContribution{Seat: n, ClientSeed: text})
