@@ -130,6 +130,25 @@ func TestFsck(t *testing.T) {
 	}
 }
 
+// TestRemoteEmptyLog (newcomer trial 7c, finding 3): prove --url on an
+// empty log is bad input (exit 2) and its hint says the log is empty,
+// not "give an index below 0".
+func TestRemoteEmptyLog(t *testing.T) {
+	db, _ := newFileLedger(t, t.TempDir(), "example.com/empty", 0)
+	a := &app{in: strings.NewReader(""), out: io.Discard, errOut: io.Discard}
+	err := serveUntil(t, func(ctx context.Context, ready func(string)) error {
+		return runServe(ctx, a, &serveOptions{DB: db, Addr: "127.0.0.1:0", Zone: "UTC", ready: ready})
+	}, func(u string) {
+		code, _, errOut := sealed("ledger", "prove", "0", "--url", u)
+		if want := "sealed: entry 0 is not in the log: its checkpoint covers no entries yet\nhint: the log is empty: prove an entry once a checkpoint covers it\n"; code != 2 || errOut != want {
+			t.Errorf("prove 0 --url on an empty log: exit %d, %q; want 2, %q", code, errOut, want)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestRemoteErrors: prove --url with an index past the log's checkpoint is
 // bad input (exit 2), as it is for a local ledger, with no hint about the
 // URL; a log that answers 409 with an explanation has it quoted, exit 1,
