@@ -126,6 +126,10 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 				withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
 		}
 		if err := json.Unmarshal(data, &fields); err != nil {
+			if bytes.TrimSpace(data)[0] == '{' {
+				return usageErrorf("%s is not a well-formed proof: %s", o.Proof, jsonObjectProblem(data)).
+					withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
+			}
 			return usageErrorf("%s is not a JSON proof or a tlog-proof: expected a JSON object or the line %q first", o.Proof, ledger.ReceiptHeader).
 				withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
 		}
@@ -240,4 +244,16 @@ func originMismatch(vkey string, checkpoints []string) string {
 		}
 	}
 	return ""
+}
+
+// jsonObjectProblem says what is wrong with data, which begins with '{'
+// but does not parse as one JSON object: the object itself, or what
+// follows it.
+func jsonObjectProblem(data []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var v map[string]json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return "not valid JSON: " + plainDecoderError(err.Error())
+	}
+	return fmt.Sprintf("data after the JSON object (from byte %d); expected one JSON object", dec.InputOffset())
 }

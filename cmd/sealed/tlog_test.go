@@ -192,3 +192,29 @@ func TestRemoteErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCheckProofJSONTrailingData (newcomer trial 7c, finding 4): a JSON
+// proof followed by more data, or cut short, is bad input (exit 2) said
+// as such, not "not a JSON proof ... expected a JSON object" when it
+// begins with one.
+func TestCheckProofJSONTrailingData(t *testing.T) {
+	dir := t.TempDir()
+	db, vkey := newFileLedger(t, dir, "example.com/trailing", 3)
+	code, proof, errOut := sealed("ledger", "prove", "1", "--db", db)
+	if code != 0 {
+		t.Fatalf("prove: exit %d: %s", code, errOut)
+	}
+	for _, tc := range []struct{ name, data, want string }{
+		{"another object after it", proof + "{}\n", "is not a well-formed proof: data after the JSON object (from byte "},
+		{"cut short", proof[:len(proof)/2], "is not a well-formed proof: not valid JSON: unexpected EOF"},
+	} {
+		f := filepath.Join(dir, "p.json")
+		if err := os.WriteFile(f, []byte(tc.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := sealed("ledger", "check-proof", "--proof", f, "--vkey", vkey)
+		if code != 2 || !strings.Contains(errOut, f+" "+tc.want) {
+			t.Errorf("%s: exit %d, %q; want 2 and %q", tc.name, code, errOut, tc.want)
+		}
+	}
+}
