@@ -147,6 +147,13 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		if err != nil {
 			return badProof(o.Proof, err)
 		}
+		if r.Extra == nil {
+			// C2SP tlog-proof makes the extra line optional; without it
+			// the leaf must come from elsewhere, and check-proof has no
+			// other source: nothing was checked, so this is bad input.
+			return usageErrorf("%s has no extra line, so it does not carry the entry's leaf; check-proof takes the leaf from there", o.Proof).
+				withHint("a receipt from 'sealed ledger prove --format tlog-proof' or 'action post --receipt' has one")
+		}
 		if cpText != nil {
 			r.Checkpoint = string(cpText)
 		}

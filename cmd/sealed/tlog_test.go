@@ -218,3 +218,29 @@ func TestCheckProofJSONTrailingData(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckProofReceiptWithoutExtra (newcomer trial 7c, finding 7): C2SP
+// tlog-proof makes the extra line optional ("If no extra data is
+// present, this line is omitted"); a receipt without one gives
+// check-proof no leaf to check, which is bad input (exit 2), not a proof
+// that does not hold (exit 1).
+func TestCheckProofReceiptWithoutExtra(t *testing.T) {
+	dir := t.TempDir()
+	db, vkey := newFileLedger(t, dir, "example.com/noextra", 3)
+	code, receipt, errOut := sealed("ledger", "prove", "1", "--db", db, "--format", "tlog-proof")
+	if code != 0 {
+		t.Fatalf("prove: exit %d: %s", code, errOut)
+	}
+	lines := strings.SplitAfter(receipt, "\n")
+	if !strings.HasPrefix(lines[1], "extra ") {
+		t.Fatalf("receipt's second line %q, want the extra line", lines[1])
+	}
+	f := filepath.Join(dir, "r.tlog-proof")
+	if err := os.WriteFile(f, []byte(lines[0]+strings.Join(lines[2:], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = sealed("ledger", "check-proof", "--proof", f, "--vkey", vkey)
+	if code != 2 || !strings.Contains(errOut, "has no extra line") {
+		t.Errorf("a receipt without its extra line: exit %d, %q; want 2 and \"has no extra line\"", code, errOut)
+	}
+}
