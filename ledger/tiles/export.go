@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -130,11 +128,10 @@ func (e *DirError) Error() string {
 // the store's tree.
 func checkDir(ctx context.Context, s ledger.Store, dir string, cp *ledger.StoredCheckpoint) error {
 	b, err := os.ReadFile(filepath.Join(dir, "checkpoint"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
 	if err != nil {
-		return err
+		// None (a first export), or a dir that cannot be read or made:
+		// writing the tiles then says why, naming the path.
+		return nil
 	}
 	fail := func(format string, a ...any) error {
 		return &DirError{Dir: dir, Reason: fmt.Sprintf(format, a...)}
