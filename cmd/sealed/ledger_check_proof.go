@@ -126,6 +126,10 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 				withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
 		}
 		if err := json.Unmarshal(data, &fields); err != nil {
+			if bytes.TrimSpace(data)[0] == '{' {
+				return usageErrorf("%s is not a well-formed proof: %s", o.Proof, jsonObjectProblem(data)).
+					withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
+			}
 			return usageErrorf("%s is not a JSON proof or a tlog-proof: expected a JSON object or the line %q first", o.Proof, ledger.ReceiptHeader).
 				withHint("make one with 'sealed ledger prove' or 'sealed ledger consistency'")
 		}
@@ -142,6 +146,13 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		}
 		if err != nil {
 			return badProof(o.Proof, err)
+		}
+		if r.Extra == nil {
+			// C2SP tlog-proof makes the extra line optional; without it
+			// the leaf must come from elsewhere, and check-proof has no
+			// other source: nothing was checked, so this is bad input.
+			return usageErrorf("%s has no extra line, so it does not carry the entry's leaf; check-proof takes the leaf from there", o.Proof).
+				withHint("a receipt from 'sealed ledger prove --format tlog-proof' or 'action post --receipt' has one")
 		}
 		if cpText != nil {
 			r.Checkpoint = string(cpText)
@@ -240,4 +251,16 @@ func originMismatch(vkey string, checkpoints []string) string {
 		}
 	}
 	return ""
+}
+
+// jsonObjectProblem says what is wrong with data, which begins with '{'
+// but does not parse as one JSON object: the object itself, or what
+// follows it.
+func jsonObjectProblem(data []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var v map[string]json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return "not valid JSON: " + plainDecoderError(err.Error())
+	}
+	return fmt.Sprintf("data after the JSON object (from byte %d); expected one JSON object", dec.InputOffset())
 }

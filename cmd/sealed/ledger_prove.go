@@ -95,7 +95,9 @@ func runLedgerProve(a *app, o *ledgerProveOptions) error {
 			return err
 		}
 		note, err := tiles.WithCosignatures(ctx, l.Store(), cp)
-		if err != nil {
+		if errors.Is(err, ledger.ErrTampered) {
+			return proveErr(err)
+		} else if err != nil {
 			return err
 		}
 		p.Checkpoint = string(note)

@@ -30,7 +30,8 @@ lays them out (checkpoint, tile/<L>/<N>[.p/<W>], tile/entries/<N>[.p/<W>]),
 so that any web server, CDN or object store can serve the log's read path.
 Incremental: tiles already in DIR are kept (the bytes at a tile path never
 change); run it after each checkpoint (or from cron). Each leaf is checked against its stored hash as
-it is written.`,
+it is written. A DIR whose checkpoint is not of this ledger's tree (another
+log's export, or a fork's) is refused (exit 1): its tiles cannot be kept.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			switch st, err := os.Stat(o.Dir); {
@@ -61,6 +62,10 @@ func runLedgerTiles(a *app, o *ledgerTilesOptions) error {
 	var big *tiles.LeafTooLargeError
 	if errors.As(err, &big) {
 		return failedf("%v", big).withHint("this ledger predates the 65,535-byte leaf limit; it cannot be served as tlog-tiles")
+	}
+	var de *tiles.DirError
+	if errors.As(err, &de) {
+		return failedf("%v", de).withHint("export into an empty directory, or into the one this ledger was exported to")
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -56,7 +57,9 @@ func writeReceipt(a *app, l *ledger.Ledger, i int64, path, witnessFile string) e
 		return err
 	}
 	note, err := tiles.WithCosignatures(ctx, l.Store(), scp)
-	if err != nil {
+	if errors.Is(err, ledger.ErrTampered) {
+		return failedf("%v", err).withHint("run 'sealed ledger audit' on it")
+	} else if err != nil {
 		return err
 	}
 	p.Checkpoint = string(note)

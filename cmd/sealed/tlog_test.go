@@ -130,6 +130,25 @@ func TestFsck(t *testing.T) {
 	}
 }
 
+// TestRemoteEmptyLog (newcomer trial 7c, finding 3): prove --url on an
+// empty log is bad input (exit 2) and its hint says the log is empty,
+// not "give an index below 0".
+func TestRemoteEmptyLog(t *testing.T) {
+	db, _ := newFileLedger(t, t.TempDir(), "example.com/empty", 0)
+	a := &app{in: strings.NewReader(""), out: io.Discard, errOut: io.Discard}
+	err := serveUntil(t, func(ctx context.Context, ready func(string)) error {
+		return runServe(ctx, a, &serveOptions{DB: db, Addr: "127.0.0.1:0", Zone: "UTC", ready: ready})
+	}, func(u string) {
+		code, _, errOut := sealed("ledger", "prove", "0", "--url", u)
+		if want := "sealed: entry 0 is not in the log: its checkpoint covers no entries yet\nhint: the log is empty: prove an entry once a checkpoint covers it\n"; code != 2 || errOut != want {
+			t.Errorf("prove 0 --url on an empty log: exit %d, %q; want 2, %q", code, errOut, want)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestRemoteErrors: prove --url with an index past the log's checkpoint is
 // bad input (exit 2), as it is for a local ledger, with no hint about the
 // URL; a log that answers 409 with an explanation has it quoted, exit 1,
@@ -171,5 +190,57 @@ func TestRemoteErrors(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCheckProofJSONTrailingData (newcomer trial 7c, finding 4): a JSON
+// proof followed by more data, or cut short, is bad input (exit 2) said
+// as such, not "not a JSON proof ... expected a JSON object" when it
+// begins with one.
+func TestCheckProofJSONTrailingData(t *testing.T) {
+	dir := t.TempDir()
+	db, vkey := newFileLedger(t, dir, "example.com/trailing", 3)
+	code, proof, errOut := sealed("ledger", "prove", "1", "--db", db)
+	if code != 0 {
+		t.Fatalf("prove: exit %d: %s", code, errOut)
+	}
+	for _, tc := range []struct{ name, data, want string }{
+		{"another object after it", proof + "{}\n", "is not a well-formed proof: data after the JSON object (from byte "},
+		{"cut short", proof[:len(proof)/2], "is not a well-formed proof: not valid JSON: unexpected EOF"},
+	} {
+		f := filepath.Join(dir, "p.json")
+		if err := os.WriteFile(f, []byte(tc.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := sealed("ledger", "check-proof", "--proof", f, "--vkey", vkey)
+		if code != 2 || !strings.Contains(errOut, f+" "+tc.want) {
+			t.Errorf("%s: exit %d, %q; want 2 and %q", tc.name, code, errOut, tc.want)
+		}
+	}
+}
+
+// TestCheckProofReceiptWithoutExtra (newcomer trial 7c, finding 7): C2SP
+// tlog-proof makes the extra line optional ("If no extra data is
+// present, this line is omitted"); a receipt without one gives
+// check-proof no leaf to check, which is bad input (exit 2), not a proof
+// that does not hold (exit 1).
+func TestCheckProofReceiptWithoutExtra(t *testing.T) {
+	dir := t.TempDir()
+	db, vkey := newFileLedger(t, dir, "example.com/noextra", 3)
+	code, receipt, errOut := sealed("ledger", "prove", "1", "--db", db, "--format", "tlog-proof")
+	if code != 0 {
+		t.Fatalf("prove: exit %d: %s", code, errOut)
+	}
+	lines := strings.SplitAfter(receipt, "\n")
+	if !strings.HasPrefix(lines[1], "extra ") {
+		t.Fatalf("receipt's second line %q, want the extra line", lines[1])
+	}
+	f := filepath.Join(dir, "r.tlog-proof")
+	if err := os.WriteFile(f, []byte(lines[0]+strings.Join(lines[2:], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = sealed("ledger", "check-proof", "--proof", f, "--vkey", vkey)
+	if code != 2 || !strings.Contains(errOut, "has no extra line") {
+		t.Errorf("a receipt without its extra line: exit %d, %q; want 2 and \"has no extra line\"", code, errOut)
 	}
 }

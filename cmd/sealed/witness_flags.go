@@ -85,6 +85,9 @@ func remoteErr(what string, err error) error {
 	}
 	var re *tlogclient.RangeError
 	if errors.As(err, &re) {
+		if re.Size == 0 {
+			return usageErrorf("%v", re).withHint("the log is empty: prove an entry once a checkpoint covers it")
+		}
 		return usageErrorf("%v", re).withHint("give an index below %d, the log's checkpoint size", re.Size)
 	}
 	var se *tlogclient.StatusError

@@ -32,13 +32,19 @@ const exportBatch = 16
 // run writes only what is new; older partial tiles are left in place. Each
 // file is written to a temporary name and renamed. Each leaf is checked
 // against its stored leaf hash as it is written: a mismatch (a tampered
-// store) stops the export. progress, if not nil, is called with the
-// entries done and the total. Errors: *LeafTooLargeError, a mismatch, a
-// store or file system error.
+// store) stops the export. Since tiles already there are kept unread,
+// a dir whose checkpoint is not of this log's tree (another log's, a
+// fork's, or a larger tree's) is refused before anything is written
+// (*DirError). progress, if not nil, is called with the entries done and
+// the total. Errors: *LeafTooLargeError, a mismatch, *DirError, a store
+// or file system error.
 func Export(ctx context.Context, s ledger.Store, dir string, progress func(done, total int64)) (*ExportReport, error) {
 	note, cp, err := Checkpoint(ctx, s)
 	if err != nil {
 		return nil, fmt.Errorf("reading the checkpoint: %w", err)
+	}
+	if err := checkDir(ctx, s, dir, cp); err != nil {
+		return nil, err
 	}
 	rep := &ExportReport{Size: cp.Size}
 	size := cp.Size
@@ -102,6 +108,64 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 		return rep, err
 	}
 	return rep, nil
+}
+
+// DirError is Export's refusal of a directory whose checkpoint is not
+// of the exported log's tree: keeping its tiles would publish a
+// checkpoint over tiles that do not lead to it.
+type DirError struct {
+	Dir    string
+	Reason string // what the directory's checkpoint is, against the log
+}
+
+func (e *DirError) Error() string {
+	return fmt.Sprintf("%s: %s; the tiles there are not this log's and cannot be kept", e.Dir, e.Reason)
+}
+
+// checkDir checks that dir/checkpoint, if there is one, is of the tree of
+// cp: same origin, a size no larger, and the root the store's hashes give
+// at that size. Its signatures need no check: the root binds it to
+// the store's tree.
+func checkDir(ctx context.Context, s ledger.Store, dir string, cp *ledger.StoredCheckpoint) error {
+	b, err := os.ReadFile(filepath.Join(dir, "checkpoint"))
+	if err != nil {
+		// None (a first export), or a dir that cannot be read or made:
+		// writing the tiles then says why, naming the path.
+		return nil
+	}
+	fail := func(format string, a ...any) error {
+		return &DirError{Dir: dir, Reason: fmt.Sprintf(format, a...)}
+	}
+	origin, _, _, err := ledger.ParseCheckpoint(noteText(cp.Note))
+	if err != nil {
+		return fmt.Errorf("the latest stored checkpoint: %w", err)
+	}
+	oldOrigin, oldSize, oldRoot, err := ledger.ParseCheckpoint(noteText(b))
+	switch {
+	case err != nil:
+		return fail("its checkpoint does not parse (%v)", err)
+	case oldOrigin != origin:
+		return fail("its checkpoint is of origin %q, not this log's %q", oldOrigin, origin)
+	case oldSize > cp.Size:
+		return fail("its checkpoint is of size %d, larger than this log's %d (a cut log, or another log with the same origin)", oldSize, cp.Size)
+	}
+	root, err := tlog.TreeHash(oldSize, storeHashes{ctx, s})
+	if err != nil {
+		return fmt.Errorf("the root of this log at size %d: %w", oldSize, err)
+	}
+	if root != oldRoot {
+		return fail("its checkpoint of size %d has root %v, but this log's root at that size is %v (a fork, or another log with the same origin)", oldSize, oldRoot, root)
+	}
+	return nil
+}
+
+// noteText returns the text of a signed note: up to and including the
+// line before the blank line (all of it if there is none).
+func noteText(signed []byte) string {
+	if i := bytes.Index(signed, []byte("\n\n")); i >= 0 {
+		return string(signed[:i+1])
+	}
+	return string(signed)
 }
 
 // exportLevel0 writes the level-0 tiles and entry bundles numbered ns

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http/httptest"
@@ -13,9 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sealedhq/sealed/internal/tlogtest"
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/ledger/tiles"
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
 )
 
 // TestExportSQLite: the export of a SQLite ledger (read through the
@@ -77,3 +83,157 @@ func TestExportSQLite(t *testing.T) {
 		}
 	}
 }
+
+// TestExportRefusesAnotherTree (newcomer trial 7c, finding 1): Export
+// keeps the tiles it finds, so a directory holding another log's export
+// (another origin, a fork signed with the same key, or a larger tree) is
+// refused and left as it was; the same log grown is exported over its
+// earlier export, and the result is read back with x/mod's tlog alone:
+// every tile checked against the checkpoint's root, every bundle's
+// leaves hashing to its level-0 tile.
+func TestExportRefusesAnotherTree(t *testing.T) {
+	ctx := context.Background()
+	a := tlogtest.NewLog(t, "example.com/a")
+	a.Fill(t, 300, "a")
+	b := tlogtest.NewLog(t, "example.com/b")
+	b.Fill(t, 600, "b")
+	fork := tlogtest.SameKey(t, a)
+	fork.Fill(t, 300, "fork")
+
+	export := func(l *tlogtest.Log, dir string) error {
+		_, err := tiles.Export(ctx, l.Store, dir, nil)
+		return err
+	}
+	refused := func(name string, l *tlogtest.Log, dir string) {
+		t.Helper()
+		before, _ := os.ReadFile(filepath.Join(dir, "checkpoint"))
+		var de *tiles.DirError
+		if err := export(l, dir); !errors.As(err, &de) {
+			t.Errorf("%s: Export over another tree's export: %v, want a *tiles.DirError", name, err)
+		}
+		if after, _ := os.ReadFile(filepath.Join(dir, "checkpoint")); !bytes.Equal(before, after) {
+			t.Errorf("%s: the refused export changed the checkpoint", name)
+		}
+	}
+	other := t.TempDir()
+	if err := export(b, other); err != nil {
+		t.Fatal(err)
+	}
+	refused("another origin", a, other)
+
+	forked := t.TempDir()
+	if err := export(fork, forked); err != nil {
+		t.Fatal(err)
+	}
+	refused("a fork of the same size", a, forked)
+
+	same := t.TempDir()
+	if err := export(a, same); err != nil {
+		t.Fatal(err)
+	}
+	refused("a fork over the log's export", fork, same)
+	a.Fill(t, 700, "a")
+	fork.Fill(t, 800, "fork")
+	refused("a larger fork", fork, same)
+	bigger := t.TempDir()
+	if err := export(b, bigger); err != nil {
+		t.Fatal(err)
+	}
+	b2 := tlogtest.SameKey(t, b)
+	b2.Fill(t, 300, "b")
+	refused("a smaller tree with the same key", b2, bigger)
+
+	if err := export(a, same); err != nil {
+		t.Fatalf("the same log, grown: %v", err)
+	}
+	checkSite(t, same, a.VerifierKey, 700)
+}
+
+// checkSite reads an exported directory as a tlog-tiles client built on
+// x/mod's sumdb/note and sumdb/tlog alone would.
+func checkSite(t *testing.T, dir, vkey string, size int64) {
+	t.Helper()
+	v, err := note.NewVerifier(vkey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "checkpoint"))
+	n, err := note.Open(b, note.VerifierList(v))
+	if err != nil {
+		t.Fatalf("checkpoint: %v", err)
+	}
+	lines := strings.Split(n.Text, "\n")
+	raw, err := base64.StdEncoding.DecodeString(lines[2])
+	if len(lines) != 4 || lines[1] != fmt.Sprint(size) || err != nil || len(raw) != tlog.HashSize {
+		t.Fatalf("checkpoint %q: want size %d", n.Text, size)
+	}
+	tree := tlog.Tree{N: size}
+	copy(tree.Hash[:], raw)
+	files := fileTiles{dir}
+	hr := tlog.TileHashReader(tree, files)
+	root, err := tlog.TreeHash(size, hr)
+	if err != nil || root != tree.Hash {
+		t.Fatalf("root from the tiles: %v, %v; want %v", root, err, tree.Hash)
+	}
+	for i := int64(0); i < size; i += 256 {
+		w := int(min(size-i, 256))
+		data, err := files.ReadTiles([]tlog.Tile{{H: 8, L: -1, N: i / 256, W: w}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bundle := data[0]
+		for j := i; j < i+int64(w); j++ {
+			if len(bundle) < 2 || len(bundle) < 2+int(binary.BigEndian.Uint16(bundle)) {
+				t.Fatalf("bundle of entry %d: truncated", j)
+			}
+			k := int(binary.BigEndian.Uint16(bundle))
+			hs, err := hr.ReadHashes([]int64{tlog.StoredHashIndex(0, j)})
+			if err != nil || hs[0] != tlog.RecordHash(bundle[2:2+k]) {
+				t.Fatalf("entry %d: its leaf does not hash to the level-0 tile (%v)", j, err)
+			}
+			bundle = bundle[2+k:]
+		}
+		if len(bundle) != 0 {
+			t.Fatalf("bundle at %d: %d bytes past its entries", i, len(bundle))
+		}
+	}
+}
+
+// fileTiles is a tlog.TileReader over an exported directory, with the
+// C2SP tlog-tiles paths written out from the spec (tlog's own paths have
+// the height and "data").
+type fileTiles struct{ dir string }
+
+func (fileTiles) Height() int { return 8 }
+
+func (f fileTiles) ReadTiles(ts []tlog.Tile) ([][]byte, error) {
+	out := make([][]byte, len(ts))
+	for i, t := range ts {
+		level := fmt.Sprint(t.L)
+		if t.L == -1 {
+			level = "entries"
+		}
+		var elems []string
+		for n := t.N; ; n /= 1000 {
+			elems = append([]string{fmt.Sprintf("%03d", n%1000)}, elems...)
+			if n < 1000 {
+				break
+			}
+		}
+		for j := range elems[:len(elems)-1] {
+			elems[j] = "x" + elems[j]
+		}
+		p := "tile/" + level + "/" + strings.Join(elems, "/")
+		if t.W < 256 {
+			p += fmt.Sprintf(".p/%d", t.W)
+		}
+		b, err := os.ReadFile(filepath.Join(f.dir, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+func (fileTiles) SaveTiles([]tlog.Tile, [][]byte) {}

@@ -106,11 +106,27 @@ func Checkpoint(ctx context.Context, s ledger.Store) ([]byte, *ledger.StoredChec
 }
 
 // WithCosignatures returns cp's note with the stored cosignature lines of
-// cp appended, in the store's order.
+// cp appended, in the store's order. Each line is first checked against
+// the checkpoint as far as can be done without the witness's key
+// ([ledger.CheckCosignature]): one line that is not a signature line, or
+// whose key hash or shape is wrong, would make the whole note malformed
+// for every client (C2SP signed-note), so a row that does not check out
+// is an error wrapping ledger.ErrTampered and nothing is returned.
 func WithCosignatures(ctx context.Context, s ledger.Store, cp *ledger.StoredCheckpoint) ([]byte, error) {
 	cs, err := s.Cosignatures(ctx, cp.ID, 0, 0)
 	if err != nil {
 		return nil, err
+	}
+	if len(cs) > 0 {
+		m, err := s.Meta(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for i := range cs {
+			if err := ledger.CheckCosignature(m.VerifierKey, cp, &cs[i]); err != nil {
+				return nil, fmt.Errorf("the stored cosignature by %q of the checkpoint of size %d: %v: %w", cs[i].Witness, cp.Size, err, ledger.ErrTampered)
+			}
+		}
 	}
 	b := append([]byte(nil), cp.Note...)
 	for _, c := range cs {
@@ -136,7 +152,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		seen := h.served.Load() // before the read: a read begun later sees at least this
 		b, cp, err := Checkpoint(r.Context(), h.Store)
 		if err != nil {
-			h.fail(w, "reading the checkpoint", err)
+			h.refuse(w, "reading the checkpoint", err)
 			return
 		}
 		if h.Check != nil {

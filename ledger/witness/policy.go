@@ -35,9 +35,30 @@ func (w *Witness) Verifier() note.Verifier { return w.v }
 func NewWitness(vkey, url string) (*Witness, error) {
 	v, err := tdnote.NewVerifierForCosignatureV1(vkey)
 	if err != nil {
-		return nil, fmt.Errorf("witness key %q: %v (expected name+hash+base64 key, as litewitness prints it)", vkey, err)
+		shown := vkey
+		if len(shown) > 80 {
+			shown = shown[:80] + "..."
+		}
+		if keyType(vkey) == 0x06 {
+			return nil, fmt.Errorf("witness key %q: an ML-DSA-44 cosigner key (type 0x06, C2SP tlog-cosignature), which sealed does not support yet; expected an Ed25519 cosignature/v1 key (type 0x04), as litewitness prints it", shown)
+		}
+		return nil, fmt.Errorf("witness key %q: %v (expected name+hash+base64 key, as litewitness prints it)", shown, err)
 	}
 	return &Witness{Name: v.Name(), VerifierKey: vkey, URL: strings.TrimSuffix(url, "/"), v: v}, nil
+}
+
+// keyType returns the signature type byte of a vkey (name+hash+base64),
+// or -1 when it has none.
+func keyType(vkey string) int {
+	f := strings.SplitN(vkey, "+", 3) // the key's base64 may hold a +
+	if len(f) != 3 {
+		return -1
+	}
+	b, err := base64.StdEncoding.DecodeString(f[2])
+	if err != nil || len(b) == 0 {
+		return -1
+	}
+	return int(b[0])
 }
 
 // Policy is a set of witnesses and how many of them must cosign a

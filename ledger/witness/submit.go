@@ -54,7 +54,7 @@ func (e *RefusedError) Error() string {
 // checkpoint. It returns the cosignatures of w in the answer, verified
 // against the checkpoint (lines by other keys are ignored). Errors:
 // *ConflictError on 409, *RefusedError on any other status, an error if
-// the answer holds no valid cosignature of w.
+// the answer holds no valid cosignature of w, or one with timestamp 0.
 func AddCheckpoint(ctx context.Context, hc *http.Client, w *Witness, oldSize int64, proof tlog.TreeProof, signed []byte) ([]Cosignature, error) {
 	var body bytes.Buffer
 	fmt.Fprintf(&body, "old %d\n", oldSize)
@@ -97,6 +97,14 @@ func AddCheckpoint(ctx context.Context, hc *http.Client, w *Witness, oldSize int
 	cs, err := p.Check(append(stripSigs(signed), b...))
 	if err != nil {
 		return nil, fmt.Errorf("witness %s: answer: %w", w.Name, err)
+	}
+	// "The cosignature MUST NOT omit the timestamp, i.e. the timestamp
+	// MUST NOT be zero" (C2SP tlog-witness): one would be shown as
+	// evidence that the entries existed by 1970.
+	for _, c := range cs {
+		if c.Time.Unix() == 0 {
+			return nil, fmt.Errorf("witness %s: answer: a cosignature with timestamp 0, which a witness must not send (C2SP tlog-witness)", w.Name)
+		}
 	}
 	return cs, nil
 }

@@ -1,0 +1,73 @@
+package witness_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sealedhq/sealed/internal/tlogtest"
+	"github.com/sealedhq/sealed/ledger/tiles"
+	"github.com/sealedhq/sealed/ledger/witness"
+)
+
+// TestZeroTimestampRefused (newcomer trial 7c, finding 2): C2SP
+// tlog-witness says of add-checkpoint's answer "The cosignature MUST NOT
+// omit the timestamp, i.e. the timestamp MUST NOT be zero". A witness
+// written here from C2SP tlog-cosignature alone (crypto/ed25519, key ID
+// SHA-256(name || "\n" || 0x04 || key)[:4], message "cosignature/v1\ntime
+// T\n" and the note body) is accepted with a real timestamp and refused
+// with timestamp 0, which sealed would otherwise show as "witnessed by
+// 1970-01-01".
+func TestZeroTimestampRefused(t *testing.T) {
+	log := tlogtest.NewLog(t, "example.com/zero")
+	log.Fill(t, 3, "z")
+	signed, _, err := tiles.Checkpoint(context.Background(), log.Store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "example.com/clockless"
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kid := sha256.Sum256(append([]byte(name+"\n\x04"), pub...))
+	vkey := name + "+" + hex.EncodeToString(kid[:4]) + "+" + base64.StdEncoding.EncodeToString(append([]byte{4}, pub...))
+	var stamp atomic.Uint64 // set by the test, read by the handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		i := bytes.Index(body, []byte("\n\n")) // end of the old size and proof
+		cp := body[i+2:]
+		text := cp[:bytes.Index(cp, []byte("\n\n"))+1]
+		ts := stamp.Load()
+		msg := append([]byte(fmt.Sprintf("cosignature/v1\ntime %d\n", ts)), text...)
+		sig := binary.BigEndian.AppendUint64(kid[:4:4], ts)
+		sig = append(sig, ed25519.Sign(priv, msg)...)
+		fmt.Fprintf(w, "— %s %s\n", name, base64.StdEncoding.EncodeToString(sig))
+	}))
+	defer srv.Close()
+	w, err := witness.NewWitness(vkey, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	stamp.Store(uint64(real.Unix()))
+	cs, err := witness.AddCheckpoint(context.Background(), nil, w, 0, nil, signed)
+	if err != nil || len(cs) != 1 || !cs[0].Time.Equal(real) {
+		t.Fatalf("a cosignature at %v: %+v, %v", real, cs, err)
+	}
+	stamp.Store(0)
+	if cs, err := witness.AddCheckpoint(context.Background(), nil, w, 0, nil, signed); err == nil {
+		t.Errorf("a cosignature at time 0 accepted: %+v", cs)
+	}
+}
