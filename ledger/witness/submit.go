@@ -209,7 +209,8 @@ func (c *Cosigner) Cosign(ctx context.Context) ([]Result, error) {
 }
 
 // submit sends cp to w from the size w is known to hold, and once more
-// from the size a 409 names.
+// from the size a 409 names; cosignatures whose timestamps are off by more
+// than MaxClockSkew are refused (checkWitnessClock).
 func (c *Cosigner) submit(ctx context.Context, hc *http.Client, w *Witness, cp *ledger.StoredCheckpoint) ([]Cosignature, error) {
 	signed := cp.Note
 	old := c.sizes[w.Name]
@@ -232,8 +233,40 @@ func (c *Cosigner) submit(ctx context.Context, hc *http.Client, w *Witness, cp *
 			c.sizes[w.Name] = old
 			continue
 		}
-		return cs, err
+		if err == nil {
+			err = checkWitnessClock(w, cs, cp.CreatedAt, time.Now())
+		}
+		if err != nil {
+			return nil, err
+		}
+		return cs, nil
 	}
+}
+
+// MaxClockSkew is how far a witness's clock may be from the log's: a
+// cosignature is refused when its timestamp is more than this before the
+// checkpoint was signed (the log's created_at) or after this machine's
+// clock when the answer came. Either way the witness's clock is off, and
+// its timestamp, shown as "witnessed by", would be no evidence of when
+// the entries existed.
+const MaxClockSkew = 10 * time.Minute
+
+// checkWitnessClock holds cs, w's cosignatures of a checkpoint signed at
+// signedAt (Unix ns; 0 for a checkpoint from before the log's timestamped
+// signature, whose time is not checked) and received at now, to
+// MaxClockSkew.
+func checkWitnessClock(w *Witness, cs []Cosignature, signedAt int64, now time.Time) error {
+	for _, c := range cs {
+		if signedAt > 0 && c.Time.Before(time.Unix(0, signedAt).Add(-MaxClockSkew)) {
+			return fmt.Errorf("witness %s: answer: a cosignature timestamped %s, before the checkpoint was signed (%s): the witness's clock is off by more than %v, so its timestamp is no evidence of when the entries existed",
+				w.Name, c.Time.UTC().Format(time.RFC3339), time.Unix(0, signedAt).UTC().Format(time.RFC3339), MaxClockSkew)
+		}
+		if c.Time.After(now.Add(MaxClockSkew)) {
+			return fmt.Errorf("witness %s: answer: a cosignature timestamped %s, after this machine's clock (%s): the witness's clock is off by more than %v, so its timestamp is no evidence of when the entries existed",
+				w.Name, c.Time.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339), MaxClockSkew)
+		}
+	}
+	return nil
 }
 
 type storeHashes struct {

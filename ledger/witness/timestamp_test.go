@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -69,5 +70,70 @@ func TestZeroTimestampRefused(t *testing.T) {
 	stamp.Store(0)
 	if cs, err := witness.AddCheckpoint(context.Background(), nil, w, 0, nil, signed); err == nil {
 		t.Errorf("a cosignature at time 0 accepted: %+v", cs)
+	}
+}
+
+// TestWitnessClockSkew (newcomer trial 7c, left for a decision): the
+// Cosigner refuses, and does not store, a cosignature timestamped more
+// than MaxClockSkew before the checkpoint was signed (2001-09-09, Unix
+// 1000000000) or after this machine's clock (a day ahead); one a minute
+// old is stored. The witness is written from C2SP tlog-cosignature with
+// crypto/ed25519 alone, as in TestZeroTimestampRefused.
+func TestWitnessClockSkew(t *testing.T) {
+	log := tlogtest.NewLog(t, "example.com/skew")
+	log.Fill(t, 3, "s")
+	const name = "example.com/skewed"
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kid := sha256.Sum256(append([]byte(name+"\n\x04"), pub...))
+	vkey := name + "+" + hex.EncodeToString(kid[:4]) + "+" + base64.StdEncoding.EncodeToString(append([]byte{4}, pub...))
+	var stamp atomic.Int64 // set by the test, read by the handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		i := bytes.Index(body, []byte("\n\n")) // end of the old size and proof
+		cp := body[i+2:]
+		text := cp[:bytes.Index(cp, []byte("\n\n"))+1]
+		ts := uint64(stamp.Load())
+		msg := append([]byte(fmt.Sprintf("cosignature/v1\ntime %d\n", ts)), text...)
+		sig := binary.BigEndian.AppendUint64(kid[:4:4], ts)
+		sig = append(sig, ed25519.Sign(priv, msg)...)
+		fmt.Fprintf(w, "— %s %s\n", name, base64.StdEncoding.EncodeToString(sig))
+	}))
+	defer srv.Close()
+	p, err := witness.ParsePolicy([]byte("witness " + vkey + " " + srv.URL + "\nquorum 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c := &witness.Cosigner{Store: log.Store, Policy: p}
+	for _, tc := range []struct {
+		at   time.Time
+		want string // "" for stored
+	}{
+		{time.Unix(1000000000, 0), "a cosignature timestamped 2001-09-09T01:46:40Z, before the checkpoint was signed"},
+		{time.Now().Add(24 * time.Hour), "after this machine's clock"},
+		{time.Now().Add(-time.Minute), ""},
+	} {
+		stamp.Store(tc.at.Unix())
+		rs, err := c.Cosign(ctx)
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("Cosign at %v: %+v, %v", tc.at, rs, err)
+		}
+		cp, err := log.Store.LatestCheckpoint(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := log.Store.Cosignatures(ctx, cp.ID, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.want != "" && (rs[0].Err == nil || !strings.Contains(rs[0].Err.Error(), tc.want) || len(stored) != 0):
+			t.Errorf("a cosignature at %v: %v, %d stored; want refused saying %q, none stored", tc.at, rs[0].Err, len(stored), tc.want)
+		case tc.want == "" && (rs[0].Err != nil || len(stored) != 1 || stored[0].Time != tc.at.Unix()):
+			t.Errorf("a cosignature at %v: %v, stored %+v; want it stored", tc.at, rs[0].Err, stored)
+		}
 	}
 }
