@@ -126,32 +126,48 @@ func (l *Ledger) Entry(index int64) (*Entry, error) {
 	if index < 0 {
 		return nil, fmt.Errorf("entry %d: %w", index, ErrNotFound)
 	}
-	es, err := l.entriesOf(l.store.EntryRange(context.Background(), index, index+1))
-	if err != nil {
-		return nil, err
+	e, err := l.entryAt(index)
+	if e != nil || err != nil {
+		return e, err
 	}
-	if len(es) != 1 || es[0].Index != index {
-		return nil, l.missingEntry(index)
+	return l.missingEntry(index)
+}
+
+// entryAt reads the entry at index: nil, nil if the store has no row.
+func (l *Ledger) entryAt(index int64) (*Entry, error) {
+	es, err := l.entriesOf(l.store.EntryRange(context.Background(), index, index+1))
+	if err != nil || len(es) != 1 || es[0].Index != index {
+		return nil, err
 	}
 	return &es[0], nil
 }
 
-// missingEntry is the error of Entry for an index whose row the store
-// does not hold: ErrTampered when the latest checkpoint (its note
+// missingEntry is the answer of Entry for an index whose row the store
+// did not hold: ErrTampered when the latest checkpoint (its note
 // verified) or a later entry says the log holds it, or when that
 // checkpoint does not verify; ErrNotFound otherwise (past the end).
-func (l *Ledger) missingEntry(index int64) error {
+// Before calling a row deleted it reads the row again: the first read may
+// have come just before a writer committed the entry and signed a
+// checkpoint of it, which this one, begun after that checkpoint was read,
+// sees.
+func (l *Ledger) missingEntry(index int64) (*Entry, error) {
+	var why error
 	c, err := l.LatestCheckpoint()
 	if errors.Is(err, ErrTampered) {
-		return fmt.Errorf("entry %d is missing: %w", index, err)
+		return nil, fmt.Errorf("entry %d is missing: %w", index, err)
 	}
 	if err == nil && index < c.Size {
-		return fmt.Errorf("entry %d is missing, but the checkpoint of size %d signed it: %w", index, c.Size, ErrTampered)
+		why = fmt.Errorf("entry %d is missing, but the checkpoint of size %d signed it: %w", index, c.Size, ErrTampered)
+	} else if n, err := l.store.Size(context.Background()); err == nil && index < n {
+		why = fmt.Errorf("entry %d is missing, but the log holds entries after it (size %d): %w", index, n, ErrTampered)
 	}
-	if n, err := l.store.Size(context.Background()); err == nil && index < n {
-		return fmt.Errorf("entry %d is missing, but the log holds entries after it (size %d): %w", index, n, ErrTampered)
+	if why == nil {
+		return nil, fmt.Errorf("entry %d: %w", index, ErrNotFound)
 	}
-	return fmt.Errorf("entry %d: %w", index, ErrNotFound)
+	if e, err := l.entryAt(index); e != nil || err != nil {
+		return e, err
+	}
+	return nil, why
 }
 
 // MaxEntries is the most entries one Entries call returns.
