@@ -276,8 +276,6 @@ func (s *scanner) end() bool {
 	return !s.failed && s.i == len(s.data)
 }
 
-// once marks the field bit as read in seen, failing if it already was:
-// a key given twice in one object.
 // all gives up unless seen, the members read of an object whose members
 // keys names, holds every one of them (requireAuctionMembers then says
 // which is missing).
@@ -287,6 +285,8 @@ func (s *scanner) all(seen uint32, keys *keySet) {
 	}
 }
 
+// once marks the field bit as read in seen, failing if it already was:
+// a key given twice in one object.
 func (s *scanner) once(seen *uint32, bit uint32) bool {
 	if *seen&bit != 0 {
 		s.fail()
