@@ -110,7 +110,7 @@ func CheckName(name string) error {
 	if pgurl.IsConnString(name) {
 		// pgx would take it, but as a path it would name a SQLite file
 		// holding the password in its name.
-		return fmt.Errorf("%s: %w; write it as a URL: postgres://USER:PASSWORD@HOST:PORT/DBNAME, or postgres:///DBNAME?host=/SOCKET/DIR", Redact(name), ErrNotStore)
+		return fmt.Errorf("%s: %w; write it as a URL: postgres://USER:PASSWORD@HOST:PORT/DBNAME, or postgres:///DBNAME?host=/SOCKET/DIR (a SQLite file of that name: write it as ./NAME)", Redact(name), ErrNotStore)
 	}
 	return nil
 }
