@@ -281,7 +281,8 @@ func requireJSON(c echo.Context) error {
 // documents for input (a bad body, a reference to a missing entry or one
 // of the wrong kind, a posted_at after the integration time) is 400, a
 // duplicate 409 with the existing index; a closed ledger or a request that
-// ran out of time 503; only the ledger's write and clock failures are 500.
+// ran out of time 503; the ledger's write and clock failures are returned
+// as they are, which handleError answers 503 with Retry-After, logged.
 func appendError(err error) error {
 	var de *ledger.DuplicateError
 	var be *ledger.BodyError
