@@ -114,10 +114,12 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 // of the exported log's tree: keeping its tiles would publish a
 // checkpoint over tiles that do not lead to it.
 type DirError struct {
-	Dir    string
+	Dir    string // the directory Export was given
 	Reason string // what the directory's checkpoint is, against the log
 }
 
+// Error is "DIR: REASON; the tiles there are not this log's and cannot
+// be kept".
 func (e *DirError) Error() string {
 	return fmt.Sprintf("%s: %s; the tiles there are not this log's and cannot be kept", e.Dir, e.Reason)
 }
