@@ -194,7 +194,7 @@ func CheckResult(l *ledger.Ledger, resultIndex int64) (*ResultCheck, error) {
 	data, err := l.Replay(res.ReplaySHA256)
 	if err != nil {
 		if errors.Is(err, ledger.ErrNotFound) {
-			return nil, fmt.Errorf("result entry %d names replay %s, which is not stored (a result is admitted only after its replay is stored): %w", resultIndex, res.ReplaySHA256, ledger.ErrTampered)
+			return nil, MissingReplay(resultIndex, res.ReplaySHA256)
 		}
 		return nil, err
 	}
@@ -645,4 +645,13 @@ func toContributions(cs []commit.ReplayContribution) []commit.Contribution {
 		out[i] = commit.Contribution{Seat: c.Seat, ClientSeed: []byte(c.ClientSeed)}
 	}
 	return out
+}
+
+// MissingReplay is the error for result entry resultIndex whose replay,
+// digest (its SHA-256 in hex), the store does not hold. It wraps
+// ledger.ErrTampered: admission stores a result's replay before the
+// result (admitResult), so a missing one is a replays row deleted, as
+// the audit reports it.
+func MissingReplay(resultIndex int64, digest string) error {
+	return fmt.Errorf("result entry %d names replay %s, which is not stored (a result is admitted only after its replay is stored): %w", resultIndex, digest, ledger.ErrTampered)
 }

@@ -57,7 +57,8 @@ type errorPage struct {
 // says, an error wrapping ledger.ErrTampered (a row that does not check
 // out against the signed data) to 409 naming it, a handler's panic
 // (panicked, from the Recover middleware) to 500, and any other error
-// (the store could not be read: a database down or unreachable) to 503
+// (the store could not be read or written: a database down or
+// unreachable, a disk full) to 503
 // with Retry-After; 500 and 503 are logged and their message reveals
 // nothing. API paths answer JSON {"error": ...}, pages an HTML page.
 func (s *Server) handleError(err error, c echo.Context) {
@@ -102,7 +103,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		// error that is the request's fault is an httpError): the site
 		// is unavailable for now, not broken.
 		s.log.Printf("%s %s: %v", c.Request().Method, c.Request().URL.Path, err)
-		code, msg = http.StatusServiceUnavailable, "the ledger's store could not be read just now; try again later"
+		code, msg = http.StatusServiceUnavailable, "the ledger's store could not be read or written just now; try again later"
 		c.Response().Header().Set("Retry-After", "5")
 	}
 	if c.Request().Method == http.MethodHead {

@@ -204,7 +204,7 @@ func (s *Server) replayOf(id string) (*replayPageView, error) {
 		if errors.Is(err, ledger.ErrNotFound) && n >= 0 {
 			// A result's replay is stored before the result is admitted:
 			// gone, it is a replays row deleted (the audit's finding).
-			return nil, fmt.Errorf("result entry %d names replay %s, which is not stored (a result is admitted only after its replay is stored): %w", n, d, ledger.ErrTampered)
+			return nil, verify.MissingReplay(n, d)
 		}
 		if errors.Is(err, ledger.ErrNotFound) {
 			return nil, notFound("no replay with the digest %s is stored", d)

@@ -245,10 +245,10 @@ func (c *Cosigner) submit(ctx context.Context, hc *http.Client, w *Witness, cp *
 
 // MaxClockSkew is how far a witness's clock may be from the log's: a
 // cosignature is refused when its timestamp is more than this before the
-// checkpoint was signed (the log's created_at) or after this machine's
-// clock when the answer came. Either way the witness's clock is off, and
-// its timestamp, shown as "witnessed by", would be no evidence of when
-// the entries existed.
+// checkpoint was signed (the log's created_at, by the writer's clock) or
+// after this machine's clock when the answer came. Either way one of the
+// clocks is off (the messages do not say which), and the timestamp, shown
+// as "witnessed by", would be no evidence of when the entries existed.
 const MaxClockSkew = 10 * time.Minute
 
 // checkWitnessClock holds cs, w's cosignatures of a checkpoint signed at
@@ -258,11 +258,11 @@ const MaxClockSkew = 10 * time.Minute
 func checkWitnessClock(w *Witness, cs []Cosignature, signedAt int64, now time.Time) error {
 	for _, c := range cs {
 		if signedAt > 0 && c.Time.Before(time.Unix(0, signedAt).Add(-MaxClockSkew)) {
-			return fmt.Errorf("witness %s: answer: a cosignature timestamped %s, before the checkpoint was signed (%s): the witness's clock is off by more than %v, so its timestamp is no evidence of when the entries existed",
+			return fmt.Errorf("witness %s: answer: a cosignature timestamped %s, before the checkpoint was signed (%s, by the log's clock): the witness's clock and the log's differ by more than %v, so the timestamp is no evidence of when the entries existed",
 				w.Name, c.Time.UTC().Format(time.RFC3339), time.Unix(0, signedAt).UTC().Format(time.RFC3339), MaxClockSkew)
 		}
 		if c.Time.After(now.Add(MaxClockSkew)) {
-			return fmt.Errorf("witness %s: answer: a cosignature timestamped %s, after this machine's clock (%s): the witness's clock is off by more than %v, so its timestamp is no evidence of when the entries existed",
+			return fmt.Errorf("witness %s: answer: a cosignature timestamped %s, after this machine's clock (%s): the witness's clock and this machine's differ by more than %v, so the timestamp is no evidence of when the entries existed",
 				w.Name, c.Time.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339), MaxClockSkew)
 		}
 	}
