@@ -45,14 +45,7 @@ func TestHandlerVerifiesTiles(t *testing.T) {
 		{"body of entry 10", `UPDATE entries SET body = replace(body, '"p10"', '"q10"') WHERE idx = 10`, []string{"tile/entries/000"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			db := filepath.Join(t.TempDir(), "c.db")
-			b, err := os.ReadFile(base)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(db, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			db := copyFile(t, base)
 			if c.stmt != "" {
 				if err := tamper.Restoring(db, c.stmt); err != nil {
 					t.Fatal(err)
@@ -113,14 +106,7 @@ func TestHandlerRefusesMissingRows(t *testing.T) {
 		{"leaf hash of entry 299", fmt.Sprintf(`DELETE FROM hashes WHERE id = %d`, tlog.StoredHashIndex(0, 299)), "tile/0/001.p/44"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			db := filepath.Join(t.TempDir(), "c.db")
-			b, err := os.ReadFile(base)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(db, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			db := copyFile(t, base)
 			if err := tamper.Restoring(db, c.stmt); err != nil {
 				t.Fatal(err)
 			}
@@ -174,4 +160,19 @@ func commitLedger(t *testing.T, origin string, n int) string {
 		t.Fatal(err)
 	}
 	return base
+}
+
+// copyFile copies the file at path into a new temporary directory and
+// returns the copy's path.
+func copyFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(cp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cp
 }

@@ -37,27 +37,8 @@ func TestZeroTimestampRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const name = "example.com/clockless"
-	pub, priv, err := ed25519.GenerateKey(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kid := sha256.Sum256(append([]byte(name+"\n\x04"), pub...))
-	vkey := name + "+" + hex.EncodeToString(kid[:4]) + "+" + base64.StdEncoding.EncodeToString(append([]byte{4}, pub...))
-	var stamp atomic.Uint64 // set by the test, read by the handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		i := bytes.Index(body, []byte("\n\n")) // end of the old size and proof
-		cp := body[i+2:]
-		text := cp[:bytes.Index(cp, []byte("\n\n"))+1]
-		ts := stamp.Load()
-		msg := append([]byte(fmt.Sprintf("cosignature/v1\ntime %d\n", ts)), text...)
-		sig := binary.BigEndian.AppendUint64(kid[:4:4], ts)
-		sig = append(sig, ed25519.Sign(priv, msg)...)
-		fmt.Fprintf(w, "— %s %s\n", name, base64.StdEncoding.EncodeToString(sig))
-	}))
-	defer srv.Close()
-	w, err := witness.NewWitness(vkey, srv.URL)
+	vkey, url, stamp := specWitness(t, "example.com/clockless")
+	w, err := witness.NewWitness(vkey, url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,27 +63,8 @@ func TestZeroTimestampRefused(t *testing.T) {
 func TestWitnessClockSkew(t *testing.T) {
 	log := tlogtest.NewLog(t, "example.com/skew")
 	log.Fill(t, 3, "s")
-	const name = "example.com/skewed"
-	pub, priv, err := ed25519.GenerateKey(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kid := sha256.Sum256(append([]byte(name+"\n\x04"), pub...))
-	vkey := name + "+" + hex.EncodeToString(kid[:4]) + "+" + base64.StdEncoding.EncodeToString(append([]byte{4}, pub...))
-	var stamp atomic.Int64 // set by the test, read by the handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		i := bytes.Index(body, []byte("\n\n")) // end of the old size and proof
-		cp := body[i+2:]
-		text := cp[:bytes.Index(cp, []byte("\n\n"))+1]
-		ts := uint64(stamp.Load())
-		msg := append([]byte(fmt.Sprintf("cosignature/v1\ntime %d\n", ts)), text...)
-		sig := binary.BigEndian.AppendUint64(kid[:4:4], ts)
-		sig = append(sig, ed25519.Sign(priv, msg)...)
-		fmt.Fprintf(w, "— %s %s\n", name, base64.StdEncoding.EncodeToString(sig))
-	}))
-	defer srv.Close()
-	p, err := witness.ParsePolicy([]byte("witness " + vkey + " " + srv.URL + "\nquorum 1\n"))
+	vkey, url, stamp := specWitness(t, "example.com/skewed")
+	p, err := witness.ParsePolicy([]byte("witness " + vkey + " " + url + "\nquorum 1\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +78,7 @@ func TestWitnessClockSkew(t *testing.T) {
 		{time.Now().Add(24 * time.Hour), "after this machine's clock"},
 		{time.Now().Add(-time.Minute), ""},
 	} {
-		stamp.Store(tc.at.Unix())
+		stamp.Store(uint64(tc.at.Unix()))
 		rs, err := c.Cosign(ctx)
 		if err != nil || len(rs) != 1 {
 			t.Fatalf("Cosign at %v: %+v, %v", tc.at, rs, err)
@@ -136,4 +98,34 @@ func TestWitnessClockSkew(t *testing.T) {
 			t.Errorf("a cosignature at %v: %v, stored %+v; want it stored", tc.at, rs[0].Err, stored)
 		}
 	}
+}
+
+// specWitness starts a witness written from C2SP tlog-cosignature alone
+// (crypto/ed25519, key ID SHA-256(name || "\n" || 0x04 || key)[:4],
+// message "cosignature/v1\ntime T\n" and the note body): it cosigns every
+// add-checkpoint request with the timestamp the returned stamp holds
+// (Unix seconds, set by the test). It returns its verifier key and URL;
+// the server stops with the test.
+func specWitness(t *testing.T, name string) (vkey, url string, stamp *atomic.Uint64) {
+	t.Helper()
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kid := sha256.Sum256(append([]byte(name+"\n\x04"), pub...))
+	vkey = name + "+" + hex.EncodeToString(kid[:4]) + "+" + base64.StdEncoding.EncodeToString(append([]byte{4}, pub...))
+	stamp = new(atomic.Uint64)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		i := bytes.Index(body, []byte("\n\n")) // end of the old size and proof
+		cp := body[i+2:]
+		text := cp[:bytes.Index(cp, []byte("\n\n"))+1]
+		ts := stamp.Load()
+		msg := append([]byte(fmt.Sprintf("cosignature/v1\ntime %d\n", ts)), text...)
+		sig := binary.BigEndian.AppendUint64(kid[:4:4], ts)
+		sig = append(sig, ed25519.Sign(priv, msg)...)
+		fmt.Fprintf(w, "— %s %s\n", name, base64.StdEncoding.EncodeToString(sig))
+	}))
+	t.Cleanup(srv.Close)
+	return vkey, srv.URL, stamp
 }
