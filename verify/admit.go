@@ -397,9 +397,11 @@ func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 // admitSeedCommit refuses a seed-commit whose config the rules refuse,
 // whose play_at_entry is not after it, whose drand round is not a round
 // (< 1) or is already published, or whose commitment an earlier
-// seed-commit holds. A reveal_by already past is a warning: the match
-// will be reported abandoned.
+// seed-commit holds. A reveal_by already past is a warning (the match
+// will be reported abandoned), and so is a drand round published more
+// than farBeaconRound after now.
 func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string, error) {
+	var farRound string // the warning for a round far ahead
 	if err := CheckMatchConfig(b.Game, b.RulesVersion, b.Config); err != nil {
 		return nil, err
 	}
@@ -427,8 +429,15 @@ func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string,
 			return nil, refuse("beacon_round", "drand round %d of %s was published at %s, before now (%s): its randomness is already public; expected a round after now (the next is %d)",
 				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), now.UTC().Format(time.RFC3339), chain.RoundAt(now)+1)
 		}
+		if pub.After(now.Add(farBeaconRound)) {
+			farRound = fmt.Sprintf("drand round %d of %s is published at %s, %d days from now: the match seed cannot be computed, nor the match played, before then (the next round is %d)",
+				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), int64(pub.Sub(now)/(24*time.Hour)), chain.RoundAt(now)+1)
+		}
 	}
 	var warnings []string
+	if farRound != "" {
+		warnings = append(warnings, farRound)
+	}
 	if b.RevealBy != "" {
 		if by, err := ledger.ParseTime(b.RevealBy); err == nil && !by.After(now) {
 			warnings = append(warnings, fmt.Sprintf("reveal_by %s is before now (%s): the match will be reported abandoned, and a seed-reveal will be late",
@@ -446,6 +455,12 @@ func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string,
 	}
 	return nil, earlier.reused()
 }
+
+// farBeaconRound is how far ahead a seed-commit's drand round may be
+// published before admission warns that the match cannot be played until
+// then: further is more likely a typo than a tournament planned so long
+// ahead.
+const farBeaconRound = 30 * 24 * time.Hour
 
 // reused is the refusal of a seed-commit whose commitment e holds: an
 // *AdmissionError naming e and whether its seed-reveal made the seed

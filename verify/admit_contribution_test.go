@@ -28,6 +28,16 @@ func TestAdmitContributionAndBeacon(t *testing.T) {
 	if w, err := al.admit(sc("m", `,"beacon_chain":"`+qn+`","beacon_round":657413`), nil, "2023-09-15T11:00:02Z"); err != nil || len(w) > 0 {
 		t.Errorf("a round one second in the future: %q, %v", w, err)
 	}
+	// More than 30 days ahead is admitted with a warning (more likely a
+	// typo than a match planned so long ahead): 2023-08-15T11:00:02Z is
+	// 31 days and a second before the round; 29 days before, no warning.
+	w, err = al.admit(sc("m", `,"beacon_chain":"`+qn+`","beacon_round":657413`), nil, "2023-08-15T11:00:02Z")
+	if err != nil || len(w) != 1 || !strings.Contains(w[0], "drand round 657413 of quicknet is published at 2023-09-15T11:00:03Z, 31 days from now") {
+		t.Errorf("a round 31 days ahead: %q, %v; want a warning naming its date", w, err)
+	}
+	if w, err := al.admit(sc("m", `,"beacon_chain":"`+qn+`","beacon_round":657413`), nil, "2023-08-17T11:00:03Z"); err != nil || len(w) > 0 {
+		t.Errorf("a round 29 days ahead: %q, %v; want no warning", w, err)
+	}
 	w, err = al.admit(sc("m", `,"beacon_chain":"`+h+`","beacon_round":5`), nil, "2023-09-15T11:00:02Z")
 	wantRefused(t, "an unknown network", w, err, "beacon_chain", "not a network sealed knows")
 
