@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -87,6 +89,15 @@ func (m *matchInputFlags) parse(a *app) ([]commit.ReplayContribution, *commit.Re
 				withHint("make one with 'sealed beacon get --round R'")
 		}
 		b = &commit.ReplayBeacon{Chain: r.Chain, Round: r.Round, Signature: r.Signature}
+		// drand's randomness is SHA-256 of the signature, which is what
+		// is used: a file whose randomness says otherwise was edited or
+		// mixed up, and says so.
+		if sig, err := hex.DecodeString(r.Signature); err == nil && r.Randomness != "" {
+			if want := sha256.Sum256(sig); !strings.EqualFold(r.Randomness, hex.EncodeToString(want[:])) {
+				fmt.Fprintf(a.errOut, "warning: --beacon-file %s: its randomness %.16s... is not SHA-256 of its signature (%.16s...); the round's randomness is taken from the signature, as drand defines it\n",
+					terminalSafe(m.BeaconFile), terminalSafe(r.Randomness), hex.EncodeToString(want[:]))
+			}
+		}
 	}
 	return cs, b, nil
 }
