@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/spf13/cobra"
@@ -69,6 +70,12 @@ func runLedgerInit(a *app, o *ledgerInitOptions) error {
 	vkey, err := stores.Init(context.Background(), o.DB, o.Origin, o.Key)
 	if err != nil {
 		return initError(o, err)
+	}
+	// C2SP tlog-checkpoint: the origin "SHOULD be a schema-less URL";
+	// tlog-tiles clients and witnesses compare it byte for byte, so it is
+	// said now, while a new ledger can still be made under another name.
+	if strings.Contains(o.Origin, "://") || strings.HasSuffix(o.Origin, "/") {
+		fmt.Fprintf(a.errOut, "warning: origin %s: C2SP tlog-checkpoint recommends a schema-less URL with no trailing slash, such as example.com/sealed; an origin cannot be changed once witnesses and clients know it\n", terminalSafe(o.Origin))
 	}
 	if a.json {
 		return a.printJSON(map[string]string{"db": stores.Redact(o.DB), "key_file": o.Key, "origin": o.Origin, "verifier_key": vkey})
