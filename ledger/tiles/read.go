@@ -20,6 +20,7 @@ type LeafTooLargeError struct {
 	Size  int   // its leaf's length in bytes
 }
 
+// Error names the entry, its leaf size and the limit.
 func (e *LeafTooLargeError) Error() string {
 	return fmt.Sprintf("entry %d: leaf of %d bytes, more than the %d an entry bundle can hold (C2SP tlog-tiles)", e.Index, e.Size, ledger.MaxLeafSize)
 }

@@ -140,6 +140,8 @@ type QuorumError struct {
 	Quorum int
 }
 
+// Error says how many valid cosignatures there are, by whom, against
+// the quorum.
 func (e *QuorumError) Error() string {
 	if len(e.Valid) == 0 {
 		return fmt.Sprintf("checkpoint has no valid witness cosignature, fewer than the quorum of %d", e.Quorum)

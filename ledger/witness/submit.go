@@ -24,6 +24,7 @@ type ConflictError struct {
 	Size    int64
 }
 
+// Error names the witness and the size it last cosigned.
 func (e *ConflictError) Error() string {
 	return fmt.Sprintf("witness %s: 409 Conflict: it last cosigned size %d", e.Witness, e.Size)
 }
@@ -36,6 +37,8 @@ type RefusedError struct {
 	Body    string
 }
 
+// Error names the witness, the status and what it means, and the
+// answer's body (at most 200 bytes).
 func (e *RefusedError) Error() string {
 	why := map[int]string{
 		http.StatusNotFound:            "the witness does not know this log's origin",
