@@ -33,6 +33,7 @@ type PathError struct {
 	Reason string
 }
 
+// Error names the path, what is wrong with it and the grammar expected.
 func (e *PathError) Error() string {
 	return fmt.Sprintf("malformed tile path %q: %s (C2SP tlog-tiles: tile/<L>/<N>[.p/<W>] or tile/entries/<N>[.p/<W>])", e.Path, e.Reason)
 }

@@ -38,6 +38,7 @@ type Client struct {
 // match, an inconsistent proof.
 type CheckError struct{ Msg string }
 
+// Error is the check that failed, in words.
 func (e *CheckError) Error() string { return e.Msg }
 
 func checkErr(format string, args ...any) error { return &CheckError{fmt.Sprintf(format, args...)} }
@@ -81,6 +82,7 @@ type StatusError struct {
 	Body   string // the body's first line, at most 300 bytes; "" for none
 }
 
+// Error names the URL, the status and what the log said, if anything.
 func (e *StatusError) Error() string {
 	if e.Body == "" {
 		return fmt.Sprintf("GET %s: %s", e.URL, e.Status)
@@ -107,6 +109,7 @@ type RangeError struct {
 	Size  int64 // the checkpoint's tree size
 }
 
+// Error names the index and the indexes the checkpoint covers.
 func (e *RangeError) Error() string {
 	if e.Size == 0 {
 		return fmt.Sprintf("entry %d is not in the log: its checkpoint covers no entries yet", e.Index)

@@ -20,6 +20,8 @@ type WatchError struct {
 	Err      error // the proof check's error, if any
 }
 
+// Error names the two checkpoints' sizes and why the later one does not
+// extend the earlier.
 func (e *WatchError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: the log's checkpoint of size %d does not extend the one of size %d seen before", e.What, e.New.Size, e.Old.Size)
