@@ -431,7 +431,7 @@ func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string,
 		}
 		if pub.After(now.Add(farBeaconRound)) {
 			farRound = fmt.Sprintf("drand round %d of %s is published at %s, %d days from now: the match seed cannot be computed, nor the match played, before then (the next round is %d)",
-				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), int64(pub.Sub(now)/(24*time.Hour)), chain.RoundAt(now)+1)
+				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), (pub.Unix()-now.Unix())/86400, chain.RoundAt(now)+1) // in seconds: pub.Sub(now) saturates at 292 years (106751 days)
 		}
 	}
 	var warnings []string

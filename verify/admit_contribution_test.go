@@ -35,6 +35,15 @@ func TestAdmitContributionAndBeacon(t *testing.T) {
 	if err != nil || len(w) != 1 || !strings.Contains(w[0], "drand round 657413 of quicknet is published at 2023-09-15T11:00:03Z, 31 days from now") {
 		t.Errorf("a round 31 days ahead: %q, %v; want a warning naming its date", w, err)
 	}
+	// Round 10^11 is published at 1692803367 + (10^11 - 1) * 3 =
+	// 301692803364 (date -u -d @301692803364: Mon Apr 7 20:29:24 UTC
+	// 11530), (301692803364 - 1694775602) / 86400 = 3472199 days after
+	// 2023-09-15T11:00:02Z: not the 106751 days (292 years) at which a
+	// time.Duration saturates (trial 9).
+	w, err = al.admit(sc("m", `,"beacon_chain":"`+qn+`","beacon_round":100000000000`), nil, "2023-09-15T11:00:02Z")
+	if err != nil || len(w) != 1 || !strings.Contains(w[0], "drand round 100000000000 of quicknet is published at 11530-04-07T20:29:24Z, 3472199 days from now") {
+		t.Errorf("a round 9504 years ahead: %q, %v; want a warning naming its date and days", w, err)
+	}
 	if w, err := al.admit(sc("m", `,"beacon_chain":"`+qn+`","beacon_round":657413`), nil, "2023-08-17T11:00:03Z"); err != nil || len(w) > 0 {
 		t.Errorf("a round 29 days ahead: %q, %v; want no warning", w, err)
 	}
