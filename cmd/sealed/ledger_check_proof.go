@@ -20,6 +20,7 @@ type ledgerCheckProofOptions struct {
 	VKey       string // --vkey KEY
 	VKeyFile   string // --vkey-file FILE
 	Checkpoint string // --checkpoint FILE: check against this signed checkpoint
+	Leaf       string // --leaf FILE: a tlog-proof's leaf, when it has no extra line (or another)
 	Policy     policyFlags
 }
 
@@ -38,7 +39,9 @@ the verifier key, and the proof must lead to its root hash. With
 --checkpoint, an inclusion proof is checked against that signed
 checkpoint instead of the one it carries (it must have the same size).
 A C2SP tlog-proof receipt ('prove --format tlog-proof', 'action post
---receipt') is read too: its leaf comes from the extra line. With
+--receipt') is read too: its leaf comes from the extra line, or from
+--leaf FILE (the leaf's bytes exactly), which a receipt without an extra
+line needs: C2SP tlog-proof makes that line optional. With
 --witness KEY (repeatable) and --quorum N, or --witnesses FILE, the
 checkpoint must also carry valid cosignature/v1 cosignatures of at least
 N of those witnesses; the earliest is printed ("witnessed by W at T").
@@ -59,6 +62,7 @@ Exit 0 if the proof holds, 1 if it does not, 2 on bad input.`,
 	c.Flags().StringVar(&o.VKey, "vkey", "", "the ledger's verifier `KEY` (name+hash+key)")
 	c.Flags().StringVar(&o.VKeyFile, "vkey-file", "", "read the verifier key from `FILE` (- for stdin)")
 	c.Flags().StringVar(&o.Checkpoint, "checkpoint", "", "check against the signed checkpoint in `FILE` (- for stdin)")
+	c.Flags().StringVar(&o.Leaf, "leaf", "", "a tlog-proof's leaf: the entry's bytes exactly, in `FILE` (- for stdin)")
 	o.Policy.add(c)
 	return c
 }
@@ -80,7 +84,7 @@ type checkProofJSON struct {
 }
 
 func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
-	if err := oneStdin([2]string{"--proof", o.Proof}, [2]string{"--checkpoint", o.Checkpoint}, [2]string{"--vkey-file", o.VKeyFile}); err != nil {
+	if err := oneStdin([2]string{"--proof", o.Proof}, [2]string{"--checkpoint", o.Checkpoint}, [2]string{"--vkey-file", o.VKeyFile}, [2]string{"--leaf", o.Leaf}); err != nil {
 		return err
 	}
 	vkey := o.VKey
@@ -105,6 +109,12 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 	var cpText []byte
 	if o.Checkpoint != "" {
 		if cpText, err = readInput(a, o.Checkpoint, 1<<20); err != nil {
+			return err
+		}
+	}
+	var leaf []byte
+	if o.Leaf != "" {
+		if leaf, err = readInput(a, o.Leaf, ledger.MaxLeafSize); err != nil {
 			return err
 		}
 	}
@@ -147,17 +157,17 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		if err != nil {
 			return badProof(o.Proof, err)
 		}
-		if r.Extra == nil {
+		if r.Extra == nil && leaf == nil {
 			// C2SP tlog-proof makes the extra line optional; without it
-			// the leaf must come from elsewhere, and check-proof has no
-			// other source: nothing was checked, so this is bad input.
-			return usageErrorf("%s has no extra line, so it does not carry the entry's leaf; check-proof takes the leaf from there", o.Proof).
-				withHint("a receipt from 'sealed ledger prove --format tlog-proof' or 'action post --receipt' has one")
+			// the leaf must come from elsewhere: nothing can be checked,
+			// so this is bad input.
+			return usageErrorf("%s has no extra line, so it does not carry the entry's leaf", o.Proof).
+				withHint("give the leaf's bytes with --leaf FILE; a receipt from 'sealed ledger prove --format tlog-proof' or 'action post --receipt' carries it")
 		}
 		if cpText != nil {
 			r.Checkpoint = string(cpText)
 		}
-		cp, err := ledger.CheckReceipt(vkey, r, nil)
+		cp, err := ledger.CheckReceipt(vkey, r, leaf)
 		checkpoints = []string{r.Checkpoint}
 		res.Index = &r.Index
 		if cp != nil {
@@ -169,6 +179,9 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		if cpText != nil {
 			return usageErrorf("--checkpoint goes with inclusion proofs")
 		}
+		if leaf != nil {
+			return usageErrorf("--leaf goes with a tlog-proof; a consistency proof has no leaf")
+		}
 		p, err := ledger.ParseConsistencyProof(data)
 		if err != nil {
 			return badProof(o.Proof, err)
@@ -177,6 +190,9 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 		checkpoints = []string{p.Checkpoint1, p.Checkpoint2}
 		res.Size1, res.Size = p.Size1, p.Size2
 	} else {
+		if leaf != nil {
+			return usageErrorf("--leaf goes with a tlog-proof; a JSON inclusion proof carries its leaf")
+		}
 		p, err := ledger.ParseInclusionProof(data)
 		if err != nil {
 			return badProof(o.Proof, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"net/http"
@@ -240,7 +241,41 @@ func TestCheckProofReceiptWithoutExtra(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut = sealed("ledger", "check-proof", "--proof", f, "--vkey", vkey)
-	if code != 2 || !strings.Contains(errOut, "has no extra line") {
-		t.Errorf("a receipt without its extra line: exit %d, %q; want 2 and \"has no extra line\"", code, errOut)
+	if code != 2 || !strings.Contains(errOut, "has no extra line") || !strings.Contains(errOut, "--leaf FILE") {
+		t.Errorf("a receipt without its extra line: exit %d, %q; want 2, \"has no extra line\" and a hint for --leaf", code, errOut)
+	}
+	// With --leaf, the leaf's bytes: the extra line's base64 (C2SP
+	// tlog-proof: "extra <base64 of the extra data>") decoded. The proof
+	// holds; with a byte of the leaf changed it does not (exit 1); --leaf
+	// with a JSON proof, which carries its leaf, is bad input.
+	leaf, err := base64.StdEncoding.DecodeString(strings.TrimSpace(strings.TrimPrefix(lines[1], "extra ")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	leafFile, badFile := filepath.Join(dir, "leaf"), filepath.Join(dir, "bad-leaf")
+	bad := append([]byte(nil), leaf...)
+	bad[len(bad)/2] ^= 1
+	if err := os.WriteFile(leafFile, leaf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(badFile, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := sealed("ledger", "check-proof", "--proof", f, "--vkey", vkey, "--leaf", leafFile); code != 0 {
+		t.Errorf("the receipt without extra, --leaf the leaf: exit %d, %s %s; want 0", code, out, errOut)
+	}
+	if code, _, errOut := sealed("ledger", "check-proof", "--proof", f, "--vkey", vkey, "--leaf", badFile); code != 1 {
+		t.Errorf("--leaf a changed leaf: exit %d, %s; want 1", code, errOut)
+	}
+	code, proof, errOut := sealed("ledger", "prove", "1", "--db", db)
+	if code != 0 {
+		t.Fatalf("prove: exit %d: %s", code, errOut)
+	}
+	pf := filepath.Join(dir, "p.json")
+	if err := os.WriteFile(pf, []byte(proof), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := sealed("ledger", "check-proof", "--proof", pf, "--vkey", vkey, "--leaf", leafFile); code != 2 || !strings.Contains(errOut, "--leaf goes with a tlog-proof") {
+		t.Errorf("--leaf with a JSON proof: exit %d, %s; want 2", code, errOut)
 	}
 }
