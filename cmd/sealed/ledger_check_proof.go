@@ -31,7 +31,7 @@ func newLedgerCheckProofCmd(a *app, g *ledgerGlobal) *cobra.Command {
 func ledgerCheckProofCmd(a *app, _ *ledgerGlobal, runF func(*app, *ledgerCheckProofOptions) error) *cobra.Command {
 	o := &ledgerCheckProofOptions{}
 	c := &cobra.Command{
-		Use:   "check-proof --proof FILE|- (--vkey KEY | --vkey-file FILE) [--checkpoint FILE]",
+		Use:   "check-proof --proof FILE|- (--vkey KEY | --vkey-file FILE) [--checkpoint FILE] [--leaf FILE]",
 		Short: "Check an inclusion or consistency proof offline, with only the verifier key",
 		Long: `Check a proof made by 'sealed ledger prove' or 'sealed ledger consistency'
 without the database: the checkpoint's Ed25519 signature must verify with
