@@ -401,7 +401,7 @@ func admitContribution(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 // will be reported abandoned), and so is a drand round published more
 // than farBeaconRound after now.
 func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string, error) {
-	var farRound string // the warning for a round far ahead
+	var warnings []string
 	if err := CheckMatchConfig(b.Game, b.RulesVersion, b.Config); err != nil {
 		return nil, err
 	}
@@ -430,13 +430,9 @@ func admitSeedCommit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]string,
 				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), now.UTC().Format(time.RFC3339), chain.RoundAt(now)+1)
 		}
 		if pub.After(now.Add(farBeaconRound)) {
-			farRound = fmt.Sprintf("drand round %d of %s is published at %s, %d days from now: the match seed cannot be computed, nor the match played, before then (the next round is %d)",
-				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), (pub.Unix()-now.Unix())/86400, chain.RoundAt(now)+1) // in seconds: pub.Sub(now) saturates at 292 years (106751 days)
+			warnings = append(warnings, fmt.Sprintf("drand round %d of %s is published at %s, %d days from now: the match seed cannot be computed, nor the match played, before then (the next round is %d)",
+				*b.BeaconRound, chain.Name, pub.Format(time.RFC3339), (pub.Unix()-now.Unix())/86400, chain.RoundAt(now)+1)) // in seconds: pub.Sub(now) saturates at 292 years (106751 days)
 		}
-	}
-	var warnings []string
-	if farRound != "" {
-		warnings = append(warnings, farRound)
 	}
 	if b.RevealBy != "" {
 		if by, err := ledger.ParseTime(b.RevealBy); err == nil && !by.After(now) {

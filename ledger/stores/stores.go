@@ -27,13 +27,10 @@ func IsURL(name string) bool { return pgurl.IsURL(name) }
 // is returned as it is, but a libpq keyword/value connection string
 // ("host=... password=...", which OpenStore refuses) is not shown.
 func Redact(name string) string {
-	if pgurl.IsConnString(name) {
-		return pgurl.ConnStringHidden
+	if pgurl.Scheme(name) != "" {
+		name = pgurl.Normalize(name)
 	}
-	if pgurl.Scheme(name) == "" {
-		return name
-	}
-	return pgurl.Redact(pgurl.Normalize(name))
+	return pgurl.Redact(name)
 }
 
 // Errors of OpenStore, Open and Init on a name, for callers to explain
