@@ -181,3 +181,39 @@ func TestSearchPlayerNamedLikeIndexOrHash(t *testing.T) {
 		t.Errorf("a hash nothing has and no player is named: %d, want 404", w.Code)
 	}
 }
+
+// TestSearchLookalikeName: a search, or a player page, for a name no
+// entry names but that renders like a player's (the NFD form of an NFC
+// name, a Cyrillic letter for a Latin one) is still a 404, and names the
+// player it looks like, both spelled out, with a link to their entries;
+// a name like no player's gets the plain 404. (Trial 10c: the 404 said
+// "no entry names the player "Zoë"" for the NFD form of the player
+// "Zoë", the two identical on the page.)
+func TestSearchLookalikeName(t *testing.T) {
+	f := newFixture(t)
+	// "Zo\u00eb", NFC: Z o U+00EB; its NFD form is Z o e U+0308.
+	f.add(t, "zoe", "2026-03-02T12:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "Zo\u00eb", ActionType: "bid", Channel: "#auctions",
+		Commitment: "b6df194f85ff09e98c9e4753cb08e989e15a70324df604cc6eef65e7b6eec1fa"})
+	s := f.server(t, nil)
+	for _, c := range []struct{ q, player, link, spelled string }{
+		{"\u0430lice", "alice", `href="/ledger?player=alice"`, `&#34;\u0430lice&#34;`},
+		{"Zoe\u0308", "Zo\u00eb", `href="/ledger?player=Zo%C3%AB"`, `&#34;Zoe\u0308&#34;`},
+	} {
+		for _, target := range []string{"/search?q=" + url.QueryEscape(c.q), "/ledger?player=" + url.QueryEscape(c.q)} {
+			w := do(s, "GET", target, "")
+			body := w.Body.String()
+			if w.Code != http.StatusNotFound {
+				t.Errorf("%s: %d, want 404", target, w.Code)
+			}
+			for _, want := range []string{"looks like the player &#34;" + c.player + "&#34;", c.link, c.spelled} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s lacks %q:\n%s", target, want, body)
+				}
+			}
+		}
+	}
+	w := do(s, "GET", "/search?q=zed", "")
+	if w.Code != http.StatusNotFound || strings.Contains(w.Body.String(), "looks like") {
+		t.Errorf("search zed: %d %s", w.Code, w.Body.String())
+	}
+}
