@@ -217,3 +217,32 @@ func TestSearchLookalikeName(t *testing.T) {
 		t.Errorf("search zed: %d %s", w.Code, w.Body.String())
 	}
 }
+
+// TestVerifyNamesHiddenCharacters: the /verify answer re-shows the reveal
+// in its text box as the bytes themselves (so that it can be checked
+// again), where a bidi control reorders the text around it; the answer
+// names each such character with its byte offset, as the commitment page
+// does. (Trial 10c: it named none.) The commitment is
+// printf 'a\xe2\x80\xaeb\nsalt: \xe2\x81\xa6q' | sha256sum.
+func TestVerifyNamesHiddenCharacters(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, nil)
+	const h = "08607355be31fd247f056dcb5a9a95d99ff0c2d3c2d36e0a8b64afe5d06d6ff0"
+	form := url.Values{"hash": {h}, "reveal": {"a\u202eb\r\nsalt: \u2066q"}}.Encode()
+	w := do(s, "POST", "/verify", form, "Content-Type", "application/x-www-form-urlencoded")
+	body := w.Body.String()
+	if w.Code != http.StatusOK || !strings.Contains(body, "Match: the reveal hashes to the commitment") {
+		t.Fatalf("POST /verify: %d\n%s", w.Code, body)
+	}
+	// Offsets in the bytes checked (CRLF turned into LF): U+202E at 1,
+	// U+2066 at 1+3+1+1+6 = 12.
+	for _, want := range []string{"contains U&#43;202E RIGHT-TO-LEFT OVERRIDE at byte 1", "contains U&#43;2066 LEFT-TO-RIGHT ISOLATE at byte 12"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("POST /verify lacks %q:\n%s", want, body)
+		}
+	}
+	w = do(s, "POST", "/verify", url.Values{"hash": {h}, "reveal": {"plain"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	if strings.Contains(w.Body.String(), "reorder the text") {
+		t.Errorf("POST /verify of plain text notes hidden characters:\n%s", w.Body.String())
+	}
+}
