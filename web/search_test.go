@@ -246,3 +246,38 @@ func TestVerifyNamesHiddenCharacters(t *testing.T) {
 		t.Errorf("POST /verify of plain text notes hidden characters:\n%s", w.Body.String())
 	}
 }
+
+// TestCommitmentRevealTimeOfRecord: a reveal imported with its posted_at
+// shows that time ("posted in the channel"), the one the judge compares
+// with the window, beside its integration time; a reveal that hashes to
+// the commitment but came before the maturation date says it did not
+// count, not only "matches the commitment" (trial 10c: an early reveal
+// showed only its integration time and "matches the commitment").
+func TestCommitmentRevealTimeOfRecord(t *testing.T) {
+	f := newFixture(t)
+	v := readVector(t, "weak") // "I bid 15 on lot 3\nsalt: 42"
+	f.add(t, "dora", "2026-03-08T00:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "dora", ActionType: "bid", Channel: "#auctions",
+		Commitment: v.Commitment, PostedAt: "2026-03-02T12:00:00Z"})
+	c, text := f.idx["dora"], string(v.Text)
+	// Wednesday 10:00, before Thursday 2026-03-05 00:00, the maturation date.
+	f.add(t, "dora-reveal", "2026-03-08T00:00:01Z", &ledger.Body{Kind: ledger.KindReveal, Commit: &c, Player: "dora", Text: &text, PostedAt: "2026-03-04T10:00:00Z"})
+	s := f.server(t, nil)
+	w := do(s, "GET", "/c/"+v.Commitment, "")
+	body := w.Body.String()
+	if w.Code != http.StatusOK {
+		t.Fatalf("/c: %d", w.Code)
+	}
+	for _, want := range []string{
+		"integrated 2026-03-08 00:00:01 UTC; posted in the channel 2026-03-04 10:00:00 UTC · 26 bytes",
+		`<span class="ok">matches the commitment</span> · <span class="bad">this reveal did not count</span>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/c/%s lacks %q:\n%s", v.Commitment, want, body)
+		}
+	}
+	// alice's reveal counted: it says so, and not that it did not.
+	w = do(s, "GET", "/c/"+readVector(t, "bid").Commitment, "")
+	if b := w.Body.String(); !strings.Contains(b, "this reveal counted") || strings.Contains(b, "did not count") {
+		t.Errorf("alice's commitment page:\n%s", b)
+	}
+}
