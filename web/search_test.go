@@ -212,6 +212,10 @@ func TestSearchLookalikeName(t *testing.T) {
 			}
 		}
 	}
+	// Zoë's page: one entry, "1 entry", not "1 entries".
+	if w := do(s, "GET", "/ledger?player="+url.QueryEscape("Zo\u00eb"), ""); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), ">1 entry · page 1 of 1") {
+		t.Errorf("Zo\u00eb's page: %d\n%s", w.Code, w.Body.String())
+	}
 	w := do(s, "GET", "/search?q=zed", "")
 	if w.Code != http.StatusNotFound || strings.Contains(w.Body.String(), "looks like") {
 		t.Errorf("search zed: %d %s", w.Code, w.Body.String())
