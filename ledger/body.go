@@ -511,6 +511,9 @@ func checkName(field, v string) error {
 	if len(v) > maxNameLen {
 		return bodyErr(field, "%d bytes, more than the %d allowed", len(v), maxNameLen)
 	}
+	if v != "" && strings.TrimSpace(v) == "" {
+		return bodyErr(field, "%q is only white space; expected a name with a visible character", v)
+	}
 	if strings.TrimSpace(v) != v {
 		return bodyErr(field, "%q has leading or trailing white space; expected %q", v, strings.TrimSpace(v))
 	}

@@ -56,6 +56,10 @@ func TestBadBodies(t *testing.T) {
 		{commitBody("p\\u0007", hashA), "player", "control character"},
 		{commitBody("ab ", hashA), "player", "leading or trailing white space"},
 		{commitBody(" ab", hashA), "player", "leading or trailing white space"},
+		// Only white space: not `expected ""`, a name refused in turn
+		// (trial 10c).
+		{commitBody("   ", hashA), "player", `"   " is only white space; expected a name with a visible character`},
+		{commitBody("\u3000", hashA), "player", "is only white space; expected a name with a visible character"},
 		{commitBody("ann\\u200b", hashA), "player", "invisible character U+200B"}, // zero-width space
 		{commitBody("ann\\u202e", hashA), "player", "invisible character U+202E"}, // right-to-left override
 		{strings.Replace(commitBody("p", hashA), `"#auctions"`, `"#auctions\ufeff"`, 1), "channel", "invisible character U+FEFF"},

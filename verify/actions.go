@@ -388,8 +388,13 @@ var ErrWeekNotOver = errors.New("the week has not concluded yet")
 //
 // Errors: a Game that does not validate; ErrWeekNotOver (wrapped, naming
 // the instant) when that instant is after o.Now; lots.Conclude's errors
-// for impossible input (negative points or prizes, a lot listed twice).
+// for impossible input (negative points or prizes, a lot listed twice);
+// a *LookalikePlayerError for a name in Points, Players or Possessions
+// that is no player of h but renders like one.
 func ConcludeLots(h secret.History, o LotsOptions) (*LotsConclusion, error) {
+	if err := checkLookalikes(h, o); err != nil {
+		return nil, err
+	}
 	g, cal := o.Game, o.Game.Calendar
 	start := cal.WeekStart(o.Week)
 	end := cal.WeekStart(nextWeek(cal, o.Week))

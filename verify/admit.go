@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -181,6 +182,13 @@ func admitRevealOrEdit(l *ledger.Ledger, b *ledger.Body, now time.Time) ([]strin
 		return nil, err
 	}
 	if post.Player != b.Player {
+		if ledger.Skeleton(post.Player) == ledger.Skeleton(b.Player) {
+			// The two names render alike ("Zo\u00eb" and its NFD form
+			// "Zoe\u0308"): spelled as they are, the refusal would read
+			// "posted by Zoë, not Zoë".
+			return nil, refuse("player", "commit entry %d was posted by %q, written %s, not %q, written %s: the two names look alike (the same Unicode confusable skeleton, UTS #39) but are different characters; %s names the player who posted the commitment exactly as the commit entry does",
+				pe.Index, post.Player, strconv.QuoteToASCII(post.Player), b.Player, strconv.QuoteToASCII(b.Player), b.Kind.Article())
+		}
 		return nil, refuse("player", "commit entry %d was posted by %s, not %s; %s names the player who posted the commitment", pe.Index, post.Player, b.Player, b.Kind.Article())
 	}
 	t := now

@@ -202,6 +202,12 @@ func TestAdmitRevealOrEditByAnotherPlayer(t *testing.T) {
 	w, err = al.admit(revealJSON(c, "Alice", "hello world", ""), nil, later)
 	wantRefused(t, "Alice's reveal of alice's commit", w, err, "player", "alice")
 
+	// A name that renders like the poster's (a Cyrillic а, U+0430) is
+	// refused spelled out, so the two do not read alike (trial 10c: "was
+	// posted by Zoë, not Zoë").
+	w, err = al.admit(revealJSON(c, "\u0430lice", "hello world", ""), nil, later)
+	wantRefused(t, "\u0430lice's reveal of alice's commit", w, err, "player", `"alice", written "alice"`, `written "\u0430lice"`, "look alike")
+
 	w, err = al.admit(revealJSON(c, "alice", "hello world", ""), nil, later)
 	wantAdmitted(t, "alice's reveal of her commit", w, err)
 	w, err = al.admit(editJSON(c, "alice", ""), nil, later)

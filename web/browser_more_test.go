@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,5 +124,43 @@ func TestBrowserLongNames(t *testing.T) {
 	}
 	if want := "I bid 1 on lot 1 </script><U+202E>evil<U+200B>\nsalt: hrbd4qk2xw7m3zjv5nyc6tpe2a"; lit != want {
 		t.Errorf("the literal reveal shows %q, want %q", lit, want)
+	}
+}
+
+// TestBrowserRightToLeftName: on a player's page the heading reads
+// "Entries naming NAME N entries"; a right-to-left name (Hebrew) must not
+// take the page's count into its run. Chromium lays the first character of
+// the count out to the right of the name, as in the markup (trial 10c: it
+// showed "Entries naming 3 דוד entries", the count left of the name).
+func TestBrowserRightToLeftName(t *testing.T) {
+	f := newFixture(t)
+	v := readVector(t, "bid")
+	f.add(t, "david", "2026-03-02T12:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "\u05d3\u05d5\u05d3", ActionType: "hand", Channel: "#game-actions", Commitment: v.Commitment})
+	srv := httptest.NewServer(f.server(t, nil))
+	defer srv.Close()
+	ctx := browser(t)
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/ledger?player="+url.QueryEscape("\u05d3\u05d5\u05d3")),
+		chromedp.WaitReady(chromedp.CSS("h1 .muted")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	const js = `(() => {
+		const name = document.querySelector('h1 .name').getBoundingClientRect();
+		const count = document.querySelector('h1 .muted');
+		const r = document.createRange();
+		r.setStart(count.firstChild, 0); r.setEnd(count.firstChild, 1);
+		const c = r.getBoundingClientRect();
+		return [count.firstChild.textContent.slice(0, 1), c.left - name.right];
+	})()`
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != "1" {
+		t.Fatalf("the heading's count starts %v, want 1", got)
+	}
+	if gap, _ := got[1].(float64); gap < 0 {
+		t.Errorf("the count's first digit is %.1f px left of the name's right edge: the name took it into its right-to-left run", -gap)
 	}
 }

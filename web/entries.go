@@ -165,7 +165,7 @@ func (s *Server) search(c echo.Context) error {
 			return err
 		}
 		if len(idx) == 0 {
-			return notFound("no entry names the player %q, and it is not a hash (64 hex characters) or an entry index", q)
+			return s.unknownPlayer(q, "no entry names the player %q, and it is not a hash (64 hex characters) or an entry index")
 		}
 		return c.Redirect(http.StatusSeeOther, "/ledger?player="+url.QueryEscape(q))
 	}
@@ -208,6 +208,38 @@ func (s *Server) playerSearch(q string) (string, error) {
 		return "", err
 	}
 	return "/ledger?player=" + url.QueryEscape(q), nil
+}
+
+// unknownPlayer is the 404 of a player name no entry names (format has
+// one %q, the name). When the name renders like a player's (the same
+// confusable skeleton, ledger.PlayerLike: another Unicode normalisation
+// form, a Cyrillic letter for a Latin one) whose entries the checked
+// index holds, it names that player, both names spelled out, and links
+// their entries: the two look the same on the page, and the writers
+// refuse a second player of one skeleton, so that player is the one
+// meant or the one imitated.
+func (s *Server) unknownPlayer(name, format string) error {
+	e := notFound(format, name)
+	p, err := s.o.Reader.PlayerLike(name)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return e
+	}
+	if err != nil {
+		return err
+	}
+	if p.Player == name {
+		return e
+	}
+	if idx, err := s.judge.entriesOfPlayer(p.Player); err != nil {
+		return err
+	} else if len(idx) == 0 {
+		return e
+	}
+	e.msg = fmt.Sprintf("%s; it is written %s, and looks like the player %q, written %s: both have the Unicode confusable skeleton %q (UTS #39)",
+		e.msg, strconv.QuoteToASCII(name), p.Player, strconv.QuoteToASCII(p.Player), p.Skeleton)
+	e.link = "/ledger?player=" + url.QueryEscape(p.Player)
+	e.linkText = fmt.Sprintf("The entries naming %q", p.Player)
+	return e
 }
 
 // redirectOr answers err when it is set, else a 303 to to.
@@ -276,7 +308,7 @@ func (s *Server) playerPage(c echo.Context, player string, page int64) error {
 		return err
 	}
 	if len(idx) == 0 {
-		return notFound("no entry names the player %q", player)
+		return s.unknownPlayer(player, "no entry names the player %q")
 	}
 	size := int64(len(idx))
 	pages := max(1, (size+PageSize-1)/PageSize)

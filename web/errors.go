@@ -19,6 +19,9 @@ type httpError struct {
 	code  int
 	msg   string
 	index *int64
+	// link, with its text linkText, is a page the message points to (an
+	// HTML error page shows it; the API's JSON leaves it out).
+	link, linkText string
 }
 
 func (e *httpError) Error() string { return e.msg }
@@ -46,9 +49,10 @@ type apiErrorBody struct {
 
 // errorPage is the data of the HTML error page.
 type errorPage struct {
-	Status int
-	Title  string
-	Msg    string
+	Status         int
+	Title          string
+	Msg            string
+	Link, LinkText string // a page the message points to, or ""
 }
 
 // handleError is echo's HTTPErrorHandler. It maps handler and middleware
@@ -67,11 +71,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	code, msg := http.StatusInternalServerError, "internal error"
 	var index *int64
+	var link, linkText string
 	var he *httpError
 	var ee *echo.HTTPError
 	switch {
 	case errors.As(err, &he):
-		code, msg, index = he.code, he.msg, he.index
+		code, msg, index, link, linkText = he.code, he.msg, he.index, he.link, he.linkText
 	case errors.Is(err, ledger.ErrTampered):
 		// What the store holds does not check out against the signed
 		// data: say so (409) rather than serve it or fail with a 500.
@@ -114,7 +119,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.JSON(code, apiErrorBody{Error: msg, Index: index})
 		return
 	}
-	if rerr := c.Render(code, "error", errorPage{Status: code, Title: http.StatusText(code), Msg: msg}); rerr != nil {
+	if rerr := c.Render(code, "error", errorPage{Status: code, Title: http.StatusText(code), Msg: msg, Link: link, LinkText: linkText}); rerr != nil {
 		s.log.Printf("rendering the error page: %v", rerr)
 		c.String(code, msg)
 	}

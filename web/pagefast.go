@@ -407,6 +407,10 @@ func (w *pageWriter) reveal(r *revealView) {
 	}
 	w.raw(", integrated ")
 	w.when(r.IntegratedAt)
+	if !r.PostedAt.IsZero() {
+		w.raw("; posted in the channel ")
+		w.when(r.PostedAt)
+	}
 	w.raw(" · ")
 	w.int(int64(r.Bytes))
 	w.raw(" bytes ·\n")
@@ -417,6 +421,8 @@ func (w *pageWriter) reveal(r *revealView) {
 	}
 	if r.Counted {
 		w.raw(` · <span class="ok">this reveal counted</span>`)
+	} else if r.Match {
+		w.raw(` · <span class="bad">this reveal did not count</span> (how the judge decided says why)`)
 	}
 	w.raw("</p>\n<pre class=\"literal\">")
 	w.parts(literalParts(r.raw))

@@ -181,3 +181,107 @@ func TestSearchPlayerNamedLikeIndexOrHash(t *testing.T) {
 		t.Errorf("a hash nothing has and no player is named: %d, want 404", w.Code)
 	}
 }
+
+// TestSearchLookalikeName: a search, or a player page, for a name no
+// entry names but that renders like a player's (the NFD form of an NFC
+// name, a Cyrillic letter for a Latin one) is still a 404, and names the
+// player it looks like, both spelled out, with a link to their entries;
+// a name like no player's gets the plain 404. (Trial 10c: the 404 said
+// "no entry names the player "Zoë"" for the NFD form of the player
+// "Zoë", the two identical on the page.)
+func TestSearchLookalikeName(t *testing.T) {
+	f := newFixture(t)
+	// "Zo\u00eb", NFC: Z o U+00EB; its NFD form is Z o e U+0308.
+	f.add(t, "zoe", "2026-03-02T12:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "Zo\u00eb", ActionType: "bid", Channel: "#auctions",
+		Commitment: "b6df194f85ff09e98c9e4753cb08e989e15a70324df604cc6eef65e7b6eec1fa"})
+	s := f.server(t, nil)
+	for _, c := range []struct{ q, player, link, spelled string }{
+		{"\u0430lice", "alice", `href="/ledger?player=alice"`, `&#34;\u0430lice&#34;`},
+		{"Zoe\u0308", "Zo\u00eb", `href="/ledger?player=Zo%C3%AB"`, `&#34;Zoe\u0308&#34;`},
+	} {
+		for _, target := range []string{"/search?q=" + url.QueryEscape(c.q), "/ledger?player=" + url.QueryEscape(c.q)} {
+			w := do(s, "GET", target, "")
+			body := w.Body.String()
+			if w.Code != http.StatusNotFound {
+				t.Errorf("%s: %d, want 404", target, w.Code)
+			}
+			for _, want := range []string{"looks like the player &#34;" + c.player + "&#34;", c.link, c.spelled} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s lacks %q:\n%s", target, want, body)
+				}
+			}
+		}
+	}
+	// Zoë's page: one entry, "1 entry", not "1 entries".
+	if w := do(s, "GET", "/ledger?player="+url.QueryEscape("Zo\u00eb"), ""); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), ">1 entry · page 1 of 1") {
+		t.Errorf("Zo\u00eb's page: %d\n%s", w.Code, w.Body.String())
+	}
+	w := do(s, "GET", "/search?q=zed", "")
+	if w.Code != http.StatusNotFound || strings.Contains(w.Body.String(), "looks like") {
+		t.Errorf("search zed: %d %s", w.Code, w.Body.String())
+	}
+}
+
+// TestVerifyNamesHiddenCharacters: the /verify answer re-shows the reveal
+// in its text box as the bytes themselves (so that it can be checked
+// again), where a bidi control reorders the text around it; the answer
+// names each such character with its byte offset, as the commitment page
+// does. (Trial 10c: it named none.) The commitment is
+// printf 'a\xe2\x80\xaeb\nsalt: \xe2\x81\xa6q' | sha256sum.
+func TestVerifyNamesHiddenCharacters(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t, nil)
+	const h = "08607355be31fd247f056dcb5a9a95d99ff0c2d3c2d36e0a8b64afe5d06d6ff0"
+	form := url.Values{"hash": {h}, "reveal": {"a\u202eb\r\nsalt: \u2066q"}}.Encode()
+	w := do(s, "POST", "/verify", form, "Content-Type", "application/x-www-form-urlencoded")
+	body := w.Body.String()
+	if w.Code != http.StatusOK || !strings.Contains(body, "Match: the reveal hashes to the commitment") {
+		t.Fatalf("POST /verify: %d\n%s", w.Code, body)
+	}
+	// Offsets in the bytes checked (CRLF turned into LF): U+202E at 1,
+	// U+2066 at 1+3+1+1+6 = 12.
+	for _, want := range []string{"contains U&#43;202E RIGHT-TO-LEFT OVERRIDE at byte 1", "contains U&#43;2066 LEFT-TO-RIGHT ISOLATE at byte 12"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("POST /verify lacks %q:\n%s", want, body)
+		}
+	}
+	w = do(s, "POST", "/verify", url.Values{"hash": {h}, "reveal": {"plain"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	if strings.Contains(w.Body.String(), "reorder the text") {
+		t.Errorf("POST /verify of plain text notes hidden characters:\n%s", w.Body.String())
+	}
+}
+
+// TestCommitmentRevealTimeOfRecord: a reveal imported with its posted_at
+// shows that time ("posted in the channel"), the one the judge compares
+// with the window, beside its integration time; a reveal that hashes to
+// the commitment but came before the maturation date says it did not
+// count, not only "matches the commitment" (trial 10c: an early reveal
+// showed only its integration time and "matches the commitment").
+func TestCommitmentRevealTimeOfRecord(t *testing.T) {
+	f := newFixture(t)
+	v := readVector(t, "weak") // "I bid 15 on lot 3\nsalt: 42"
+	f.add(t, "dora", "2026-03-08T00:00:00Z", &ledger.Body{Kind: ledger.KindCommit, Player: "dora", ActionType: "bid", Channel: "#auctions",
+		Commitment: v.Commitment, PostedAt: "2026-03-02T12:00:00Z"})
+	c, text := f.idx["dora"], string(v.Text)
+	// Wednesday 10:00, before Thursday 2026-03-05 00:00, the maturation date.
+	f.add(t, "dora-reveal", "2026-03-08T00:00:01Z", &ledger.Body{Kind: ledger.KindReveal, Commit: &c, Player: "dora", Text: &text, PostedAt: "2026-03-04T10:00:00Z"})
+	s := f.server(t, nil)
+	w := do(s, "GET", "/c/"+v.Commitment, "")
+	body := w.Body.String()
+	if w.Code != http.StatusOK {
+		t.Fatalf("/c: %d", w.Code)
+	}
+	for _, want := range []string{
+		"integrated 2026-03-08 00:00:01 UTC; posted in the channel 2026-03-04 10:00:00 UTC · 26 bytes",
+		`<span class="ok">matches the commitment</span> · <span class="bad">this reveal did not count</span>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/c/%s lacks %q:\n%s", v.Commitment, want, body)
+		}
+	}
+	// alice's reveal counted: it says so, and not that it did not.
+	w = do(s, "GET", "/c/"+readVector(t, "bid").Commitment, "")
+	if b := w.Body.String(); !strings.Contains(b, "this reveal counted") || strings.Contains(b, "did not count") {
+		t.Errorf("alice's commitment page:\n%s", b)
+	}
+}

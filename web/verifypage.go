@@ -23,6 +23,10 @@ type verifyView struct {
 	InLedger  bool // a commit entry carries the hash
 	LinkedTo  string
 	Converted bool // CRLF line breaks were turned into LF
+	// Notes name each character of the checked reveal that the text box
+	// shows as nothing or that reorders the text around it (hiddenNotes),
+	// with its byte offset: the box must hold the bytes themselves.
+	Notes []string
 }
 
 // verdict is the outcome of a server-side check of a reveal against a hash
@@ -83,6 +87,7 @@ func (s *Server) verifyPost(c echo.Context) error {
 		v.Error = "malformed hash: " + err.Error()
 	default:
 		v.Verdict = check(h, []byte(reveal))
+		v.Notes = hiddenNotes(reveal, false)
 		if _, idx, err := s.judge.lookup(h); err == nil && len(idx) > 0 {
 			v.InLedger, v.LinkedTo = true, h.String()
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/rules/secret"
 	"github.com/spf13/cobra"
 )
 
@@ -21,6 +22,7 @@ type actionRevealOptions struct {
 	Text     string // --text
 	TextSet  bool
 	PostedAt string
+	Zone     string // the game's IANA zone, for the reveal-window warning
 }
 
 // newActionRevealCmd builds `sealed action reveal`.
@@ -38,7 +40,9 @@ posted at ledger index N. The text is stored exactly, byte for byte: from
 nothing is trimmed or normalised (a trailing newline is part of the text).
 The reveal is recorded whatever it holds; a text that does not hash to the
 commitment draws a warning naming the near-misses that would have matched,
-and does not count (reading S3). Whether it counts is for 'action status'.`,
+and does not count (reading S3); so does a reveal timed before the
+action's maturation date or at or after its revelation date (reading S2,
+dates in --zone). Whether it counts is for 'action status'.`,
 		Example: `  sealed action reveal --player alice --commit 0 --file alice-bid.txt
   printf 'bid 15 on lot 1\nsalt: a1x' | sealed action reveal --player alice --commit 0`,
 		Args: noArgs("action reveal"),
@@ -63,6 +67,7 @@ and does not count (reading S3). Whether it counts is for 'action status'.`,
 	f.StringVar(&o.File, "file", "", "read the revealed bytes from `FILE` (- for stdin)")
 	f.StringVar(&o.Text, "text", "", "the revealed text")
 	f.StringVar(&o.PostedAt, "posted-at", "", "when the reveal appeared in the channel, RFC 3339")
+	f.StringVar(&o.Zone, "zone", "UTC", "the game's IANA time zone, for the reveal-window warning")
 	return c
 }
 
@@ -112,6 +117,10 @@ func runActionReveal(a *app, o *actionRevealOptions) error {
 	if err != nil {
 		return err
 	}
+	loc, err := parseZone(o.Zone)
+	if err != nil {
+		return err
+	}
 	l, err := o.openLedger(true)
 	if err != nil {
 		return err
@@ -131,5 +140,48 @@ func runActionReveal(a *app, o *actionRevealOptions) error {
 	if len(warnings) > 0 {
 		match = "it does NOT hash to the commitment"
 	}
+	ws, err := revealWindowWarnings(l, secret.Game{Calendar: secret.Calendar{Location: loc}}, o.Commit, i)
+	if err != nil {
+		return err
+	}
+	warnings = append(warnings, ws...)
 	return a.printAppended(l, i, fmt.Sprintf("%s revealed %d bytes for ledger index %d; %s", o.Player, len(text), o.Commit, match), warnings)
+}
+
+// revealWindowWarnings returns a warning when the reveal entry ri of the
+// commit entry ci is timed outside the action's window [maturation date,
+// revelation date) in game g (seed 004, reading S2): it is recorded but
+// does not count. A post never taken (wrong channel or phase) has no
+// window and gets none.
+func revealWindowWarnings(l *ledger.Ledger, g secret.Game, ci, ri int64) ([]string, error) {
+	pe, err := l.Entry(ci)
+	if err != nil {
+		return nil, fmt.Errorf("reading commit entry %d: %v", ci, err)
+	}
+	post, err := pe.Body()
+	if err != nil {
+		return nil, err
+	}
+	re, err := l.Entry(ri)
+	if err != nil {
+		return nil, fmt.Errorf("reading back entry %d: %v", ri, err)
+	}
+	posted, _ := secret.Stamp{IntegratedAt: pe.IntegratedAt, PostedAt: pe.PostedAt}.Time()
+	if r, _ := g.NotTaken(post.ActionType, post.Channel, posted); r != "" {
+		return nil, nil
+	}
+	at, _ := secret.Stamp{IntegratedAt: re.IntegratedAt, PostedAt: re.PostedAt}.Time()
+	mat := g.MaturationDate(post.ActionType, posted)
+	rev := g.RevelationDate(post.ActionType, mat)
+	why := secret.Explanation{Rule: secret.RuleReveal, Reading: secret.ReadingRevealWindow}.Plain()
+	loc := g.Calendar.Loc()
+	switch {
+	case at.Before(mat):
+		return []string{fmt.Sprintf("early: the reveal at %s comes before the maturation date %s (zone %s): recorded, but it does not count (%s); reveal again from %s to before %s",
+			fmtTime(at, loc), fmtTime(mat, loc), loc, why, fmtTime(mat, loc), fmtTime(rev, loc))}, nil
+	case !at.Before(rev):
+		return []string{fmt.Sprintf("late: the reveal at %s comes at or after the revelation date %s (zone %s): recorded, but it does not count (%s)",
+			fmtTime(at, loc), fmtTime(rev, loc), loc, why)}, nil
+	}
+	return nil, nil
 }

@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/rules/secret"
 	"github.com/sealedhq/sealed/verify"
 	"github.com/spf13/cobra"
@@ -121,6 +123,17 @@ func runActionStatus(a *app, o *actionStatusOptions) error {
 	for _, act := range j.Actions {
 		if o.Player == "" || act.Post.Player == o.Player {
 			out.Actions = append(out.Actions, act)
+		}
+	}
+	if o.Player != "" && len(out.Actions) == 0 {
+		// A name that renders like a player's but is other characters
+		// (the NFD form of "Zo\u00eb", a Cyrillic letter) matches
+		// nothing: say which player it looks like.
+		if p, err := l.PlayerLike(o.Player); err == nil && p.Player != o.Player {
+			fmt.Fprintf(a.errOut, "warning: no action of the player %q, written %s; it looks like the player %q, written %s, first named by commit entry %d (the same Unicode confusable skeleton): give --player exactly as the ledger has it\n",
+				o.Player, strconv.QuoteToASCII(o.Player), p.Player, strconv.QuoteToASCII(p.Player), p.Index)
+		} else if err != nil && !errors.Is(err, ledger.ErrNotFound) {
+			return err
 		}
 	}
 	if a.json {

@@ -215,7 +215,7 @@ func checkRevealFits(reveal []byte) error {
 		return nil
 	}
 	return usageErrorf("the reveal text would need a ledger leaf of up to %d bytes, more than the %d a leaf can hold (docs/ledger.md \"Tiles\"): its reveal could never be recorded", n, ledger.MaxLeafSize).
-		withHint("shorten the declaration so that its reveal takes %d bytes fewer in the leaf, where a control character takes 6 bytes and a line break, tab, quote or backslash 2", n-ledger.MaxLeafSize)
+		withHint("shorten the declaration so that its reveal takes %d %s fewer in the leaf, where a control character takes 6 bytes and a line break, tab, quote or backslash 2", n-ledger.MaxLeafSize, plural(n-ledger.MaxLeafSize, "byte", "bytes"))
 }
 
 // checkSalt refuses salts that break the reveal text format or are easy to

@@ -47,6 +47,9 @@ func TestCommitRevealMustFitLeaf(t *testing.T) {
 	decl := strings.Repeat("x", n)
 	if code, _, stderr := runSealed(t, "", "commit", "--out", out, decl+"x"); code != 2 {
 		t.Fatalf("one byte over: exit %d, %s", code, stderr)
+	} else if !strings.Contains(stderr, "hint: shorten the declaration so that its reveal takes 1 byte fewer in the leaf,") {
+		// Not "1 bytes fewer" (trial 10c).
+		t.Errorf("one byte over: %s", stderr)
 	}
 	h, _ := mustRun(t, 0, "", "commit", "--out", out, decl)
 	db, key := newCLILedger(t)

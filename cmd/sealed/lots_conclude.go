@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/sealedhq/sealed/rules/lots"
@@ -139,6 +140,15 @@ func runLotsConclude(a *app, o *lotsConcludeOptions) error {
 	c, err := verify.ConcludeLots(h, opts)
 	if errors.Is(err, verify.ErrWeekNotOver) {
 		return usageErrorf("%v", err).withHint("conclude it after its revelation date")
+	}
+	var lookalike *verify.LookalikePlayerError
+	if errors.As(err, &lookalike) {
+		file := o.Points
+		if lookalike.Field == "possessions" {
+			file = o.Possessions
+		}
+		return usageErrorf("--%s %s: %s", lookalike.Field, file, lookalike.Detail()).
+			withHint("write the name exactly as the ledger has it: %s (copy it from 'sealed ledger get %d')", strconv.Quote(lookalike.Player), lookalike.Index)
 	}
 	if err != nil {
 		return usageErrorf("%v", err)

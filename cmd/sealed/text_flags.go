@@ -56,8 +56,11 @@ func requireUTF8(cmd *cobra.Command, names ...string) error {
 // checkPlayer refuses an empty player name or one with leading or trailing
 // white space (exit 2): "alice " and "alice" would be two players.
 func checkPlayer(flag, p string) error {
-	if strings.TrimSpace(p) == "" {
+	if p == "" {
 		return usageErrorf("--%s must not be empty", flag)
+	}
+	if strings.TrimSpace(p) == "" {
+		return usageErrorf("--%s %q is only white space; expected the player's name", flag, p)
 	}
 	if t := strings.TrimSpace(p); t != p {
 		return usageErrorf("--%s %q has white space at its start or end; expected the player's name alone", flag, p).
