@@ -503,10 +503,12 @@ func (b *Body) normalise() error {
 
 // checkName validates a short text field (a player, action type, channel,
 // game, match id, rules version): at most maxNameLen bytes, no leading or
-// trailing white space, no control characters (Unicode Cc) and no format
-// characters (Cf: zero-width spaces and joiners, bidirectional overrides,
-// a BOM), so two names that look the same are the same name. Empty means
-// absent and is checked elsewhere.
+// trailing white space, no combining mark (Unicode M) as its first
+// character (it would show as a mark on nothing, or on the text before
+// the name; RFC 5891 section 5.4 refuses such labels), no control
+// characters (Unicode Cc) and no format characters (Cf: zero-width spaces
+// and joiners, bidirectional overrides, a BOM), so two names that look the
+// same are the same name. Empty means absent and is checked elsewhere.
 func checkName(field, v string) error {
 	if len(v) > maxNameLen {
 		return bodyErr(field, "%d bytes, more than the %d allowed", len(v), maxNameLen)
@@ -516,6 +518,9 @@ func checkName(field, v string) error {
 	}
 	if strings.TrimSpace(v) != v {
 		return bodyErr(field, "%q has leading or trailing white space; expected %q", v, strings.TrimSpace(v))
+	}
+	if first, _ := utf8.DecodeRuneInString(v); unicode.Is(unicode.M, first) {
+		return bodyErr(field, "%+q begins with the combining mark %U, which has no character to sit on; expected a name that begins with a letter, digit or symbol (RFC 5891 section 5.4)", v, first)
 	}
 	for _, r := range v {
 		switch {

@@ -60,6 +60,13 @@ func TestBadBodies(t *testing.T) {
 		// (trial 10c).
 		{commitBody("   ", hashA), "player", `"   " is only white space; expected a name with a visible character`},
 		{commitBody("\u3000", hashA), "player", "is only white space; expected a name with a visible character"},
+		// A name that begins with a combining mark shows it on nothing
+		// (RFC 5891 section 5.4; trial 10c): U+0301 COMBINING ACUTE
+		// ACCENT (Mn), U+093F DEVANAGARI VOWEL SIGN I (Mc), U+20DD
+		// COMBINING ENCLOSING CIRCLE (Me). After a letter each is fine.
+		{commitBody("\u0301\u0301", hashA), "player", `"\u0301\u0301" begins with the combining mark U+0301`},
+		{commitBody("\u093fab", hashA), "player", "begins with the combining mark U+093F"},
+		{strings.Replace(commitBody("p", hashA), `"#auctions"`, `"\u20dd"`, 1), "channel", "begins with the combining mark U+20DD"},
 		{commitBody("ann\\u200b", hashA), "player", "invisible character U+200B"}, // zero-width space
 		{commitBody("ann\\u202e", hashA), "player", "invisible character U+202E"}, // right-to-left override
 		{strings.Replace(commitBody("p", hashA), `"#auctions"`, `"#auctions\ufeff"`, 1), "channel", "invisible character U+FEFF"},
@@ -128,6 +135,21 @@ func TestBadBodies(t *testing.T) {
 	}
 	if _, err := ledger.ParseBody([]byte(`{"kind":"edit","commit":0,"player":"` + strings.Repeat("x", ledger.MaxBodySize) + `"}`)); err == nil {
 		t.Error("a body over MaxBodySize was accepted")
+	}
+}
+
+// TestCombiningMarksAfterALetter: combining marks are refused only as a
+// name's first character; after a letter they are what many scripts
+// write (Devanagari vowel signs, the decomposed form of ë).
+func TestCombiningMarksAfterALetter(t *testing.T) {
+	for _, name := range []string{
+		"Zoe\u0308",                // Zoë, NFD: e + U+0308 COMBINING DIAERESIS
+		"\u0905\u0928\u093f\u0932", // अनिल: U+093F (Mc) after U+0928
+		"a\u20dd",                  // a + U+20DD COMBINING ENCLOSING CIRCLE (Me)
+	} {
+		if _, err := ledger.ParseBody([]byte(commitBody(name, hashA))); err != nil {
+			t.Errorf("player %+q: %v; want it accepted", name, err)
+		}
 	}
 }
 

@@ -148,7 +148,9 @@ func admitCommit(l *ledger.Ledger, b *ledger.Body) error {
 	err := l.CheckNewPlayer(b.Player)
 	var ce *ledger.ConfusableNameError
 	if errors.As(err, &ce) {
-		return &AdmissionError{Field: "player", Msg: ce.Error(), Err: ce}
+		// The field names the player: the message goes on from the name
+		// ("player: \"аlice\" (...) looks like ...", not "player: player").
+		return &AdmissionError{Field: "player", Msg: strings.TrimPrefix(ce.Error(), "player "), Err: ce}
 	}
 	return err
 }
