@@ -1,0 +1,33 @@
+package sqlitestore
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// classify turns SQLite's verdicts on the file, returned by any of the
+// store's methods, into the ledger's errors, naming the file: a page
+// SQLite finds damaged while reading or writing it (SQLITE_CORRUPT,
+// SQLITE_NOTADB) wraps ledger.ErrTampered, as the audit's integrity check
+// reports it (the file was altered below its rows: exit 1 from the CLI,
+// 409 from the site), not a store that could not be read just now. Any
+// other error is left as it is.
+func (s *Store) classify(err *error) {
+	if *err == nil {
+		return
+	}
+	var se sqlite3.Error
+	if !errors.As(*err, &se) {
+		return
+	}
+	switch se.Code {
+	case sqlite3.ErrCorrupt, sqlite3.ErrNotADB:
+		if !errors.Is(*err, ledger.ErrTampered) {
+			*err = fmt.Errorf("%s: the SQLite file is damaged (%w): %w", s.path, *err, ledger.ErrTampered)
+		}
+	}
+}
