@@ -86,13 +86,30 @@ func checkFileSize(ctx context.Context, path string, q queryer) error {
 	if pageSize < 512 {
 		return fmt.Errorf("%s: the SQLite file is damaged: its header gives a page size of %d bytes: %w", path, pageSize, ledger.ErrTampered)
 	}
-	if st.Size()%pageSize != 0 {
-		return fmt.Errorf("%s: the SQLite file is damaged: %d bytes is not a whole number of %d-byte pages (the file was cut short or padded): %w", path, st.Size(), pageSize, ledger.ErrTampered)
-	}
 	// With a WAL holding pages a checkpoint has not finished copying, the
 	// file may already be longer than its header says: compare the counts
 	// only when there is no WAL.
-	if wal, err := os.Stat(path + "-wal"); err == nil && wal.Size() > 0 {
+	wal, err := os.Stat(path + "-wal")
+	walHolds := err == nil && wal.Size() > 0
+	if st.Size()%pageSize != 0 {
+		// A checkpoint that could not write a page whole (the file system
+		// full, the file size limit reached) leaves that page cut short
+		// at the file's end; SQLite reads it from the WAL, which still
+		// holds it, and the next checkpoint writes it whole. So with a
+		// WAL, a last page cut short is one of the pages the database
+		// has (page_count, read through the WAL), not a cut file.
+		if walHolds {
+			var pages int64
+			if err := q.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+				return notLedger(err)
+			}
+			if (st.Size()+pageSize-1)/pageSize <= pages {
+				return nil
+			}
+		}
+		return fmt.Errorf("%s: the SQLite file is damaged: %d bytes is not a whole number of %d-byte pages (the file was cut short or padded): %w", path, st.Size(), pageSize, ledger.ErrTampered)
+	}
+	if walHolds {
 		return nil
 	}
 	// SQLite's page count is the header's when the header's count is valid
