@@ -137,6 +137,9 @@ func appendError(err error) error {
 		// Not bad input: the database holds what the log did not write.
 		return failedf("%v", err).withHint("run 'sealed ledger audit' on it")
 	}
+	if errors.Is(err, ledger.ErrStoreFull) {
+		return usageErrorf("nothing was appended: %v", err).withHint("%s", storeHint(err))
+	}
 	return usageErrorf("the ledger refused the entry: %v", err)
 }
 

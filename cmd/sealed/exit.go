@@ -76,6 +76,8 @@ func storeHint(err error) string {
 	switch {
 	case errors.Is(err, ledger.ErrTampered):
 		return "run 'sealed ledger audit' on it"
+	case errors.Is(err, ledger.ErrStoreFull):
+		return "free space where the ledger is stored (or raise the file size limit), then run the command again: what was stored before is kept"
 	}
 	return ""
 }

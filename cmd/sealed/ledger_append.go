@@ -282,7 +282,7 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 			return usageErrorf("%v", err).withHint("see it with 'sealed ledger get %d'", de.Index)
 		}
 		var ce *ledger.ConfusableNameError
-		if errors.Is(err, ledger.ErrTampered) || errors.As(err, &ce) {
+		if errors.Is(err, ledger.ErrTampered) || errors.Is(err, ledger.ErrStoreFull) || errors.As(err, &ce) {
 			return appendError(err)
 		}
 		return usageErrorf("%v", err)

@@ -3,6 +3,7 @@ package sqlitestore
 import (
 	"errors"
 	"fmt"
+	"syscall"
 
 	"github.com/mattn/go-sqlite3"
 
@@ -14,8 +15,10 @@ import (
 // SQLite finds damaged while reading or writing it (SQLITE_CORRUPT,
 // SQLITE_NOTADB) wraps ledger.ErrTampered, as the audit's integrity check
 // reports it (the file was altered below its rows: exit 1 from the CLI,
-// 409 from the site), not a store that could not be read just now. Any
-// other error is left as it is.
+// 409 from the site), not a store that could not be read just now; a
+// write that found no room (SQLITE_FULL, or an I/O error with ENOSPC or
+// EFBIG: the file system is full, or the file size limit is reached)
+// wraps ledger.ErrStoreFull. Any other error is left as it is.
 func (s *Store) classify(err *error) {
 	if *err == nil {
 		return
@@ -29,5 +32,19 @@ func (s *Store) classify(err *error) {
 		if !errors.Is(*err, ledger.ErrTampered) {
 			*err = fmt.Errorf("%s: the SQLite file is damaged (%w): %w", s.path, *err, ledger.ErrTampered)
 		}
+	case sqlite3.ErrFull, sqlite3.ErrIoErr:
+		// A write past the file size limit is an I/O error with EFBIG;
+		// some file systems say ENOSPC through it too.
+		if se.Code == sqlite3.ErrIoErr && se.SystemErrno != syscall.EFBIG && se.SystemErrno != syscall.ENOSPC {
+			return
+		}
+		if errors.Is(*err, ledger.ErrStoreFull) {
+			return
+		}
+		why := "the file system holding it is full"
+		if se.SystemErrno == syscall.EFBIG {
+			why = "a file of the ledger reached this process's file size limit (ulimit -f)"
+		}
+		*err = fmt.Errorf("%s: %w: %s (%w)", s.path, ledger.ErrStoreFull, why, *err)
 	}
 }
