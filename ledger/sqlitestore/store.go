@@ -135,6 +135,15 @@ func Open(path string, opts Options) (*Store, error) {
 		// immutable instead (it is a read-only copy: nobody writes it).
 		if err := s.r.Ping(); err != nil || probe(s.r) != nil {
 			s.r.Close()
+			s.r = nil
+			// The immutable flag reads the file alone: commits a WAL
+			// holds (a writer killed, or one of another user running)
+			// would be left out without a word.
+			if held, err := walCommits(path); err != nil {
+				return fail(err)
+			} else if held {
+				return fail(walUnreadable(path))
+			}
 			if s.r, err = openReaders(path, true); err != nil {
 				return fail(err)
 			}
