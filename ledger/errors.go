@@ -59,6 +59,11 @@ var ErrTampered = errors.New("the stored data does not match what was signed (th
 // once room is freed; the web site answers 503 with Retry-After.
 var ErrStoreFull = errors.New("no room left to store it")
 
+// ErrUnsigned is returned (wrapped) by Close when the entries it appended
+// are stored but the checkpoint signing them could not be stored: they
+// are covered by the next checkpoint a writer signs.
+var ErrUnsigned = errors.New("stored, but not covered by a signed checkpoint yet")
+
 // MissingIdentity is the error of a store whose log_meta table holds
 // rows (keys, sorted or not) but not both identity rows, origin and
 // verifier_key: a ledger whose identity rows were altered, not a

@@ -296,7 +296,9 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := l.Close(); err != nil { // signs the checkpoint covering it
+	if err := l.Close(); unsignedWarning(err) != "" { // signs the checkpoint covering it
+		fmt.Fprintf(a.errOut, "warning: %s\n", unsignedWarning(err))
+	} else if err != nil {
 		return err
 	}
 	if a.json {
