@@ -93,3 +93,39 @@ func TestNoRoomLeft(t *testing.T) {
 		t.Fatalf("audit = %+v, %v; want ok with %d entries", rep, err, acked+1)
 	}
 }
+
+// TestNoRoomToCreate: a ledger made where there is no room (here the
+// file size limit set to 8 KiB, below what the schema takes) fails with
+// an error wrapping ledger.ErrStoreFull naming the file, as 'ledger
+// copy' to a full disk did not ("copy stopped: committing schema
+// migration 1: database or disk is full", with the hint that --to must
+// be a new file).
+func TestNoRoomToCreate(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := dir + "/t.db"
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	limit := old
+	limit.Cur = 8 << 10
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &limit); err != nil {
+		t.Skipf("cannot set RLIMIT_FSIZE: %v", err)
+	}
+	defer func() {
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	s, err := sqlitestore.Open(db, sqlitestore.Options{Create: true})
+	if err == nil {
+		_, err = ledger.Create(ctx, s, "example.com/full", dir+"/t.key")
+		if cerr := s.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if !errors.Is(err, ledger.ErrStoreFull) {
+		t.Fatalf("creating a ledger with no room: %v; want an error wrapping ErrStoreFull", err)
+	}
+}

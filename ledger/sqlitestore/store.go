@@ -93,7 +93,7 @@ func Open(path string, opts Options) (*Store, error) {
 		if s.r != nil {
 			s.r.Close()
 		}
-		return nil, err
+		return nil, classified(path, err)
 	}
 	var err error
 	if !opts.ReadOnly && !opts.Create {
@@ -216,7 +216,8 @@ func (s *Store) Path() string { return s.path }
 
 // Close implements ledger.Store: it stops the WAL checkpointer and
 // copies the WAL into the database file.
-func (s *Store) Close() error {
+func (s *Store) Close() (err error) {
+	defer s.classify(&err)
 	if s.walStop != nil {
 		close(s.walStop)
 		<-s.walDone
@@ -224,7 +225,7 @@ func (s *Store) Close() error {
 	}
 	// Readers first: the last connection to close checkpoints the WAL
 	// into the database file and removes it.
-	err := s.r.Close()
+	err = s.r.Close()
 	if s.w != nil {
 		if _, cerr := s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); cerr != nil && err == nil {
 			err = cerr
