@@ -56,9 +56,20 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 	}
 	// A tile's path names its width, so a file already there (written
 	// whole, through a rename) holds the right bytes: full or partial.
+	// Unless its size says otherwise: a file a crash left empty or cut
+	// (renamed before its bytes reached the disk) is written again, not
+	// published for good. Its size is what stat says, so keeping stays
+	// free: a hash tile is 32 bytes a hash, a bundle at least the 2-byte
+	// length of each of its entries.
 	have := func(t tlog.Tile) bool {
-		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(Path(t))))
-		return err == nil
+		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(Path(t))))
+		if err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+		if t.L < 0 {
+			return st.Size() >= 2*int64(t.W)
+		}
+		return st.Size() == int64(t.W)*tlog.HashSize
 	}
 	// Level 0 and the entry bundles, exportBatch tiles at a time.
 	nTiles := (size + 1<<Height - 1) >> Height
