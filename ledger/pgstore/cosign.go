@@ -8,7 +8,8 @@ import (
 )
 
 // PutCosignature implements ledger.Store.
-func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature) error {
+func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature) (err error) {
+	defer noRoom(&err)
 	if err := s.refuseReadOnly("storing a cosignature"); err != nil {
 		return err
 	}

@@ -233,7 +233,8 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 // Errors: a read-only store (ledger.ErrReadOnly), a database without the
 // schema (opened without Options.Create; wrapping ledger.ErrNotLedger),
 // a database that already holds a ledger.
-func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.StoredCheckpoint) error {
+func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.StoredCheckpoint) (err error) {
+	defer noRoom(&err)
 	if err := s.refuseReadOnly("creating a ledger"); err != nil {
 		return err
 	}
@@ -566,7 +567,8 @@ func (s *Store) Replay(ctx context.Context, digest string) ([]byte, error) {
 // PutCheckpoint implements ledger.Store: the ID is one more than the
 // largest stored, assigned under a lock of its own (checkpointLockKey) so
 // that IDs have no gaps even with several processes storing checkpoints.
-func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) error {
+func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) (err error) {
+	defer noRoom(&err)
 	if err := s.refuseReadOnly("storing a checkpoint"); err != nil {
 		return err
 	}
@@ -616,7 +618,8 @@ func nonNil(b []byte) []byte {
 }
 
 // PutReplay implements ledger.Store.
-func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) error {
+func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) (err error) {
+	defer noRoom(&err)
 	if err := s.refuseReadOnly("storing a replay"); err != nil {
 		return err
 	}
