@@ -3,6 +3,9 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	neturl "net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,5 +43,45 @@ func TestDiskFull(t *testing.T) {
 	}
 	if i, err := l.Append(ctx, commitBody("room", 9)); err != nil || i != 3 {
 		t.Fatalf("append once there is room = %d, %v; want index 3", i, err)
+	}
+}
+
+// TestDamagedPage: a read the server answers with SQLSTATE XX001
+// (data_corrupted: "invalid page in block 5 of relation ...", a page of
+// the table's file damaged on disk; raised here by a row security
+// policy on the entries a non-superuser reader reads) is the database's
+// damage, an error wrapping ledger.ErrTampered (exit 1 with the audit
+// hint, 409), not a store that could not be read just now (the CLI
+// exited 2 with no hint, the site answered 503 "try again later").
+func TestDamagedPage(t *testing.T) {
+	ctx := context.Background()
+	url, key := newLedger(t)
+	l := mustOpen(t, url, ledger.Options{KeyFile: key})
+	for i := range int64(3) {
+		if _, err := l.Append(ctx, commitBody("page", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	role := fmt.Sprintf("reader_%d", time.Now().UnixNano())
+	if err := pgtest.Exec(t, url,
+		`CREATE ROLE `+role+` LOGIN`,
+		`GRANT SELECT ON ALL TABLES IN SCHEMA public TO `+role,
+		`CREATE FUNCTION damaged_page() RETURNS boolean LANGUAGE plpgsql AS $$BEGIN RAISE EXCEPTION 'invalid page in block 5 of relation base/1/2' USING ERRCODE = 'data_corrupted'; END$$`,
+		`CREATE POLICY damaged ON entries FOR SELECT TO `+role+` USING (damaged_page())`,
+		`ALTER TABLE entries ENABLE ROW LEVEL SECURITY`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pgtest.Exec(t, url, `DROP OWNED BY `+role, `DROP ROLE `+role) })
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("user", role)
+	u.RawQuery = q.Encode()
+	r := mustOpen(t, u.String(), ledger.Options{ReadOnly: true})
+	if es, err := r.Entries(0, 3); !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), "damaged") {
+		t.Fatalf("Entries = %d entries, %v; want an error wrapping ErrTampered saying the database is damaged", len(es), err)
 	}
 }
