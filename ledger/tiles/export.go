@@ -30,7 +30,8 @@ const exportBatch = 16
 // reader never finds a checkpoint whose tiles are missing. Tiles already
 // in dir are kept (the bytes at a tile path never change), so a second
 // run writes only what is new; older partial tiles are left in place. Each
-// file is written to a temporary name and renamed. Each leaf is checked
+// file is written to a temporary name and renamed; the temporary files
+// of exports that died before renaming them are removed. Each leaf is checked
 // against its stored leaf hash as it is written: a mismatch (a tampered
 // store) stops the export. Since tiles already there are kept unread,
 // a dir whose checkpoint is not of this log's tree (another log's, a
@@ -46,6 +47,7 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 	if err := checkDir(ctx, s, dir, cp); err != nil {
 		return nil, err
 	}
+	removeStale(dir)
 	rep := &ExportReport{Size: cp.Size}
 	size := cp.Size
 	fw := newFileWriter(ctx, 4)
