@@ -52,6 +52,18 @@ var ErrClosed = errors.New("ledger closed")
 // and leaves that to it, so the phrase is said once.
 var ErrTampered = errors.New("the stored data does not match what was signed (the database was altered)")
 
+// ErrStoreFull is returned (wrapped) when the store has no room left for
+// a write: the file system holding a SQLite ledger is full (or the
+// process's file size limit is reached). Nothing of the failed write is
+// stored; what was acknowledged before stays. The write can be made again
+// once room is freed; the web site answers 503 with Retry-After.
+var ErrStoreFull = errors.New("no room left to store it")
+
+// ErrUnsigned is returned (wrapped) by Close when the entries it appended
+// are stored but the checkpoint signing them could not be stored: they
+// are covered by the next checkpoint a writer signs.
+var ErrUnsigned = errors.New("stored, but not covered by a signed checkpoint yet")
+
 // MissingIdentity is the error of a store whose log_meta table holds
 // rows (keys, sorted or not) but not both identity rows, origin and
 // verifier_key: a ledger whose identity rows were altered, not a

@@ -53,6 +53,10 @@ type Ledger struct {
 	closed bool
 	reqs   chan *request
 	done   chan struct{}
+	// unsigned is the sequencer's last word (set before done is
+	// closed): the error of the checkpoint it could not store for the
+	// entries it appended, nil when every one is covered.
+	unsigned error
 
 	verified      verifiedLeaves // what VerifiedSize has checked
 	proven        provenNodes    // the stored hashes readers proved in a signed tree (proveIncluded)
@@ -265,7 +269,10 @@ func openMeta(ctx context.Context, s Store, m *Meta, opts Options) (*Ledger, err
 
 // Close stops the sequencer after the queued appends, signs a last
 // checkpoint if the tree grew since the previous one, and closes the
-// store.
+// store. If that checkpoint could not be stored (the store full or
+// failing), the appended entries stay stored, acknowledged, and are
+// covered by the next checkpoint any writer signs; Close then returns an
+// error wrapping ErrUnsigned saying which entries and why.
 func (l *Ledger) Close() error {
 	l.mu.Lock()
 	if l.closed {
@@ -280,7 +287,13 @@ func (l *Ledger) Close() error {
 	if l.done != nil {
 		<-l.done
 	}
-	return l.store.Close()
+	err := l.store.Close()
+	if l.unsigned != nil && err != nil {
+		return fmt.Errorf("%w; closing the store: %v", l.unsigned, err)
+	} else if l.unsigned != nil {
+		return l.unsigned
+	}
+	return err
 }
 
 // Origin is the log's origin: the first line of its checkpoints and the

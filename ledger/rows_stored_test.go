@@ -74,7 +74,9 @@ func TestAppendRefusesDroppedInsert(t *testing.T) {
 			if table != "checkpoints" && n != before {
 				t.Fatalf("%d entries stored after a refused append, want %d", n, before)
 			}
-			if err := l.Close(); err != nil {
+			// Close says the entry appended is covered by no stored
+			// checkpoint (ErrUnsigned) when that row was dropped.
+			if err := l.Close(); err != nil && (table != "checkpoints" || !errors.Is(err, ledger.ErrUnsigned)) {
 				t.Fatal(err)
 			}
 			if _, err := other.Exec(`DROP TRIGGER foreign_drop`); err != nil {

@@ -94,14 +94,31 @@ func (l *Ledger) sequence(f *frontier) {
 	var timer *time.Timer
 	var timerC <-chan time.Time
 	batch := make([]*request, 0, maxBatch)
+	// retry arms the timer again after a checkpoint that could not be
+	// stored: the entries stay uncovered otherwise until the next batch
+	// (a server that takes no more entries, never).
+	retry := func() {
+		if timer == nil {
+			timer = time.NewTimer(l.interval)
+		} else {
+			timer.Reset(l.interval)
+		}
+		timerC = timer.C
+	}
 	checkpoint := func() {
 		if f.size == cpSize {
 			return
 		}
 		if err := l.writeCheckpoint(f); err == nil {
 			cpSize, lastCP = f.size, time.Now()
+			l.unsigned = nil
+		} else {
+			from := max(cpSize, 0)
+			l.unsigned = fmt.Errorf("entries %d..%d are %w: storing the checkpoint of size %d failed: %w", from, f.size-1, ErrUnsigned, f.size, err)
+			if timerC == nil {
+				retry()
+			}
 		}
-		// On error the next batch or tick tries again.
 	}
 	for {
 		select {

@@ -137,7 +137,20 @@ func appendError(err error) error {
 		// Not bad input: the database holds what the log did not write.
 		return failedf("%v", err).withHint("run 'sealed ledger audit' on it")
 	}
+	if errors.Is(err, ledger.ErrStoreFull) {
+		return usageErrorf("nothing was appended: %v", err).withHint("%s", storeHint(err))
+	}
 	return usageErrorf("the ledger refused the entry: %v", err)
+}
+
+// unsignedWarning is the warning of Close's error when the entries it
+// appended are stored but their checkpoint could not be (ledger.ErrUnsigned),
+// "" for any other.
+func unsignedWarning(err error) string {
+	if !errors.Is(err, ledger.ErrUnsigned) {
+		return ""
+	}
+	return err.Error() + "; the next write to the ledger signs a checkpoint covering them (until then 'sealed ledger audit' fails a minute after)"
 }
 
 // confusableHint is the hint for a player name refused because it looks
@@ -153,12 +166,17 @@ type appendedJSON struct {
 	Warnings []string `json:"warnings"`
 }
 
-// printAppended prints the appended entry: its index and times, then
-// warnings on stderr (or in the JSON).
+// printAppended closes l, which signs the checkpoint covering the entry,
+// and prints the appended entry: its index and times, then warnings on
+// stderr (or in the JSON), a checkpoint that could not be stored among
+// them (the entry is appended all the same).
 func (a *app) printAppended(l *ledger.Ledger, index int64, what string, warnings []string) error {
 	e, err := l.Entry(index)
 	if err != nil {
 		return fmt.Errorf("reading back entry %d: %v", index, err)
+	}
+	if w := unsignedWarning(l.Close()); w != "" {
+		warnings = append(warnings, w)
 	}
 	if warnings == nil {
 		warnings = []string{}

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // Exit codes of the sealed command.
@@ -60,5 +62,22 @@ func exitCode(err error) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
+	if errors.Is(err, ledger.ErrTampered) {
+		// Not bad input, whichever verb met it: the store holds what the
+		// log did not write, or a file SQLite finds damaged.
+		return exitFailed
+	}
 	return exitUsage
+}
+
+// storeHint is the hint of a library error that says what is wrong with
+// the ledger's store rather than with the input: "" for any other.
+func storeHint(err error) string {
+	switch {
+	case errors.Is(err, ledger.ErrTampered):
+		return "run 'sealed ledger audit' on it"
+	case errors.Is(err, ledger.ErrStoreFull):
+		return "free space where the ledger is stored (or raise the file size limit), then run the command again: what was stored before is kept"
+	}
+	return ""
 }

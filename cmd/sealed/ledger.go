@@ -11,6 +11,7 @@ import (
 
 	"github.com/sealedhq/sealed/internal/demo"
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/sqlitestore"
 	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/spf13/cobra"
 )
@@ -110,6 +111,9 @@ func openFlagError(flag, db string, err error) *exitError {
 			return usageErrorf("%s is not a sealed ledger%s", name, notLedgerDetail(err)).withHint("give %s %s", flag, notLedgerHint)
 		}
 		return usageErrorf("%s is not a sealed ledger: %s", name, why).withHint("give %s %s", flag, notLedgerHint)
+	case errors.Is(err, sqlitestore.ErrWALUnreadable):
+		return usageErrorf("%s", sayOnce("cannot open the ledger %s", db, err)).
+			withHint("run a sealed verb on it once as a user who may write its directory (SQLite then copies the WAL into the file), or read a copy of the file and its -wal in a directory you may write")
 	case errors.Is(err, ledger.ErrSchemaTooNew):
 		return usageErrorf("%v", err).withHint("this ledger was written by a newer sealed: upgrade sealed")
 	case errors.Is(err, ledger.ErrTampered):
@@ -157,7 +161,7 @@ func isNameError(err error) bool {
 // openError explains whatever the verb (the ledger is not there or not
 // reachable, or not a ledger).
 func isOpenError(db string, err error) bool {
-	if isNameError(err) || errors.Is(err, ledger.ErrNotLedger) || errors.Is(err, ledger.ErrSchemaTooNew) || errors.Is(err, ledger.ErrTampered) {
+	if isNameError(err) || errors.Is(err, ledger.ErrNotLedger) || errors.Is(err, ledger.ErrSchemaTooNew) || errors.Is(err, ledger.ErrTampered) || errors.Is(err, sqlitestore.ErrWALUnreadable) {
 		return true
 	}
 	if errors.Is(err, fs.ErrNotExist) && !stores.IsURL(db) {

@@ -282,7 +282,7 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 			return usageErrorf("%v", err).withHint("see it with 'sealed ledger get %d'", de.Index)
 		}
 		var ce *ledger.ConfusableNameError
-		if errors.Is(err, ledger.ErrTampered) || errors.As(err, &ce) {
+		if errors.Is(err, ledger.ErrTampered) || errors.Is(err, ledger.ErrStoreFull) || errors.As(err, &ce) {
 			return appendError(err)
 		}
 		return usageErrorf("%v", err)
@@ -296,7 +296,9 @@ func runLedgerAppend(a *app, o *ledgerAppendOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := l.Close(); err != nil { // signs the checkpoint covering it
+	if err := l.Close(); unsignedWarning(err) != "" { // signs the checkpoint covering it
+		fmt.Fprintf(a.errOut, "warning: %s\n", unsignedWarning(err))
+	} else if err != nil {
 		return err
 	}
 	if a.json {

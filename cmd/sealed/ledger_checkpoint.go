@@ -58,7 +58,7 @@ func runLedgerCheckpoint(a *app, o *ledgerCheckpointOptions) error {
 		}
 	}
 	if err != nil {
-		return usageErrorf("%v", err)
+		return readError(err)
 	}
 	if a.json {
 		return a.printJSON(cp)

@@ -206,6 +206,8 @@ func copyError(o *ledgerCopyOptions, err error) *exitError {
 	case errors.As(err, &pe) && pe.Path == o.To:
 		// The file could not be made (the copy is built beside it).
 		return copyCreateError(o.To, pe)
+	case errors.Is(err, ledger.ErrStoreFull):
+		return usageErrorf("copy stopped: %v", err).withHint("no ledger was left at --to; free space where --to is stored, then copy again")
 	}
 	return usageErrorf("copy stopped: %v", err).withHint("no ledger was left at --to; %s", copyHint)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/sealedhq/sealed/ledger/tiles"
 	"github.com/spf13/cobra"
@@ -68,6 +69,9 @@ func runLedgerTiles(a *app, o *ledgerTilesOptions) error {
 		return failedf("%v", de).withHint("export into an empty directory, or into the one this ledger was exported to")
 	}
 	var pe *fs.PathError
+	if errors.As(err, &pe) && (errors.Is(pe.Err, syscall.ENOSPC) || errors.Is(pe.Err, syscall.EFBIG)) {
+		return usageErrorf("--dir %s: %v", o.Dir, pe).withHint("free space where --dir is stored, then run it again (tiles are written incrementally)")
+	}
 	if errors.As(err, &pe) {
 		return usageErrorf("--dir %s: %v", o.Dir, pe).withHint("give a directory this user can write (it is made if missing)")
 	}

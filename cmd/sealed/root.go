@@ -285,6 +285,8 @@ func errorText(err error) (msg, hint string) {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		hint = ee.hint
+	} else {
+		hint = storeHint(err)
 	}
 	if i := strings.Index(msg, "\n\nDid you mean this?\n"); i >= 0 {
 		var suggestions []string

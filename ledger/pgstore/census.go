@@ -8,7 +8,8 @@ import (
 )
 
 // Census implements ledger.Store.
-func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
+func (s *Store) Census(ctx context.Context) (_ *ledger.Census, err error) {
+	defer classify(&err)
 	c := &ledger.Census{SchemaLatest: SchemaVersion()}
 	for _, t := range []struct {
 		q string
@@ -85,7 +86,8 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 // EachReplay implements ledger.Store. A row holding NULL or a value of
 // another type than the schema's is an error wrapping ledger.ErrTampered
 // naming the row and the column.
-func (s *Store) EachReplay(ctx context.Context, fn func(digest string, data []byte) error) error {
+func (s *Store) EachReplay(ctx context.Context, fn func(digest string, data []byte) error) (err error) {
+	defer classify(&err)
 	rows, err := s.pool.Query(ctx, `SELECT sha256, bytes FROM replays ORDER BY sha256`)
 	if err != nil {
 		return err

@@ -8,7 +8,8 @@ import (
 )
 
 // PutCosignature implements ledger.Store.
-func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature) error {
+func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature) (err error) {
+	defer classify(&err)
 	if err := s.refuseReadOnly("storing a cosignature"); err != nil {
 		return err
 	}
@@ -30,7 +31,8 @@ func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature)
 // Cosignatures implements ledger.Store. A row holding NULL or a value
 // of another type than the schema's is an error wrapping
 // ledger.ErrTampered naming the row and the column (cosignatureOfRow).
-func (s *Store) Cosignatures(ctx context.Context, id, minSize int64, limit int) ([]ledger.StoredCosignature, error) {
+func (s *Store) Cosignatures(ctx context.Context, id, minSize int64, limit int) (_ []ledger.StoredCosignature, err error) {
+	defer classify(&err)
 	var lim *int
 	if limit > 0 {
 		lim = &limit

@@ -79,7 +79,8 @@ var schemaObjects = regexp.MustCompile(`(?m)^CREATE (TABLE|FUNCTION) (\w+)`)
 // row: a ledger is never dropped. The database is then as it was before
 // Open with Options.Create made the schema. A copy discards only under
 // its copy lock (LockCopy).
-func (s *Store) Discard(ctx context.Context) error {
+func (s *Store) Discard(ctx context.Context) (err error) {
+	defer classify(&err)
 	if err := s.refuseReadOnly("discarding a copy"); err != nil {
 		return err
 	}

@@ -69,9 +69,10 @@ func (s *Store) hasPlayers(ctx context.Context) (bool, int, error) {
 // PlayerBySkeleton implements ledger.Store (the table's primary key). A
 // row holding NULL or a value of another type is an error wrapping
 // ledger.ErrTampered (playerOfRow).
-func (s *Store) PlayerBySkeleton(ctx context.Context, skeleton string) (*ledger.StoredPlayer, error) {
+func (s *Store) PlayerBySkeleton(ctx context.Context, skeleton string) (_ *ledger.StoredPlayer, err error) {
+	defer classify(&err)
 	v := make([]any, 3)
-	err := s.pool.QueryRow(ctx, `SELECT skeleton, player, idx FROM players WHERE skeleton = $1`, skeleton).Scan(&v[0], &v[1], &v[2])
+	err = s.pool.QueryRow(ctx, `SELECT skeleton, player, idx FROM players WHERE skeleton = $1`, skeleton).Scan(&v[0], &v[1], &v[2])
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("player of skeleton %q: %w", skeleton, ledger.ErrNotFound)
 	}
@@ -108,7 +109,8 @@ func playerOfRow(v []any) (ledger.StoredPlayer, error) {
 // EachPlayer implements ledger.Store. A row holding NULL or a value of
 // another type than the schema's (a column altered) is an error
 // wrapping ledger.ErrTampered (playerOfRow).
-func (s *Store) EachPlayer(ctx context.Context, fn func(ledger.StoredPlayer) error) error {
+func (s *Store) EachPlayer(ctx context.Context, fn func(ledger.StoredPlayer) error) (err error) {
+	defer classify(&err)
 	if ok, _, err := s.hasPlayers(ctx); err != nil || !ok {
 		return err
 	}

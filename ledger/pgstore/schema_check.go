@@ -21,6 +21,7 @@ import (
 // each of the same type, NOT NULL and default, and no other. A version
 // newer than this code's is left to the census.
 func (s *Store) CheckSchema(ctx context.Context) (table, what string, err error) {
+	defer classify(&err)
 	return s.checkSchema(ctx, true, false)
 }
 
@@ -33,6 +34,7 @@ func (s *Store) CheckSchema(ctx context.Context) (table, what string, err error)
 // the migrations do not make is a finding too (one a later migration
 // makes names the schema_version row that is missing).
 func (s *Store) CheckSchemaObjects(ctx context.Context) (table, what string, err error) {
+	defer classify(&err)
 	return s.checkSchema(ctx, false, true)
 }
 

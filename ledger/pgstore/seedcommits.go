@@ -57,7 +57,8 @@ func (s *Store) hasSeedCommits(ctx context.Context) (bool, int, error) {
 }
 
 // SeedCommits implements ledger.Store (the table's primary key).
-func (s *Store) SeedCommits(ctx context.Context, commitment string) ([]int64, error) {
+func (s *Store) SeedCommits(ctx context.Context, commitment string) (_ []int64, err error) {
+	defer classify(&err)
 	if ok, _, err := s.hasSeedCommits(ctx); err != nil {
 		return nil, fmt.Errorf("reading seed_commits: %w", err)
 	} else if !ok {
@@ -69,12 +70,14 @@ func (s *Store) SeedCommits(ctx context.Context, commitment string) ([]int64, er
 // SeedLeafCandidates implements ledger.SeedLeafReader: the server scans
 // the range's leaves for ledger.SeedLeafNeedle (position in bytea) and
 // sends only the rows holding it.
-func (s *Store) SeedLeafCandidates(ctx context.Context, from, to int64) ([]ledger.StoredEntry, error) {
+func (s *Store) SeedLeafCandidates(ctx context.Context, from, to int64) (_ []ledger.StoredEntry, err error) {
+	defer classify(&err)
 	return s.queryEntries(ctx, `WHERE idx >= $1 AND idx < $2 AND position($3::bytea IN body) > 0 ORDER BY idx`, from, to, []byte(ledger.SeedLeafNeedle))
 }
 
 // SeedCommitsOfMatch implements ledger.Store (seed_commits_match).
-func (s *Store) SeedCommitsOfMatch(ctx context.Context, game, matchID string) ([]int64, error) {
+func (s *Store) SeedCommitsOfMatch(ctx context.Context, game, matchID string) (_ []int64, err error) {
+	defer classify(&err)
 	if ok, _, err := s.hasSeedCommits(ctx); err != nil {
 		return nil, fmt.Errorf("reading seed_commits: %w", err)
 	} else if !ok {
@@ -113,7 +116,8 @@ func seedCommitIndexes(ctx context.Context, q querier, what, query string, args 
 // EachSeedCommit implements ledger.Store. A row holding NULL or a value
 // of another type than the schema's is an error wrapping
 // ledger.ErrTampered.
-func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCommit) error) error {
+func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCommit) error) (err error) {
+	defer classify(&err)
 	if ok, _, err := s.hasSeedCommits(ctx); err != nil || !ok {
 		return err
 	}

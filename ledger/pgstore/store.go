@@ -162,7 +162,8 @@ func notLedger(err error) error {
 // a schema_version or log_meta row holding NULL or a value of another
 // type than the schema's (each wrapping ledger.ErrTampered and naming
 // the table); a schema newer than this code (wrapping ErrSchemaTooNew).
-func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
+func (s *Store) Meta(ctx context.Context) (_ *ledger.Meta, err error) {
+	defer classify(&err)
 	versions, meta, err := identityTables(ctx, s.pool)
 	if err != nil {
 		return nil, s.fail(err)
@@ -233,7 +234,8 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 // Errors: a read-only store (ledger.ErrReadOnly), a database without the
 // schema (opened without Options.Create; wrapping ledger.ErrNotLedger),
 // a database that already holds a ledger.
-func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.StoredCheckpoint) error {
+func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.StoredCheckpoint) (err error) {
+	defer classify(&err)
 	if err := s.refuseReadOnly("creating a ledger"); err != nil {
 		return err
 	}
@@ -275,7 +277,8 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 }
 
 // Size implements ledger.Store.
-func (s *Store) Size(ctx context.Context) (int64, error) {
+func (s *Store) Size(ctx context.Context) (_ int64, err error) {
+	defer classify(&err)
 	var n int64
 	if err := s.pool.QueryRow(ctx, `SELECT coalesce(max(idx)+1, 0) FROM entries`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("reading tree size: %w", notLedger(err))
@@ -284,7 +287,8 @@ func (s *Store) Size(ctx context.Context) (int64, error) {
 }
 
 // ReadHashes implements ledger.Store.
-func (s *Store) ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error) {
+func (s *Store) ReadHashes(ctx context.Context, indexes []int64) (_ []tlog.Hash, err error) {
+	defer classify(&err)
 	return readHashes(ctx, s.pool, indexes)
 }
 
@@ -423,12 +427,14 @@ func entryOfRow(v []any) (ledger.StoredEntry, error) {
 }
 
 // EntryRange implements ledger.Store.
-func (s *Store) EntryRange(ctx context.Context, from, to int64) ([]ledger.StoredEntry, error) {
+func (s *Store) EntryRange(ctx context.Context, from, to int64) (_ []ledger.StoredEntry, err error) {
+	defer classify(&err)
 	return s.queryEntries(ctx, `WHERE idx >= $1 AND idx < $2 ORDER BY idx`, from, to)
 }
 
 // HashRange implements ledger.Store.
-func (s *Store) HashRange(ctx context.Context, from, to int64) ([]ledger.StoredHash, error) {
+func (s *Store) HashRange(ctx context.Context, from, to int64) (_ []ledger.StoredHash, err error) {
+	defer classify(&err)
 	rows, err := s.pool.Query(ctx, `SELECT id, hash FROM hashes WHERE id >= $1 AND id < $2 ORDER BY id`, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("reading stored hashes: %w", err)
@@ -450,12 +456,14 @@ func (s *Store) HashRange(ctx context.Context, from, to int64) ([]ledger.StoredH
 
 // EntriesByCommitment implements ledger.Store (through the index
 // entries_commitment).
-func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) ([]ledger.StoredEntry, error) {
+func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) (_ []ledger.StoredEntry, err error) {
+	defer classify(&err)
 	return s.queryEntries(ctx, `WHERE commitment = $1 ORDER BY idx`, commitment)
 }
 
 // EntriesByRef implements ledger.Store (through the index entries_ref).
-func (s *Store) EntriesByRef(ctx context.Context, index int64) ([]ledger.StoredEntry, error) {
+func (s *Store) EntriesByRef(ctx context.Context, index int64) (_ []ledger.StoredEntry, err error) {
+	defer classify(&err)
 	return s.queryEntries(ctx, `WHERE ref = $1 ORDER BY idx`, index)
 }
 
@@ -513,7 +521,8 @@ func checkpointOfRow(v []any) (ledger.StoredCheckpoint, error) {
 }
 
 // Checkpoints implements ledger.Store.
-func (s *Store) Checkpoints(ctx context.Context, maxSize int64) ([]ledger.StoredCheckpoint, error) {
+func (s *Store) Checkpoints(ctx context.Context, maxSize int64) (_ []ledger.StoredCheckpoint, err error) {
+	defer classify(&err)
 	return s.queryCheckpoints(ctx, `WHERE size <= $1 ORDER BY size, id`, maxSize)
 }
 
@@ -529,12 +538,14 @@ func (s *Store) oneCheckpoint(ctx context.Context, where string, args ...any) (*
 }
 
 // LatestCheckpoint implements ledger.Store.
-func (s *Store) LatestCheckpoint(ctx context.Context) (*ledger.StoredCheckpoint, error) {
+func (s *Store) LatestCheckpoint(ctx context.Context) (_ *ledger.StoredCheckpoint, err error) {
+	defer classify(&err)
 	return s.oneCheckpoint(ctx, `ORDER BY size DESC, id ASC LIMIT 1`)
 }
 
 // CheckpointAt implements ledger.Store.
-func (s *Store) CheckpointAt(ctx context.Context, size int64) (*ledger.StoredCheckpoint, error) {
+func (s *Store) CheckpointAt(ctx context.Context, size int64) (_ *ledger.StoredCheckpoint, err error) {
+	defer classify(&err)
 	c, err := s.oneCheckpoint(ctx, `WHERE size = $1 ORDER BY id LIMIT 1`, size)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint of size %d: %w", size, err)
@@ -544,9 +555,10 @@ func (s *Store) CheckpointAt(ctx context.Context, size int64) (*ledger.StoredChe
 
 // Replay implements ledger.Store. A row holding NULL or a value of
 // another type than bytea is an error wrapping ledger.ErrTampered.
-func (s *Store) Replay(ctx context.Context, digest string) ([]byte, error) {
+func (s *Store) Replay(ctx context.Context, digest string) (_ []byte, err error) {
+	defer classify(&err)
 	var v any
-	err := s.pool.QueryRow(ctx, `SELECT bytes FROM replays WHERE sha256 = $1`, digest).Scan(&v)
+	err = s.pool.QueryRow(ctx, `SELECT bytes FROM replays WHERE sha256 = $1`, digest).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("replay %s: %w", digest, ledger.ErrNotFound)
 	}
@@ -566,7 +578,8 @@ func (s *Store) Replay(ctx context.Context, digest string) ([]byte, error) {
 // PutCheckpoint implements ledger.Store: the ID is one more than the
 // largest stored, assigned under a lock of its own (checkpointLockKey) so
 // that IDs have no gaps even with several processes storing checkpoints.
-func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) error {
+func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) (err error) {
+	defer classify(&err)
 	if err := s.refuseReadOnly("storing a checkpoint"); err != nil {
 		return err
 	}
@@ -616,7 +629,8 @@ func nonNil(b []byte) []byte {
 }
 
 // PutReplay implements ledger.Store.
-func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) error {
+func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) (err error) {
+	defer classify(&err)
 	if err := s.refuseReadOnly("storing a replay"); err != nil {
 		return err
 	}

@@ -35,7 +35,8 @@ const (
 // with synchronous_commit on (see Open): the batch is then in the
 // server's flushed WAL. An error from the COMMIT itself (the connection
 // lost before the answer) leaves the outcome unknown and is returned.
-func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) error {
+func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) (err error) {
+	defer classify(&err)
 	if err := s.refuseReadOnly("writing entries"); err != nil {
 		return err
 	}

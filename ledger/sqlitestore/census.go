@@ -8,7 +8,8 @@ import (
 )
 
 // Census implements ledger.Store.
-func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
+func (s *Store) Census(ctx context.Context) (_ *ledger.Census, err error) {
+	defer s.classify(&err)
 	c := &ledger.Census{SchemaLatest: SchemaVersion()}
 	for _, t := range []struct {
 		q string
@@ -25,7 +26,6 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 	// A file opened read-only may predate the cosignatures table
 	// (migration 3).
 	var tables int
-	var err error
 	if err = s.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'cosignatures'`).Scan(&tables); err != nil {
 		return nil, fmt.Errorf("census: %w", err)
 	}
@@ -111,7 +111,8 @@ func (s *Store) Census(ctx context.Context) (*ledger.Census, error) {
 }
 
 // EachReplay implements ledger.Store.
-func (s *Store) EachReplay(ctx context.Context, fn func(digest string, data []byte) error) error {
+func (s *Store) EachReplay(ctx context.Context, fn func(digest string, data []byte) error) (err error) {
+	defer s.classify(&err)
 	rows, err := s.r.QueryContext(ctx, `SELECT sha256, bytes FROM replays ORDER BY sha256`)
 	if err != nil {
 		return err

@@ -67,7 +67,8 @@ func (s *Store) utf8(ctx context.Context) (bool, error) {
 }
 
 // EntryChunk implements ledger.ChunkReader.
-func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryChunk) error {
+func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryChunk) (err error) {
+	defer s.classify(&err)
 	if ok, err := s.utf8(ctx); err != nil || !ok {
 		*c = ledger.EntryChunk{Count: -1}
 		return err
@@ -125,6 +126,7 @@ func keep(buf []byte, raw sql.RawBytes) []byte {
 
 // HashChunk implements ledger.ChunkReader.
 func (s *Store) HashChunk(ctx context.Context, from, to int64, buf []byte) (count, shortest int64, blob []byte, err error) {
+	defer s.classify(&err)
 	if ok, err := s.utf8(ctx); err != nil || !ok {
 		return -1, 0, buf[:0], err
 	}
@@ -149,7 +151,8 @@ func (s *Store) HashChunk(ctx context.Context, from, to int64, buf []byte) (coun
 
 // CheckColumns implements ledger.ColumnChecker with json_extract inside
 // SQLite.
-func (s *Store) CheckColumns(ctx context.Context, from, to int64) (int64, string, error) {
+func (s *Store) CheckColumns(ctx context.Context, from, to int64) (_ int64, _ string, err error) {
+	defer s.classify(&err)
 	return auditColumns(ctx, s.r, from, to)
 }
 
@@ -187,7 +190,8 @@ const playerRowsTailQuery = `WITH t AS MATERIALIZED (SELECT skeleton, player, id
 // PlayerRows implements ledger.PlayerReader: players' key, and for a
 // list with a skeleton players lacks, players and players_tail together
 // (playerRowsTailQuery).
-func (s *Store) PlayerRows(ctx context.Context, skeletons []string, c *ledger.PlayerChunk) (bool, error) {
+func (s *Store) PlayerRows(ctx context.Context, skeletons []string, c *ledger.PlayerChunk) (_ bool, err error) {
+	defer s.classify(&err)
 	if ok, err := s.hasPlayers.check(ctx, s, "players"); err != nil || !ok {
 		return false, err
 	}

@@ -8,7 +8,8 @@ import (
 )
 
 // PutCosignature implements ledger.Store.
-func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature) error {
+func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature) (err error) {
+	defer s.classify(&err)
 	if err := s.readOnly("storing a cosignature"); err != nil {
 		return err
 	}
@@ -28,7 +29,8 @@ func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature)
 }
 
 // Cosignatures implements ledger.Store.
-func (s *Store) Cosignatures(ctx context.Context, id, minSize int64, limit int) ([]ledger.StoredCosignature, error) {
+func (s *Store) Cosignatures(ctx context.Context, id, minSize int64, limit int) (_ []ledger.StoredCosignature, err error) {
+	defer s.classify(&err)
 	if limit <= 0 {
 		limit = -1
 	}

@@ -15,7 +15,10 @@
 // One writer connection takes SQLite's write lock with BEGIN IMMEDIATE
 // for each batch, so several processes may append to one file; readers
 // use a pool of read-only connections. A file in a directory this
-// process cannot write is read with SQLite's immutable flag.
+// process cannot write is read with SQLite's immutable flag, unless a
+// WAL beside it holds commits that SQLite cannot read there (its -shm
+// file gone): that is refused with [ErrWALUnreadable], not read as the
+// older ledger the file alone holds.
 //
 // The store implements [ledger.ChunkReader], [ledger.PlayerReader] and
 // [ledger.ColumnChecker], the audit's fast paths: a range of rows (with

@@ -2,9 +2,12 @@ package sqlitestore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/mattn/go-sqlite3"
 
 	"github.com/sealedhq/sealed/ledger"
 )
@@ -14,27 +17,38 @@ import (
 // reading the file): a file cut short or with a damaged page is an error
 // saying so, wrapping ledger.ErrTampered (the file was altered below
 // its rows: the audit's check failed, exit 1).
-func (s *Store) CheckIntegrity(ctx context.Context) error {
+func (s *Store) CheckIntegrity(ctx context.Context) (err error) {
+	defer s.classify(&err)
 	if err := checkFileSize(ctx, s.path, s.r); err != nil {
 		return err
 	}
+	// SQLite may stop the check itself on a page it cannot read: that is
+	// the check's verdict too (damaged), not a file that could not be
+	// read just now.
+	cannotRead := func(err error) error {
+		var se sqlite3.Error
+		if errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB) {
+			return fmt.Errorf("%s: the SQLite file is damaged (PRAGMA quick_check stopped: %w): %w", s.path, err, ledger.ErrTampered)
+		}
+		return fmt.Errorf("%s: SQLite cannot read the file: %w", s.path, err)
+	}
 	rows, err := s.r.QueryContext(ctx, `PRAGMA quick_check(20)`)
 	if err != nil {
-		return fmt.Errorf("%s: SQLite cannot read the file: %v", s.path, err)
+		return cannotRead(err)
 	}
 	defer rows.Close()
 	var problems []string
 	for rows.Next() {
 		var line string
 		if err := rows.Scan(&line); err != nil {
-			return fmt.Errorf("%s: SQLite cannot read the file: %v", s.path, err)
+			return cannotRead(err)
 		}
 		if line != "ok" {
 			problems = append(problems, line)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("%s: SQLite cannot read the file: %v", s.path, err)
+		return cannotRead(err)
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%s: the SQLite file is damaged (cut short or altered below the rows: PRAGMA quick_check says %s): %w", s.path, strings.Join(problems, "; "), ledger.ErrTampered)
@@ -72,13 +86,30 @@ func checkFileSize(ctx context.Context, path string, q queryer) error {
 	if pageSize < 512 {
 		return fmt.Errorf("%s: the SQLite file is damaged: its header gives a page size of %d bytes: %w", path, pageSize, ledger.ErrTampered)
 	}
-	if st.Size()%pageSize != 0 {
-		return fmt.Errorf("%s: the SQLite file is damaged: %d bytes is not a whole number of %d-byte pages (the file was cut short or padded): %w", path, st.Size(), pageSize, ledger.ErrTampered)
-	}
 	// With a WAL holding pages a checkpoint has not finished copying, the
 	// file may already be longer than its header says: compare the counts
 	// only when there is no WAL.
-	if wal, err := os.Stat(path + "-wal"); err == nil && wal.Size() > 0 {
+	wal, err := os.Stat(path + "-wal")
+	walHolds := err == nil && wal.Size() > 0
+	if st.Size()%pageSize != 0 {
+		// A checkpoint that could not write a page whole (the file system
+		// full, the file size limit reached) leaves that page cut short
+		// at the file's end; SQLite reads it from the WAL, which still
+		// holds it, and the next checkpoint writes it whole. So with a
+		// WAL, a last page cut short is one of the pages the database
+		// has (page_count, read through the WAL), not a cut file.
+		if walHolds {
+			var pages int64
+			if err := q.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+				return notLedger(err)
+			}
+			if (st.Size()+pageSize-1)/pageSize <= pages {
+				return nil
+			}
+		}
+		return fmt.Errorf("%s: the SQLite file is damaged: %d bytes is not a whole number of %d-byte pages (the file was cut short or padded): %w", path, st.Size(), pageSize, ledger.ErrTampered)
+	}
+	if walHolds {
 		return nil
 	}
 	// SQLite's page count is the header's when the header's count is valid

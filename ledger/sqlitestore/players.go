@@ -61,7 +61,8 @@ func fillPlayers(tx *sql.Tx) error {
 
 // PlayerBySkeleton implements ledger.Store: players' key, then the
 // players_tail rows (migration 6), in one statement.
-func (s *Store) PlayerBySkeleton(ctx context.Context, skeleton string) (*ledger.StoredPlayer, error) {
+func (s *Store) PlayerBySkeleton(ctx context.Context, skeleton string) (_ *ledger.StoredPlayer, err error) {
+	defer s.classify(&err)
 	q := `SELECT skeleton, player, idx FROM players WHERE skeleton = ?1`
 	if ok, err := s.hasPlayersTail(ctx); err != nil {
 		return nil, fmt.Errorf("reading players: %w", err)
@@ -69,7 +70,7 @@ func (s *Store) PlayerBySkeleton(ctx context.Context, skeleton string) (*ledger.
 		q = playerLookup
 	}
 	var v [3]any
-	err := s.r.QueryRowContext(ctx, q, skeleton).Scan(&v[0], &v[1], &v[2])
+	err = s.r.QueryRowContext(ctx, q, skeleton).Scan(&v[0], &v[1], &v[2])
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("player of skeleton %q: %w", skeleton, ledger.ErrNotFound)
 	}
@@ -85,7 +86,8 @@ func (s *Store) PlayerBySkeleton(ctx context.Context, skeleton string) (*ledger.
 
 // EachPlayer implements ledger.Store: the rows of players and
 // players_tail (migration 6) together, in skeleton order.
-func (s *Store) EachPlayer(ctx context.Context, fn func(ledger.StoredPlayer) error) error {
+func (s *Store) EachPlayer(ctx context.Context, fn func(ledger.StoredPlayer) error) (err error) {
+	defer s.classify(&err)
 	if ok, err := s.hasTable(ctx, "players"); err != nil || !ok {
 		return err
 	}

@@ -51,6 +51,7 @@ func tableColumns(ctx context.Context, q queryer) (map[string][]columnInfo, erro
 // CheckSchemaObjects (extraTable); a schema newer than this code is left
 // to the census.
 func (s *Store) CheckSchema(ctx context.Context) (table, what string, err error) {
+	defer s.classify(&err)
 	return checkSchema(ctx, s.r)
 }
 
@@ -136,6 +137,7 @@ func checkColumns(ctx context.Context, ref, q queryer, version int) (table, what
 // and indexes against those schema.sql's migrations make, up to the
 // version the file records (checkObjects).
 func (s *Store) CheckSchemaObjects(ctx context.Context) (table, what string, err error) {
+	defer s.classify(&err)
 	return schemaCheck(ctx, s.r, false, true)
 }
 

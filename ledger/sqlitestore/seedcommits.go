@@ -18,7 +18,8 @@ func (s *Store) hasSeedCommits(ctx context.Context) (bool, error) {
 }
 
 // SeedCommits implements ledger.Store: one seek of the table's key.
-func (s *Store) SeedCommits(ctx context.Context, commitment string) ([]int64, error) {
+func (s *Store) SeedCommits(ctx context.Context, commitment string) (_ []int64, err error) {
+	defer s.classify(&err)
 	if ok, err := s.hasSeedCommits(ctx); err != nil {
 		return nil, fmt.Errorf("reading seed_commits: %w", err)
 	} else if !ok {
@@ -30,7 +31,8 @@ func (s *Store) SeedCommits(ctx context.Context, commitment string) ([]int64, er
 
 // SeedCommitsOfMatch implements ledger.Store: one seek of
 // seed_commits_match.
-func (s *Store) SeedCommitsOfMatch(ctx context.Context, game, matchID string) ([]int64, error) {
+func (s *Store) SeedCommitsOfMatch(ctx context.Context, game, matchID string) (_ []int64, err error) {
+	defer s.classify(&err)
 	if ok, err := s.hasSeedCommits(ctx); err != nil {
 		return nil, fmt.Errorf("reading seed_commits: %w", err)
 	} else if !ok {
@@ -66,12 +68,14 @@ func (s *Store) seedCommitIndexes(ctx context.Context, what, q string, args ...a
 // SeedLeafCandidates implements ledger.SeedLeafReader: SQLite scans the
 // range's leaves for ledger.SeedLeafNeedle (instr over the BLOB) and
 // returns only the rows holding it.
-func (s *Store) SeedLeafCandidates(ctx context.Context, from, to int64) ([]ledger.StoredEntry, error) {
+func (s *Store) SeedLeafCandidates(ctx context.Context, from, to int64) (_ []ledger.StoredEntry, err error) {
+	defer s.classify(&err)
 	return s.queryEntries(ctx, `WHERE idx >= ? AND idx < ? AND instr(body, ?) > 0 ORDER BY idx`, from, to, []byte(ledger.SeedLeafNeedle))
 }
 
 // EachSeedCommit implements ledger.Store.
-func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCommit) error) error {
+func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCommit) error) (err error) {
+	defer s.classify(&err)
 	if ok, err := s.hasSeedCommits(ctx); err != nil || !ok {
 		return err
 	}

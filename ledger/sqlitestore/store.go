@@ -93,7 +93,7 @@ func Open(path string, opts Options) (*Store, error) {
 		if s.r != nil {
 			s.r.Close()
 		}
-		return nil, err
+		return nil, classified(path, err)
 	}
 	var err error
 	if !opts.ReadOnly && !opts.Create {
@@ -135,6 +135,15 @@ func Open(path string, opts Options) (*Store, error) {
 		// immutable instead (it is a read-only copy: nobody writes it).
 		if err := s.r.Ping(); err != nil || probe(s.r) != nil {
 			s.r.Close()
+			s.r = nil
+			// The immutable flag reads the file alone: commits a WAL
+			// holds (a writer killed, or one of another user running)
+			// would be left out without a word.
+			if held, err := walCommits(path); err != nil {
+				return fail(err)
+			} else if held {
+				return fail(walUnreadable(path))
+			}
 			if s.r, err = openReaders(path, true); err != nil {
 				return fail(err)
 			}
@@ -207,7 +216,8 @@ func (s *Store) Path() string { return s.path }
 
 // Close implements ledger.Store: it stops the WAL checkpointer and
 // copies the WAL into the database file.
-func (s *Store) Close() error {
+func (s *Store) Close() (err error) {
+	defer s.classify(&err)
 	if s.walStop != nil {
 		close(s.walStop)
 		<-s.walDone
@@ -215,7 +225,7 @@ func (s *Store) Close() error {
 	}
 	// Readers first: the last connection to close checkpoints the WAL
 	// into the database file and removes it.
-	err := s.r.Close()
+	err = s.r.Close()
 	if s.w != nil {
 		if _, cerr := s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); cerr != nil && err == nil {
 			err = cerr
@@ -235,7 +245,8 @@ func (s *Store) readOnly(what string) error {
 }
 
 // Meta implements ledger.Store.
-func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
+func (s *Store) Meta(ctx context.Context) (_ *ledger.Meta, err error) {
+	defer s.classify(&err)
 	var exists int
 	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type='table' AND name IN ('log_meta', 'schema_version')`).Scan(&exists); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.path, notLedger(err))
@@ -294,7 +305,8 @@ func (s *Store) Meta(ctx context.Context) (*ledger.Meta, error) {
 }
 
 // Create implements ledger.Store.
-func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.StoredCheckpoint) error {
+func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.StoredCheckpoint) (err error) {
+	defer s.classify(&err)
 	if err := s.readOnly("creating a ledger"); err != nil {
 		return err
 	}
@@ -329,7 +341,8 @@ type queryer interface {
 }
 
 // Size implements ledger.Store.
-func (s *Store) Size(ctx context.Context) (int64, error) {
+func (s *Store) Size(ctx context.Context) (_ int64, err error) {
+	defer s.classify(&err)
 	var n int64
 	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(idx)+1, 0) FROM entries`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("reading tree size: %w", err)
@@ -338,7 +351,8 @@ func (s *Store) Size(ctx context.Context) (int64, error) {
 }
 
 // ReadHashes implements ledger.Store.
-func (s *Store) ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error) {
+func (s *Store) ReadHashes(ctx context.Context, indexes []int64) (_ []tlog.Hash, err error) {
+	defer s.classify(&err)
 	return readHashes(ctx, s.r, indexes)
 }
 
@@ -504,12 +518,14 @@ func describe(v any) string {
 }
 
 // EntryRange implements ledger.Store.
-func (s *Store) EntryRange(ctx context.Context, from, to int64) ([]ledger.StoredEntry, error) {
+func (s *Store) EntryRange(ctx context.Context, from, to int64) (_ []ledger.StoredEntry, err error) {
+	defer s.classify(&err)
 	return s.queryEntries(ctx, `WHERE idx >= ? AND idx < ? ORDER BY idx`, from, to)
 }
 
 // HashRange implements ledger.Store.
-func (s *Store) HashRange(ctx context.Context, from, to int64) ([]ledger.StoredHash, error) {
+func (s *Store) HashRange(ctx context.Context, from, to int64) (_ []ledger.StoredHash, err error) {
+	defer s.classify(&err)
 	rows, err := s.r.QueryContext(ctx, `SELECT id, hash FROM hashes WHERE id >= ? AND id < ? ORDER BY id`, from, to)
 	if err != nil {
 		return nil, err
@@ -528,7 +544,8 @@ func (s *Store) HashRange(ctx context.Context, from, to int64) ([]ledger.StoredH
 
 // EntriesByCommitment implements ledger.Store (through the index
 // entries_lookup).
-func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) ([]ledger.StoredEntry, error) {
+func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) (_ []ledger.StoredEntry, err error) {
+	defer s.classify(&err)
 	// Sorted here: an ORDER BY idx makes SQLite's seek several times
 	// slower (see dupQuery).
 	es, err := s.queryEntries(ctx, `WHERE `+lookupExpr+` = ? AND commitment = ?`,
@@ -538,7 +555,8 @@ func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) ([]l
 }
 
 // EntriesByRef implements ledger.Store (through the index entries_ref).
-func (s *Store) EntriesByRef(ctx context.Context, index int64) ([]ledger.StoredEntry, error) {
+func (s *Store) EntriesByRef(ctx context.Context, index int64) (_ []ledger.StoredEntry, err error) {
+	defer s.classify(&err)
 	return s.queryEntries(ctx, `WHERE ref = ? ORDER BY idx`, index)
 }
 
@@ -560,7 +578,8 @@ func (s *Store) queryCheckpoints(ctx context.Context, q string, args ...any) ([]
 }
 
 // Checkpoints implements ledger.Store.
-func (s *Store) Checkpoints(ctx context.Context, maxSize int64) ([]ledger.StoredCheckpoint, error) {
+func (s *Store) Checkpoints(ctx context.Context, maxSize int64) (_ []ledger.StoredCheckpoint, err error) {
+	defer s.classify(&err)
 	return s.queryCheckpoints(ctx, `WHERE size <= ? ORDER BY size, id`, maxSize)
 }
 
@@ -576,12 +595,14 @@ func (s *Store) oneCheckpoint(ctx context.Context, q string, args ...any) (*ledg
 }
 
 // LatestCheckpoint implements ledger.Store.
-func (s *Store) LatestCheckpoint(ctx context.Context) (*ledger.StoredCheckpoint, error) {
+func (s *Store) LatestCheckpoint(ctx context.Context) (_ *ledger.StoredCheckpoint, err error) {
+	defer s.classify(&err)
 	return s.oneCheckpoint(ctx, `ORDER BY size DESC, id ASC LIMIT 1`)
 }
 
 // CheckpointAt implements ledger.Store.
-func (s *Store) CheckpointAt(ctx context.Context, size int64) (*ledger.StoredCheckpoint, error) {
+func (s *Store) CheckpointAt(ctx context.Context, size int64) (_ *ledger.StoredCheckpoint, err error) {
+	defer s.classify(&err)
 	c, err := s.oneCheckpoint(ctx, `WHERE size = ? ORDER BY id LIMIT 1`, size)
 	if err != nil {
 		return nil, fmt.Errorf("size %d: %w", size, err)
@@ -590,9 +611,10 @@ func (s *Store) CheckpointAt(ctx context.Context, size int64) (*ledger.StoredChe
 }
 
 // Replay implements ledger.Store.
-func (s *Store) Replay(ctx context.Context, digest string) ([]byte, error) {
+func (s *Store) Replay(ctx context.Context, digest string) (_ []byte, err error) {
+	defer s.classify(&err)
 	var b []byte
-	err := s.r.QueryRowContext(ctx, `SELECT bytes FROM replays WHERE sha256 = ?`, digest).Scan(&b)
+	err = s.r.QueryRowContext(ctx, `SELECT bytes FROM replays WHERE sha256 = ?`, digest).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ledger.ErrNotFound
 	}
@@ -606,7 +628,8 @@ func (s *Store) Replay(ctx context.Context, digest string) ([]byte, error) {
 }
 
 // PutCheckpoint implements ledger.Store.
-func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) error {
+func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) (err error) {
+	defer s.classify(&err)
 	if err := s.readOnly("storing a checkpoint"); err != nil {
 		return err
 	}
@@ -641,7 +664,8 @@ func (s *Store) storedOrPresent(ctx context.Context, table string, res sql.Resul
 }
 
 // PutReplay implements ledger.Store.
-func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) error {
+func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) (err error) {
+	defer s.classify(&err)
 	if err := s.readOnly("storing a replay"); err != nil {
 		return err
 	}
@@ -657,7 +681,8 @@ func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) err
 
 // Write implements ledger.Store: one BEGIN IMMEDIATE transaction on the
 // writer connection (SQLite's write lock, across processes).
-func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) error {
+func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) (err error) {
+	defer s.classify(&err)
 	if err := s.readOnly("writing entries"); err != nil {
 		return err
 	}

@@ -30,7 +30,8 @@ const exportBatch = 16
 // reader never finds a checkpoint whose tiles are missing. Tiles already
 // in dir are kept (the bytes at a tile path never change), so a second
 // run writes only what is new; older partial tiles are left in place. Each
-// file is written to a temporary name and renamed. Each leaf is checked
+// file is written to a temporary name and renamed; the temporary files
+// of exports that died before renaming them are removed. Each leaf is checked
 // against its stored leaf hash as it is written: a mismatch (a tampered
 // store) stops the export. Since tiles already there are kept unread,
 // a dir whose checkpoint is not of this log's tree (another log's, a
@@ -46,6 +47,7 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 	if err := checkDir(ctx, s, dir, cp); err != nil {
 		return nil, err
 	}
+	removeStale(dir)
 	rep := &ExportReport{Size: cp.Size}
 	size := cp.Size
 	fw := newFileWriter(ctx, 4)
@@ -56,9 +58,20 @@ func Export(ctx context.Context, s ledger.Store, dir string, progress func(done,
 	}
 	// A tile's path names its width, so a file already there (written
 	// whole, through a rename) holds the right bytes: full or partial.
+	// Unless its size says otherwise: a file a crash left empty or cut
+	// (renamed before its bytes reached the disk) is written again, not
+	// published for good. Its size is what stat says, so keeping stays
+	// free: a hash tile is 32 bytes a hash, a bundle at least the 2-byte
+	// length of each of its entries.
 	have := func(t tlog.Tile) bool {
-		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(Path(t))))
-		return err == nil
+		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(Path(t))))
+		if err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+		if t.L < 0 {
+			return st.Size() >= 2*int64(t.W)
+		}
+		return st.Size() == int64(t.W)*tlog.HashSize
 	}
 	// Level 0 and the entry bundles, exportBatch tiles at a time.
 	nTiles := (size + 1<<Height - 1) >> Height

@@ -1,0 +1,71 @@
+//go:build unix
+
+package tiles_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
+	"github.com/sealedhq/sealed/ledger/tiles"
+)
+
+// TestExportRemovesStaleTemporaries: an export killed between writing a
+// file under its temporary name (PATH.tmp-PID-N) and renaming it left
+// that file in the published directory, and later exports never removed
+// it. Now an export removes the temporary files of processes that are
+// gone, and leaves those of a process still running.
+func TestExportRemovesStaleTemporaries(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
+	if _, err := stores.Init(ctx, db, "example.com/stale", key); err != nil {
+		t.Fatal(err)
+	}
+	l, err := stores.Open(ctx, db, ledger.Options{KeyFile: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	ro, err := stores.Open(ctx, db, ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	out := filepath.Join(dir, "site")
+	if _, err := tiles.Export(ctx, ro.Store(), out, nil); err != nil {
+		t.Fatal(err)
+	}
+	// A process that has exited: its id names no running process.
+	child := exec.Command(os.Args[0], "-test.run", "^$")
+	if err := child.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(out, "tile", "0", fmt.Sprintf("000.p.tmp-%d-7", child.Process.Pid))
+	live := filepath.Join(out, "tile", "entries", fmt.Sprintf("000.p.tmp-%d-8", os.Getppid()))
+	for _, p := range []string{dead, live} {
+		if err := os.WriteFile(p, []byte("cut"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tiles.Export(ctx, ro.Store(), out, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); err == nil {
+		t.Errorf("%s: the temporary file of an exited process is still there", dead)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("%s: the temporary file of a running process was removed: %v", live, err)
+	}
+}
