@@ -26,6 +26,11 @@ type AuditReport struct {
 	Untimed int           `json:"untimed,omitempty"`
 	OK      bool          `json:"ok"`
 	Problem *AuditProblem `json:"problem,omitempty"` // the first problem found, if not OK
+	// Unchecked lists what the store's integrity check could not check
+	// in this database, and why (a [NotCheckedError]'s What and Why, e.g.
+	// "the indexes against their tables: the amcheck extension is not
+	// installed in this database"); empty when it checked everything.
+	Unchecked []string `json:"unchecked,omitempty"`
 
 	results    []namedReplay // result entries seen by the tree pass, for auditRest
 	players    *playersAudit // the players rows, re-derived by the tree pass
@@ -110,7 +115,15 @@ func (l *Ledger) Audit(ctx context.Context, progress func(done, total int64)) (*
 		integrity <- nil
 	}
 	rep, err := l.audit(ctx, progress)
-	if ierr := <-integrity; ierr != nil {
+	ierr := <-integrity
+	var nc *NotCheckedError
+	if errors.As(ierr, &nc) {
+		if rep != nil {
+			rep.Unchecked = append(rep.Unchecked, nc.What+": "+nc.Why)
+		}
+		ierr = nil
+	}
+	if ierr != nil {
 		return nil, ierr
 	}
 	return rep, err

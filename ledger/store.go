@@ -423,9 +423,29 @@ type SchemaChecker interface {
 // database its engine cannot read whole (a file cut short, a damaged
 // page) is an error saying so, rather than rows that vanish or a driver's
 // scan error halfway through.
+//
+// A check the store cannot run where it is (a PostgreSQL database
+// without the amcheck extension, or a role that may not run it) is a
+// *NotCheckedError: the audit goes on and lists it in
+// [AuditReport.Unchecked].
 type IntegrityChecker interface {
 	CheckIntegrity(ctx context.Context) error
 }
+
+// NotCheckedError is returned by a store's CheckIntegrity when a part of
+// its check could not run in this database: What was not checked (e.g.
+// "the indexes against their tables"), Why not, and Extension the
+// database extension that would check it, if any ("amcheck"). It is no
+// finding: the audit reports the parts it could check, and What in
+// [AuditReport.Unchecked].
+type NotCheckedError struct {
+	What      string
+	Why       string
+	Extension string
+}
+
+// Error is "not checked: WHAT: WHY".
+func (e *NotCheckedError) Error() string { return "not checked: " + e.What + ": " + e.Why }
 
 // CheckRowsStored is how a store checks that an INSERT of want rows into
 // table stored them all: affected is the driver's count of rows the

@@ -203,6 +203,7 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 		} else {
 			fmt.Fprintf(a.out, "audit failed: %s\n", rep.Problem)
 		}
+		printUnchecked(a, rep.Unchecked)
 		printOperators(a, ops)
 		if pinned == "" {
 			fmt.Fprintln(a.errOut, "hint: this key was read from the database itself, which whoever can write the file can replace; pin the key the operator published with --vkey KEY or --vkey-file FILE")
@@ -212,6 +213,19 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 		return errSilentFailure
 	}
 	return nil
+}
+
+// printUnchecked prints, on stderr, what the store's integrity check
+// could not check in this database, with a hint for amcheck.
+func printUnchecked(a *app, unchecked []string) {
+	amcheck := false
+	for _, u := range unchecked {
+		fmt.Fprintf(a.errOut, "note: not checked: %s\n", u)
+		amcheck = amcheck || strings.Contains(u, "amcheck")
+	}
+	if amcheck {
+		fmt.Fprintln(a.errOut, "hint: as a PostgreSQL superuser, run 'CREATE EXTENSION amcheck' in the ledger's database, and 'GRANT EXECUTE ON FUNCTION bt_index_check(regclass, boolean) TO ROLE' for an auditing role that is not a superuser")
+	}
 }
 
 // printOperators prints --report's seed commitments per operator.
