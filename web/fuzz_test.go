@@ -77,7 +77,7 @@ func FuzzSite(f *testing.F) {
 	for _, target := range []string{
 		"/", "/search?q=alice", "/search?q=" + bid.Commitment[:10], "/search?q=%ff%00", "/c/" + bid.Commitment, "/c/SHA256:" + strings.ToUpper(bid.Commitment),
 		"/c/zz", "/entry/0", "/entry/8", "/entry/9", "/entry/-1", "/entry/1e3", "/entry/99999999999999999999",
-		"/hash", "/verify", "/ledger?from=3", "/ledger?before=2&n=5", "/tree", "/readings", "/operators",
+		"/hash", "/verify", "/verify?hash=%fe", "/ledger?from=3", "/ledger?before=2&n=5", "/tree", "/readings", "/operators",
 		"/replay/" + fx.digest["auction"], "/replay/" + fx.digest["tampered"], "/replay/6", "/replay/7?step=3",
 		"/checkpoint", "/tile/0/000", "/tile/0/000.p/9", "/tile/entries/000.p/9", "/tile/1/000.p/1", "/tile/0/x000/000",
 		"/api/v1/checkpoint", "/api/v1/entries?from=0&n=3", "/api/v1/entries?from=-1", "/api/v1/entries?from=8&n=99999999999", "/api/v1/entries/5",
