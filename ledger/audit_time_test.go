@@ -82,6 +82,15 @@ func TestCheckNoteForm(t *testing.T) {
 		"o\n1\n" + root + "\n\nno dash\n",            // a signature line without "— "
 		"o\nx\n" + root + "\n\n— o AAAA\n",           // size not a number
 		"o\r\n1\r\n" + root + "\r\n\r\n— o AAAA\r\n", // CRLF
+		// What golang.org/x/mod/sumdb/note refuses as malformed, so
+		// OpenCheckpoint said "malformed note" of a proof, exit 1
+		// (trial 10d, FuzzCheckNoteForm):
+		"a\tb\n0\n" + root + "\n\n— a AAAAAAA=\n",                        // a control character
+		"o\xff\n0\n" + root + "\n\n— o AAAAAAA=\n",                       // not UTF-8
+		"o\n1\n" + root + "\n\n— \n",                                     // no key name
+		"o\n1\n" + root + "\n\n— o\n",                                    // no signature
+		"o\n1\n" + root + "\n\n— o+x AAAAAAA=\n",                         // a + in the name
+		"o\n1\n" + root + "\n\n" + strings.Repeat("— o AAAAAAA=\n", 101), // over 100 signatures
 	} {
 		if err := ledger.CheckNoteForm(bad); err == nil || !strings.Contains(err.Error(), "not a signed note") {
 			t.Errorf("%q: %v, want not a signed note", bad, err)

@@ -580,10 +580,44 @@ func ParseTime(s string) (time.Time, error) {
 		}
 	}
 	t, err := time.Parse(time.RFC3339Nano, string(b))
-	if err != nil {
+	if err != nil || !rfc3339Form(b) {
+		// time.Parse alone takes a one-digit hour (T9:15:00Z), which
+		// RFC 3339's time-hour (2DIGIT) does not.
 		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 time; expected e.g. 2025-03-03T09:15:00Z", s)
 	}
 	return t, nil
+}
+
+// rfc3339Form reports whether b has the form of RFC 3339's date-time
+// (section 5.6), "T" and "Z" in upper case: YYYY-MM-DDTHH:MM:SS, optional
+// fractional digits, then Z or +HH:MM or -HH:MM. The values' ranges are
+// time.Parse's to check.
+func rfc3339Form(b []byte) bool {
+	const form = "0000-00-00T00:00:00"
+	if len(b) < len(form) {
+		return false
+	}
+	for i := range len(form) {
+		if form[i] == '0' && (b[i] < '0' || b[i] > '9') || form[i] != '0' && b[i] != form[i] {
+			return false
+		}
+	}
+	b = b[len(form):]
+	if len(b) > 0 && b[0] == '.' {
+		n := 1
+		for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+			n++
+		}
+		if n == 1 {
+			return false
+		}
+		b = b[n:]
+	}
+	if len(b) == 1 && b[0] == 'Z' {
+		return true
+	}
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	return len(b) == 6 && (b[0] == '+' || b[0] == '-') && digit(b[1]) && digit(b[2]) && b[3] == ':' && digit(b[4]) && digit(b[5])
 }
 
 // formatTime writes t in TimeLayout; times outside minTime..maxTime are

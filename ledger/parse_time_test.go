@@ -33,6 +33,12 @@ func TestParseTime(t *testing.T) {
 		"2026-03-03 09:15:00Z":            "not an RFC 3339 time",
 		"yesterday":                       "not an RFC 3339 time",
 		"2026-03-03T09:15:00":             "not an RFC 3339 time",
+		// time.Parse takes a one-digit hour; RFC 3339 does not (trial
+		// 10d, FuzzParseTime).
+		"0000-01-01T0:00:00Z":      "not an RFC 3339 time",
+		"2026-03-03T9:15:00+01:00": "not an RFC 3339 time",
+		"2026-03-03T09:15:00.Z":    "not an RFC 3339 time",
+		"2026-03-03T09:15:00+1:00": "not an RFC 3339 time",
 	} {
 		if _, err := ledger.ParseTime(in); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: %v, want an error saying %q", in, err, msg)

@@ -10,6 +10,8 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"golang.org/x/mod/sumdb/tlog"
@@ -297,12 +299,18 @@ func ParseConsistencyProof(data []byte) (*ConsistencyProof, error) {
 // errNotNote is CheckNoteForm's error for text without a note's parts.
 var errNotNote = errors.New("not a signed note (expected origin, size, root, a blank line, signature lines)")
 
+// maxNoteSignatures is the most signature lines a note may have
+// (golang.org/x/mod/sumdb/note refuses more).
+const maxNoteSignatures = 100
+
 // CheckNoteForm checks that text has the form of a signed checkpoint (C2SP
-// signed-note carrying a tlog-checkpoint): a checkpoint body that
-// ParseCheckpoint reads, a blank line, and one or more signature lines
-// starting "— " (U+2014, a space), all ending in a newline. It checks no
-// signature (OpenCheckpoint does): text of another form is malformed
-// input, not a checkpoint that fails to verify.
+// signed-note carrying a tlog-checkpoint): UTF-8 text with no control
+// characters but newline, a checkpoint body that ParseCheckpoint reads, a
+// blank line, and one to 100 signature lines "— <key name> <signature>"
+// (U+2014, a space; the key name non-empty, without white space or +),
+// all ending in a newline. It checks no signature, not even that it is
+// base64 (OpenCheckpoint does): text of another form is malformed input,
+// not a checkpoint that fails to verify.
 func CheckNoteForm(text string) error {
 	body, sigs, ok := strings.Cut(text, "\n\n")
 	if !ok || sigs == "" || !strings.HasSuffix(sigs, "\n") {
@@ -311,9 +319,24 @@ func CheckNoteForm(text string) error {
 		}
 		return errNotNote
 	}
-	for _, l := range strings.Split(strings.TrimSuffix(sigs, "\n"), "\n") {
-		if !strings.HasPrefix(l, "— ") {
+	if !utf8.ValidString(text) {
+		return fmt.Errorf("%w: not UTF-8 text", errNotNote)
+	}
+	if i := strings.IndexFunc(text, func(r rune) bool { return r < 0x20 && r != '\n' }); i >= 0 {
+		return fmt.Errorf("%w: control character %q at byte %d; a note holds none but newline", errNotNote, text[i], i)
+	}
+	lines := strings.Split(strings.TrimSuffix(sigs, "\n"), "\n")
+	if len(lines) > maxNoteSignatures {
+		return fmt.Errorf("%w: %d signature lines, at most %d", errNotNote, len(lines), maxNoteSignatures)
+	}
+	for _, l := range lines {
+		rest, ok := strings.CutPrefix(l, "— ")
+		if !ok {
 			return fmt.Errorf("%w: signature line %q does not start with \"— \"", errNotNote, l)
+		}
+		name, sig, _ := strings.Cut(rest, " ")
+		if name == "" || sig == "" || strings.IndexFunc(name, unicode.IsSpace) >= 0 || strings.Contains(name, "+") {
+			return fmt.Errorf("%w: signature line %q; expected \"— <key name> <signature>\", the name without white space or +", errNotNote, l)
 		}
 	}
 	if _, _, _, err := ParseCheckpoint(body + "\n"); err != nil {

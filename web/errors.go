@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -91,7 +92,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 		switch code {
 		case http.StatusNotFound:
-			msg = "no such page: " + c.Request().URL.Path
+			// The path as the client spelt it when it is not UTF-8 (a
+			// page is UTF-8: raw bytes would be echoed into it).
+			p := c.Request().URL.Path
+			if !utf8.ValidString(p) {
+				p = c.Request().URL.EscapedPath()
+			}
+			msg = "no such page: " + p
 		case http.StatusRequestEntityTooLarge:
 			msg = fmt.Sprintf("request body larger than the %d bytes allowed", s.o.BodyLimit)
 		case http.StatusMethodNotAllowed:

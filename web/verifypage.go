@@ -59,8 +59,13 @@ func check(c commit.Commitment, reveal []byte) *verdict {
 
 // verifyForm is GET /verify: the empty form (hash prefilled by ?hash=).
 func (s *Server) verifyForm(c echo.Context) error {
-	return c.Render(http.StatusOK, "verify", verifyView{Hash: c.QueryParam("hash")})
+	return c.Render(http.StatusOK, "verify", verifyView{Hash: formText(c.QueryParam("hash"))})
 }
+
+// formText is a form field's value as the page shows it again: the page
+// is UTF-8, so bytes that are not (a client may send any) show as U+FFFD
+// rather than be written raw into it.
+func formText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 // verifyPost is POST /verify (form fields hash, reveal, newlines: "lf",
 // the default, or "crlf"; any other value is a 400 re-showing the form). An
@@ -74,6 +79,7 @@ func (s *Server) verifyPost(c echo.Context) error {
 	v := verifyView{Hash: c.FormValue("hash"), Reveal: c.FormValue("reveal"), KeepCRLF: c.FormValue("newlines") == "crlf", Checked: true}
 	if nl := c.FormValue("newlines"); nl != "" && nl != "lf" && nl != "crlf" {
 		v.Error = fmt.Sprintf("line breaks %q: expected lf (turn the browser's CRLF into LF) or crlf (keep them)", nl)
+		v.Hash, v.Reveal = formText(v.Hash), formText(v.Reveal)
 		return c.Render(http.StatusBadRequest, "verify", v)
 	}
 	reveal := v.Reveal
@@ -96,6 +102,7 @@ func (s *Server) verifyPost(c echo.Context) error {
 	if v.Error != "" {
 		code = http.StatusBadRequest
 	}
+	v.Hash, v.Reveal = formText(v.Hash), formText(v.Reveal)
 	return c.Render(code, "verify", v)
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,6 +86,18 @@ func ParsePolicy(data []byte) (*Policy, error) {
 				url = f[2]
 				if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
 					return nil, fmt.Errorf("witness policy line %d: URL %q: expected http:// or https://", n, url)
+				}
+				// add-checkpoint is posted to URL/add-checkpoint: the
+				// URL needs a host, and a query or fragment would
+				// swallow the path.
+				u, err := neturl.Parse(url)
+				switch {
+				case err != nil:
+					return nil, fmt.Errorf("witness policy line %d: URL %q: %v", n, url, errors.Unwrap(err))
+				case u.Host == "":
+					return nil, fmt.Errorf("witness policy line %d: URL %q: no host; expected e.g. https://witness.example/prefix", n, url)
+				case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(url, "#"):
+					return nil, fmt.Errorf("witness policy line %d: URL %q: a query or fragment; expected a URL prefix add-checkpoint is appended to", n, url)
 				}
 			}
 			w, err := NewWitness(f[1], url)
