@@ -2,7 +2,6 @@ package sqlitestore_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,34 +25,9 @@ func TestCheckpointCutShort(t *testing.T) {
 	// A reader holding a snapshot keeps the checkpointer from copying
 	// the appends below into the file: they stay in the WAL, and the
 	// database they make is larger than the file.
-	r, err := sql.Open("sqlite3", "file:"+db+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	tx, err := r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n int
-	if err := tx.QueryRow(`SELECT count(*) FROM entries`).Scan(&n); err != nil || n != 3 {
-		t.Fatalf("reader: %d entries, %v", n, err)
-	}
-	s, err := sqlitestore.Open(db, sqlitestore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := ledger.Open(ctx, s, ledger.Options{KeyFile: key})
-	if err != nil {
-		t.Fatal(err)
-	}
 	const more = 300
-	for i := range more {
-		body := fmt.Sprintf(`{"kind":"commit","player":"q%d","action_type":"bid","channel":"c","commitment":"%064x"}`, i, 1000+i)
-		if _, err := l.Append(ctx, []byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tx := holdSnapshot(t, db, 3)
+	l := appendWhileHeld(t, db, key, more)
 	// The files as a crash leaves them, with the last page of the
 	// database cut short by half, as the failed checkpoint wrote it.
 	dir := t.TempDir()

@@ -44,6 +44,49 @@ func newLedgerFile(t *testing.T, n int) (db, key string) {
 	return db, key
 }
 
+// holdSnapshot opens a read transaction on db after checking that it
+// holds want entries; while it is open, the WAL checkpointer cannot copy
+// later appends into the file, so they stay in the WAL. It ends with t.
+func holdSnapshot(t *testing.T, db string, want int) *sql.Tx {
+	t.Helper()
+	r, err := sql.Open("sqlite3", "file:"+db+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	tx, err := r.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tx.Rollback() })
+	var n int
+	if err := tx.QueryRow(`SELECT count(*) FROM entries`).Scan(&n); err != nil || n != want {
+		t.Fatalf("reader: %d entries, %v; want %d", n, err, want)
+	}
+	return tx
+}
+
+// appendWhileHeld opens db as its writer with key and appends n commit
+// entries (players q0, q1, ...), returning the open ledger.
+func appendWhileHeld(t *testing.T, db, key string, n int) *ledger.Ledger {
+	t.Helper()
+	s, err := sqlitestore.Open(db, sqlitestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ledger.Open(context.Background(), s, ledger.Options{KeyFile: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		body := fmt.Sprintf(`{"kind":"commit","player":"q%d","action_type":"bid","channel":"c","commitment":"%064x"}`, i, 1000+i)
+		if _, err := l.Append(context.Background(), []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return l
+}
+
 // damagePage XORs the two bytes of the b-tree page header that count its
 // cells (sqlite.org/fileformat2.html, "B-tree Pages": offset 3) on the
 // root page of table, after checking that it is a table leaf page

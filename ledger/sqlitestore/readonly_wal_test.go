@@ -2,7 +2,6 @@ package sqlitestore_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -35,37 +34,11 @@ func TestReadOnlyDirectoryWAL(t *testing.T) {
 		readOnlyWALChild(t, db, want)
 		return
 	}
-	ctx := context.Background()
 	src, key := newLedgerFile(t, 3)
 	// A reader's snapshot keeps the appends in the WAL.
-	r, err := sql.Open("sqlite3", "file:"+src+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	tx, err := r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n int
-	if err := tx.QueryRow(`SELECT count(*) FROM entries`).Scan(&n); err != nil || n != 3 {
-		t.Fatalf("reader: %d entries, %v", n, err)
-	}
-	s, err := sqlitestore.Open(src, sqlitestore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := ledger.Open(ctx, s, ledger.Options{KeyFile: key})
-	if err != nil {
-		t.Fatal(err)
-	}
 	const more = 5
-	for i := range more {
-		body := fmt.Sprintf(`{"kind":"commit","player":"q%d","action_type":"bid","channel":"c","commitment":"%064x"}`, i, 1000+i)
-		if _, err := l.Append(ctx, []byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tx := holdSnapshot(t, src, 3)
+	l := appendWhileHeld(t, src, key, more)
 	dir, err := os.MkdirTemp("", "sealed-ro-wal-*")
 	if err != nil {
 		t.Fatal(err)

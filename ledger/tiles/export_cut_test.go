@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/stores"
@@ -23,15 +22,7 @@ import (
 // 2-byte lengths of its entries.
 func TestExportRewritesCutFiles(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	db, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
-	if _, err := stores.Init(ctx, db, "example.com/cut", key); err != nil {
-		t.Fatal(err)
-	}
-	l, err := stores.Open(ctx, db, ledger.Options{KeyFile: key, CheckpointInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, db, dir := newSQLiteLedger(t, "example.com/cut", true)
 	for i := range 300 {
 		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
 			t.Fatal(err)

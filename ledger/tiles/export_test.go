@@ -24,20 +24,35 @@ import (
 	"golang.org/x/mod/sumdb/tlog"
 )
 
+// newSQLiteLedger creates a SQLite ledger of the given origin in a new
+// directory and opens it as its writer (signing a checkpoint every
+// millisecond if fastCheckpoints): the ledger, its database path and the
+// directory. The ledger is the caller's to close.
+func newSQLiteLedger(t *testing.T, origin string, fastCheckpoints bool) (l *ledger.Ledger, db, dir string) {
+	t.Helper()
+	ctx := context.Background()
+	dir = t.TempDir()
+	db, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
+	if _, err := stores.Init(ctx, db, origin, key); err != nil {
+		t.Fatal(err)
+	}
+	opts := ledger.Options{KeyFile: key}
+	if fastCheckpoints {
+		opts.CheckpointInterval = time.Millisecond
+	}
+	l, err := stores.Open(ctx, db, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, db, dir
+}
+
 // TestExportSQLite: the export of a SQLite ledger (read through the
 // store's chunk fast path) is, file for file, what the handler serves
 // (read row by row), and every file the latest checkpoint needs is there.
 func TestExportSQLite(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	db, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
-	if _, err := stores.Init(ctx, db, "example.com/export", key); err != nil {
-		t.Fatal(err)
-	}
-	l, err := stores.Open(ctx, db, ledger.Options{KeyFile: key, CheckpointInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, db, dir := newSQLiteLedger(t, "example.com/export", true)
 	done := make(chan error, 700)
 	for i := range 700 {
 		go func() {

@@ -23,15 +23,7 @@ import (
 // gone, and leaves those of a process still running.
 func TestExportRemovesStaleTemporaries(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	db, key := filepath.Join(dir, "l.db"), filepath.Join(dir, "l.key")
-	if _, err := stores.Init(ctx, db, "example.com/stale", key); err != nil {
-		t.Fatal(err)
-	}
-	l, err := stores.Open(ctx, db, ledger.Options{KeyFile: key})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, db, dir := newSQLiteLedger(t, "example.com/stale", false)
 	for i := range 3 {
 		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
 			t.Fatal(err)
