@@ -3,6 +3,7 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -59,5 +60,34 @@ func TestIndexDisagreesWithTable(t *testing.T) {
 	rep, err = audit()
 	if !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), "entries_dedup") {
 		t.Errorf("audit = %+v, %v; want an error wrapping ErrTampered naming entries_dedup", rep, err)
+	}
+}
+
+// TestInvalidIndexNotChecked: an index PostgreSQL marks not valid (a
+// CREATE or REINDEX ... CONCURRENTLY that did not finish) is refused by
+// amcheck with SQLSTATE 0A000; the audit failed with that error (a
+// store that could not be read, not a verdict) instead of its report:
+// the schema altered (the index is not the one the schema makes), and
+// the index listed as not checked (trial 10e, finding 2).
+func TestInvalidIndexNotChecked(t *testing.T) {
+	ctx := context.Background()
+	url, key := newLedger(t)
+	w := mustOpen(t, url, ledger.Options{KeyFile: key})
+	for i := range int64(3) {
+		if _, err := w.Append(ctx, commitBody("invalid", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	for _, q := range []string{`CREATE EXTENSION amcheck`, `UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'entries_dedup'::regclass`} {
+		if err := pgtest.Exec(t, url, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := mustOpen(t, url, ledger.Options{ReadOnly: true})
+	defer r.Close()
+	rep, err := r.Audit(ctx, nil)
+	if err != nil || rep.OK || rep.Problem == nil || !strings.Contains(fmt.Sprint(*rep.Problem), "entries_dedup") || len(rep.Unchecked) != 1 || !strings.Contains(rep.Unchecked[0], "entries_dedup") {
+		t.Fatalf("audit with entries_dedup not valid = %+v, %v; want a report of the schema altered at entries_dedup, and entries_dedup listed as not checked", rep, err)
 	}
 }

@@ -106,14 +106,25 @@ func checkFileSize(ctx context.Context, path string, q queryer) error {
 		// at the file's end; SQLite reads it from the WAL, which still
 		// holds it, and the next checkpoint writes it whole. So with a
 		// WAL, a last page cut short is one of the pages the database
-		// has (page_count, read through the WAL), not a cut file.
+		// has (page_count, read through the WAL), not a cut file, when
+		// the WAL holds that page in a committed frame. A WAL that is
+		// merely not empty (journal_size_limit leaves it at walFloor
+		// bytes after a checkpoint; its frames may be stale or of no
+		// transaction) does not excuse it: the file was cut.
 		if walHolds {
 			var pages int64
 			if err := q.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
 				return notLedger(err)
 			}
-			if (st.Size()+pageSize-1)/pageSize <= pages {
-				return nil
+			last := (st.Size() + pageSize - 1) / pageSize
+			if last <= pages {
+				holds, err := walHoldsPage(path, uint32(last))
+				if err != nil {
+					return err
+				}
+				if holds {
+					return nil
+				}
 			}
 		}
 		return fmt.Errorf("%s: the SQLite file is damaged: %d bytes is not a whole number of %d-byte pages (the file was cut short or padded): %w", path, st.Size(), pageSize, ledger.ErrTampered)

@@ -24,16 +24,35 @@ var ErrWALUnreadable = errors.New("the WAL holds commits this process cannot rea
 // (sqlite.org/fileformat2.html, "The Write-Ahead Log"). Only the WAL is
 // read, never the database file, whose descriptors belong to SQLite.
 func walCommits(path string) (bool, error) {
-	f, err := os.Open(path + "-wal")
+	return walScan(path, func(_ uint32, commit bool) bool { return commit })
+}
+
+// walHoldsPage reports whether the WAL file beside path holds page pgno
+// (1-based) in a committed transaction: a valid frame for it, followed by
+// a valid commit frame, as walCommits reads them.
+func walHoldsPage(path string, pgno uint32) (bool, error) {
+	pending := false
+	return walScan(path, func(p uint32, commit bool) bool {
+		pending = pending || p == pgno
+		return commit && pending
+	})
+}
+
+// walScan calls f with the page number of each valid frame of the WAL
+// file beside path, in order, and whether it is a commit frame; it stops
+// at the first frame that does not verify, or when f returns true, and
+// reports whether f did.
+func walScan(path string, f func(pgno uint32, commit bool) bool) (bool, error) {
+	wf, err := os.Open(path + "-wal")
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	defer f.Close()
+	defer wf.Close()
 	var hdr [32]byte
-	if _, err := io.ReadFull(f, hdr[:]); err != nil {
+	if _, err := io.ReadFull(wf, hdr[:]); err != nil {
 		return false, nil // empty or shorter than its header: no frames
 	}
 	magic := binary.BigEndian.Uint32(hdr[0:])
@@ -64,7 +83,7 @@ func walCommits(path string) (bool, error) {
 	}
 	frame := make([]byte, 24+pageSize)
 	for {
-		if _, err := io.ReadFull(f, frame); err != nil {
+		if _, err := io.ReadFull(wf, frame); err != nil {
 			return false, nil
 		}
 		if string(frame[8:16]) != string(hdr[16:24]) {
@@ -75,8 +94,8 @@ func walCommits(path string) (bool, error) {
 		if s0 != binary.BigEndian.Uint32(frame[16:]) || s1 != binary.BigEndian.Uint32(frame[20:]) {
 			return false, nil
 		}
-		if binary.BigEndian.Uint32(frame[4:]) != 0 {
-			return true, nil // a commit frame
+		if f(binary.BigEndian.Uint32(frame[0:]), binary.BigEndian.Uint32(frame[4:]) != 0) {
+			return true, nil
 		}
 	}
 }

@@ -94,7 +94,7 @@ func ParsePolicy(data []byte) (*Policy, error) {
 				switch {
 				case err != nil:
 					return nil, fmt.Errorf("witness policy line %d: URL %q: %v", n, url, errors.Unwrap(err))
-				case u.Host == "":
+				case u.Hostname() == "":
 					return nil, fmt.Errorf("witness policy line %d: URL %q: no host; expected e.g. https://witness.example/prefix", n, url)
 				case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(url, "#"):
 					return nil, fmt.Errorf("witness policy line %d: URL %q: a query or fragment; expected a URL prefix add-checkpoint is appended to", n, url)
