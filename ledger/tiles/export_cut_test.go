@@ -3,14 +3,10 @@ package tiles_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/sealedhq/sealed/ledger"
-	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/ledger/tiles"
 )
 
@@ -22,22 +18,7 @@ import (
 // 2-byte lengths of its entries.
 func TestExportRewritesCutFiles(t *testing.T) {
 	ctx := context.Background()
-	l, db, dir := newSQLiteLedger(t, "example.com/cut", true)
-	for i := range 300 {
-		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	l.Close()
-	ro, err := stores.Open(ctx, db, ledger.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	out := filepath.Join(dir, "site")
-	if _, err := tiles.Export(ctx, ro.Store(), out, nil); err != nil {
-		t.Fatal(err)
-	}
+	ro, out := exportedLedger(t, "example.com/cut", 300, true)
 	cut := map[string]int64{
 		"tile/0/000":            0,   // a full hash tile: 8,192 bytes
 		"tile/0/001.p/44":       700, // a partial one: 44 hashes, 1,408 bytes

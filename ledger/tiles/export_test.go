@@ -47,6 +47,32 @@ func newSQLiteLedger(t *testing.T, origin string, fastCheckpoints bool) (l *ledg
 	return l, db, dir
 }
 
+// exportedLedger makes a SQLite ledger of n commit entries
+// (newSQLiteLedger), closes its writer, and exports it with tiles.Export
+// into a new directory: the ledger opened read-only (closed when t ends)
+// and the directory.
+func exportedLedger(t *testing.T, origin string, n int, fastCheckpoints bool) (ro *ledger.Ledger, out string) {
+	t.Helper()
+	ctx := context.Background()
+	l, db, dir := newSQLiteLedger(t, origin, fastCheckpoints)
+	for i := range n {
+		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	ro, err := stores.Open(ctx, db, ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ro.Close() })
+	out = filepath.Join(dir, "site")
+	if _, err := tiles.Export(ctx, ro.Store(), out, nil); err != nil {
+		t.Fatal(err)
+	}
+	return ro, out
+}
+
 // TestExportSQLite: the export of a SQLite ledger (read through the
 // store's chunk fast path) is, file for file, what the handler serves
 // (read row by row), and every file the latest checkpoint needs is there.

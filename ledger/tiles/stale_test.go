@@ -4,15 +4,12 @@ package tiles_test
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
-	"github.com/sealedhq/sealed/ledger"
-	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/sealedhq/sealed/ledger/tiles"
 )
 
@@ -23,22 +20,7 @@ import (
 // gone, and leaves those of a process still running.
 func TestExportRemovesStaleTemporaries(t *testing.T) {
 	ctx := context.Background()
-	l, db, dir := newSQLiteLedger(t, "example.com/stale", false)
-	for i := range 3 {
-		if _, err := l.Append(ctx, []byte(fmt.Sprintf(`{"kind":"commit","player":"p%d","action_type":"bid","channel":"#a","commitment":"%x"}`, i, sha256.Sum256([]byte(fmt.Sprint(i)))))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	l.Close()
-	ro, err := stores.Open(ctx, db, ledger.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	out := filepath.Join(dir, "site")
-	if _, err := tiles.Export(ctx, ro.Store(), out, nil); err != nil {
-		t.Fatal(err)
-	}
+	ro, out := exportedLedger(t, "example.com/stale", 3, false)
 	// A process that has exited: its id names no running process.
 	child := exec.Command(os.Args[0], "-test.run", "^$")
 	if err := child.Run(); err != nil {
