@@ -157,8 +157,19 @@ func (l *Ledger) audit(ctx context.Context, progress func(done, total int64)) (*
 		}
 		return rep, err
 	}
-	// Every row checks out: a trigger or index dropped, changed or added
-	// is still a change to the database.
+	// Every row checks out: the store's own lookup keys must match them.
+	if lc, ok := l.store.(LookupChecker); ok {
+		table, what, err := lc.CheckLookup(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if table != "" {
+			rep.OK, rep.Problem = false, &AuditProblem{Index: -1, Checkpoint: -1, Table: table, What: what}
+			return rep, nil
+		}
+	}
+	// A trigger or index dropped, changed or added is still a change to
+	// the database.
 	if sc, ok := l.store.(SchemaChecker); ok {
 		table, what, err := sc.CheckSchemaObjects(ctx)
 		if err != nil {

@@ -288,19 +288,32 @@ func TestCreateOriginLength(t *testing.T) {
 }
 
 // TestAppendStrayPlayersRow: the last entry, its checkpoint and its
-// stored hashes removed leave its players_tail row behind; the next new
-// player's append at that index is refused with ErrTampered, not a
-// database error (the newcomer trial's case).
+// stored hashes removed leave its players_tail and lookup_tail rows
+// behind; the next new player's append at that index is refused with
+// ErrTampered naming the row it ran into, not a database error (the
+// newcomer trial's case): the lookup_tail row, written first, or, with
+// that one removed too, the players row.
 func TestAppendStrayPlayersRow(t *testing.T) {
 	base, key := edgeLedger(t, 5)
-	db := copyFile(t, base)
-	copyKey(t, key, db)
-	if err := attackRestoring(t, db, `DELETE FROM entries WHERE idx = 4`, `DELETE FROM checkpoints WHERE size = 5`,
-		fmt.Sprintf(`DELETE FROM hashes WHERE id >= %d`, tlog.StoredHashCount(4))); err != nil {
-		t.Fatal(err)
-	}
-	err := appendOne(t, db, keyOf(db), "newcomer")
-	if !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), "players: a row the log did not write") {
-		t.Fatalf("append: %v; want ErrTampered naming the players row", err)
+	for _, c := range []struct {
+		also, want string
+	}{
+		{"", "lookup_tail: a row is already stored at an index of entries 4..4"},
+		{`DELETE FROM lookup_tail WHERE idx = 4`, "players: a row the log did not write"},
+	} {
+		db := copyFile(t, base)
+		copyKey(t, key, db)
+		stmts := []string{`DELETE FROM entries WHERE idx = 4`, `DELETE FROM checkpoints WHERE size = 5`,
+			fmt.Sprintf(`DELETE FROM hashes WHERE id >= %d`, tlog.StoredHashCount(4))}
+		if c.also != "" {
+			stmts = append(stmts, c.also)
+		}
+		if err := attackRestoring(t, db, stmts...); err != nil {
+			t.Fatal(err)
+		}
+		err := appendOne(t, db, keyOf(db), "newcomer")
+		if !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("append (%s): %v; want ErrTampered naming the row: %q", c.also, err, c.want)
+		}
 	}
 }

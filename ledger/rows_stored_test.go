@@ -19,7 +19,7 @@ import (
 // signed past what is stored, and once the trigger is gone appends go on
 // and the audit is clean.
 func TestAppendRefusesDroppedInsert(t *testing.T) {
-	for _, table := range []string{"entries", "hashes", "players_tail", "checkpoints"} {
+	for _, table := range []string{"entries", "hashes", "players_tail", "lookup_tail", "checkpoints"} {
 		t.Run(table, func(t *testing.T) {
 			ctx := context.Background()
 			db, key := edgeLedger(t, 3)
@@ -41,7 +41,7 @@ func TestAppendRefusesDroppedInsert(t *testing.T) {
 			if _, err := other.Exec(trigger); err != nil {
 				t.Fatal(err)
 			}
-			// A commit of a new player writes entries, hashes and
+			// A commit of a new player writes entries, hashes, lookup_tail and
 			// players_tail rows; the checkpoint after it a checkpoints row.
 			idx, err := l.Append(ctx, []byte(commitBody("newcomer", fmt.Sprintf("%064x", 777))))
 			if table != "checkpoints" {

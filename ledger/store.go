@@ -419,6 +419,19 @@ type SchemaChecker interface {
 	CheckSchemaObjects(ctx context.Context) (table, what string, err error)
 }
 
+// LookupChecker is an optional check of a store that keeps lookup keys
+// of its own, derived from the entries' columns, in tables rather than in
+// its engine's indexes (the SQLite store's lookup and lookup_tail), which
+// no engine check relates to the rows: CheckLookup returns the table of
+// the first key row that does not match the entries (one missing,
+// changed or added: a writer would admit a duplicate the key no longer
+// finds), and what differs; table "" if every entry has its keys. The
+// audit asks once every row has checked out, so that a changed column is
+// named as such first. err is only for failures to read.
+type LookupChecker interface {
+	CheckLookup(ctx context.Context) (table, what string, err error)
+}
+
 // IntegrityChecker is an optional check a store runs before an audit: a
 // database its engine cannot read whole (a file cut short, a damaged
 // page) is an error saying so, rather than rows that vanish or a driver's

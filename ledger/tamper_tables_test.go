@@ -55,7 +55,9 @@ func auditCopy(t *testing.T, stmts ...string) *ledger.AuditProblem {
 		DROP TRIGGER IF EXISTS replays_no_update; DROP TRIGGER IF EXISTS replays_no_delete;
 		DROP TRIGGER IF EXISTS players_no_update; DROP TRIGGER IF EXISTS players_no_delete;
 		DROP TRIGGER IF EXISTS players_tail_no_update; DROP TRIGGER IF EXISTS players_tail_no_delete;
-		DROP TRIGGER IF EXISTS cosignatures_no_update; DROP TRIGGER IF EXISTS cosignatures_no_delete`}, stmts...)
+		DROP TRIGGER IF EXISTS cosignatures_no_update; DROP TRIGGER IF EXISTS cosignatures_no_delete;
+		DROP TRIGGER IF EXISTS lookup_no_update; DROP TRIGGER IF EXISTS lookup_no_delete;
+		DROP TRIGGER IF EXISTS lookup_tail_no_update; DROP TRIGGER IF EXISTS lookup_tail_no_delete`}, stmts...)
 	if err := attack(t, c, all...); err != nil {
 		t.Fatalf("attack: %v", err)
 	}
@@ -112,6 +114,9 @@ func TestTamperEveryTable(t *testing.T) {
 	// fold moves the players_tail rows into players, as the SQLite store does
 	// when the tail is full.
 	const fold = `INSERT INTO players(skeleton, player, idx) SELECT skeleton, player, idx FROM players_tail; DELETE FROM players_tail`
+	// lookupFold moves the lookup_tail rows into lookup likewise
+	// (migration 8).
+	const lookupFold = `INSERT INTO lookup(k, d, idx) SELECT k, d, idx FROM lookup_tail; DELETE FROM lookup_tail`
 	cases := []struct {
 		name, table, what string
 		stmts             []string
@@ -178,6 +183,20 @@ func TestTamperEveryTable(t *testing.T) {
 		{"players rebuilt without its primary key", "players", "column skeleton has another NOT NULL or PRIMARY KEY",
 			[]string{`CREATE TABLE p2(skeleton TEXT NOT NULL, player TEXT NOT NULL, idx INTEGER NOT NULL); INSERT INTO p2 SELECT * FROM players;
 				DROP TABLE players; ALTER TABLE p2 RENAME TO players`}},
+		// The lookup keys (migration 8): a small ledger's are in
+		// lookup_tail; lookupFold moves them as the store does.
+		{"lookup_tail row deleted", "lookup", "rows in lookup and lookup_tail for",
+			[]string{fmt.Sprintf(`DELETE FROM lookup_tail WHERE idx = %d`, commit)}},
+		{"lookup_tail key changed", "lookup", fmt.Sprintf("entry %d's lookup keys", commit),
+			[]string{fmt.Sprintf(`UPDATE lookup_tail SET d = zeroblob(8) WHERE idx = %d`, commit)}},
+		{"lookup_tail row added", "lookup", "rows in lookup and lookup_tail for",
+			[]string{`INSERT INTO lookup_tail(idx, k, d) VALUES(100000, 'x', zeroblob(8))`}},
+		{"lookup row deleted after a fold", "lookup", "rows in lookup and lookup_tail for",
+			[]string{lookupFold, fmt.Sprintf(`DELETE FROM lookup WHERE idx = %d`, commit)}},
+		{"lookup row moved to another entry after a fold", "lookup", fmt.Sprintf("entry %d's lookup keys", commit),
+			[]string{lookupFold, fmt.Sprintf(`UPDATE lookup SET idx = -5 WHERE idx = %d`, commit)}},
+		{"lookup commitment key changed after a fold", "lookup", fmt.Sprintf("entry %d's lookup keys", commit),
+			[]string{lookupFold, fmt.Sprintf(`UPDATE lookup SET k = '0000000000000000' WHERE idx = %d`, commit)}},
 		{"integrated_at set to text", "entries", "integrated_at",
 			[]string{fmt.Sprintf(`UPDATE entries SET integrated_at = 'yesterday' WHERE idx = %d`, commit)}},
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/sqlitestore"
 	"github.com/sealedhq/sealed/ledger/stores"
 )
 
@@ -18,11 +19,13 @@ import (
 // of NewEntry(k, players), kept in cacheDir/name-n between runs. It is
 // built (64 concurrent writers, then closed, which signs the checkpoint
 // of the whole tree) when missing, incomplete, made by another entry
-// generator, or when the working tree's sealed cannot open it.
+// generator or by a sealed of another SQLite schema version (the audit
+// opens it read-only, which would not migrate it), or when the working
+// tree's sealed cannot open it.
 func cachedLedger(ctx context.Context, cacheDir, name string, n, players int, out io.Writer) (string, error) {
 	dir := filepath.Join(cacheDir, fmt.Sprintf("%s-%d", name, n))
 	db, marker := filepath.Join(dir, "ledger.db"), filepath.Join(dir, "complete")
-	want := fmt.Sprintf("%s players=%d n=%d\n", entryFormat, players, n)
+	want := fmt.Sprintf("%s players=%d n=%d schema=%d\n", entryFormat, players, n, sqlitestore.SchemaVersion())
 	if b, err := os.ReadFile(marker); err == nil && string(b) == want {
 		l, err := stores.Open(ctx, db, ledger.Options{ReadOnly: true})
 		if err == nil {

@@ -24,7 +24,8 @@ const (
 )
 
 // rawSystem is "the limit on this disk": the rows sealed writes for each
-// entry (one entries row, tlog.StoredHashCount's hashes rows), inserted
+// entry (one entries row, its lookup_tail row, tlog.StoredHashCount's
+// hashes rows), inserted
 // with plain database/sql into a ledger schema made by sealed's SQLite
 // store, with the group commit sealed's writers see and nothing else (no
 // duplicate lookup, no checkpoint signing, no body parsing).
@@ -32,7 +33,7 @@ func rawSystem() system {
 	return system{
 		Name: "raw",
 		Options: fmt.Sprintf("go-sqlite3 via database/sql on the schema stores.Init makes, WAL, synchronous=FULL, BEGIN IMMEDIATE, wal_autocheckpoint default; "+
-			"writers submit to one goroutine that takes whatever is queued (up to %d), inserts the entry rows and stored-hash rows (tlog.StoredHashes, multi-row INSERTs of up to %d rows) in one transaction, commits, then answers each writer",
+			"writers submit to one goroutine that takes whatever is queued (up to %d), inserts the entry rows, their lookup_tail rows and the stored-hash rows (tlog.StoredHashes, multi-row INSERTs of up to %d rows) in one transaction, commits, then answers each writer",
 			rawMaxBatch, rawInsertRows),
 		open: func(ctx context.Context, dir string) (appendLog, error) {
 			return openRaw(ctx, filepath.Join(dir, "raw.db"), filepath.Join(dir, "raw.key"), time.Now)
@@ -166,6 +167,7 @@ func (r *rawLog) writeBatch(batch []*rawReq) error {
 	nowNS := now.UnixNano()
 	savedSize, savedHashes := r.size, len(r.hashes)
 	entryArgs := make([]any, 0, 9*len(batch))
+	keyArgs := make([]any, 0, 3*len(batch))
 	hashArgs := make([]any, 0, 2*2*len(batch))
 	for _, q := range batch {
 		leaf := q.e.Leaf(now)
@@ -181,38 +183,41 @@ func (r *rawLog) writeBatch(batch []*rawReq) error {
 		}
 		dedup := q.e.Dedup()
 		entryArgs = append(entryArgs, r.size, "commit", leaf, lh[:], nowNS, nil, dedup[:], q.e.Commitment, nil)
+		keyArgs = append(keyArgs, r.size, q.e.Commitment[:16], dedup[:8])
 		r.size++
 	}
-	err := r.commit(entryArgs, hashArgs)
+	err := r.commit(entryArgs, keyArgs, hashArgs)
 	if err != nil {
 		r.size, r.hashes = savedSize, r.hashes[:savedHashes]
 	}
 	return err
 }
 
-func (r *rawLog) commit(entryArgs, hashArgs []any) error {
+func (r *rawLog) commit(args ...[]any) error {
 	tx, err := r.db.Begin()
 	if err != nil {
 		return err
 	}
-	if err := r.insert(tx, rawTables[0].table, rawTables[0].cols, entryArgs); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := r.insert(tx, rawTables[1].table, rawTables[1].cols, hashArgs); err != nil {
-		tx.Rollback()
-		return err
+	for i, t := range rawTables {
+		if err := r.insert(tx, t.table, t.cols, args[i]); err != nil {
+			tx.Rollback()
+			return err
+		}
 	}
 	return tx.Commit()
 }
 
-// rawTables are the two tables raw writes: name with its columns, and
-// the column count.
+// rawTables are the tables raw writes, in the order of commit's
+// arguments: name with its columns, and the column count. A lookup_tail
+// row holds the entry's lookup keys (sealed's SQLite schema, migration
+// 8): the commitment's first 16 characters and the duplicate key's first
+// 8 bytes.
 var rawTables = []struct {
 	table string
 	cols  int
 }{
 	{"entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref)", 9},
+	{"lookup_tail(idx, k, d)", 3},
 	{"hashes(id, hash)", 2},
 }
 

@@ -157,16 +157,20 @@ func TestAuditSweep(t *testing.T) {
 	}
 
 	// A small ledger's players rows are all in players_tail (the rows the
-	// SQLite store has not yet moved into players, migration 6): move the
-	// earlier half as the store's fold does, so that both tables have
-	// rows to sweep, as on a ledger past its first fold.
+	// SQLite store has not yet moved into players, migration 6), and its
+	// lookup keys in lookup_tail (migration 8): move the earlier half of
+	// each as the store's folds do, so that all four tables have rows to
+	// sweep, as on a ledger past its first folds.
 	rw, err := sql.Open("sqlite3", "file:"+src+"?mode=rw")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := rw.Exec(`CREATE TEMP TABLE moved AS SELECT idx FROM players_tail ORDER BY idx LIMIT (SELECT count(*) / 2 FROM players_tail);
 		INSERT INTO players(skeleton, player, idx) SELECT skeleton, player, idx FROM players_tail WHERE idx IN (SELECT idx FROM moved);
-		DELETE FROM players_tail WHERE idx IN (SELECT idx FROM moved)`); err != nil {
+		DELETE FROM players_tail WHERE idx IN (SELECT idx FROM moved);
+		CREATE TEMP TABLE keys_moved AS SELECT idx FROM lookup_tail ORDER BY idx LIMIT (SELECT count(*) / 2 FROM lookup_tail);
+		INSERT INTO lookup(k, d, idx) SELECT k, d, idx FROM lookup_tail WHERE idx IN (SELECT idx FROM keys_moved);
+		DELETE FROM lookup_tail WHERE idx IN (SELECT idx FROM keys_moved)`); err != nil {
 		t.Fatal(err)
 	}
 	rw.Close()
@@ -190,7 +194,7 @@ func TestAuditSweep(t *testing.T) {
 		tables = append(tables, n)
 	}
 	rows.Close()
-	for _, want := range []string{"checkpoints", "cosignatures", "entries", "hashes", "log_meta", "players", "players_tail", "replays", "schema_version", "seed_commits"} {
+	for _, want := range []string{"checkpoints", "cosignatures", "entries", "hashes", "log_meta", "lookup", "lookup_tail", "players", "players_tail", "replays", "schema_version", "seed_commits"} {
 		if !slices.Contains(tables, want) {
 			t.Fatalf("the demo ledger has no %s table (tables %v)", want, tables)
 		}
@@ -344,6 +348,8 @@ func rowNames(table string, r sweepRow) []string {
 		return []string{fmt.Sprintf(`skeleton "%s"`, q(v["skeleton"])), fmt.Sprintf(`\bentry %d\b`, v["idx"]), fmt.Sprintf(`\bidx %d\b`, v["idx"])}
 	case "seed_commits":
 		return []string{fmt.Sprintf(`\bentry %d\b`, v["idx"]), fmt.Sprintf(`\bindex %d\b`, v["idx"]), q(v["commitment"])}
+	case "lookup", "lookup_tail":
+		return []string{fmt.Sprintf(`\bentry %d\b`, v["idx"])}
 	case "replays":
 		return []string{q(v["sha256"])}
 	case "log_meta":
@@ -450,7 +456,8 @@ func sweepOne(t *testing.T, src string, audit []string, table string, cols []swe
 	code, stdout, stderr := runSealed(t, "", append(audit[:len(audit):len(audit)], c)...)
 	finding := strings.TrimSpace(stdout)
 	// The audit names the players table for a row of either table the
-	// store keeps it in (players, players_tail), by skeleton and entry.
+	// store keeps it in (players, players_tail), by skeleton and entry,
+	// and likewise the lookup table (lookup, lookup_tail), by entry.
 	named := strings.TrimSuffix(table, "_tail")
 	if code != 1 || !regexp.MustCompile(`audit failed: `+named+`\b`).MatchString(finding) {
 		t.Fatalf("%s.%s of row %v changed from %s to %s: exit %d, %s%s; want exit 1 and a finding in table %s",

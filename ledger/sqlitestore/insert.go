@@ -18,6 +18,7 @@ var (
 	insertEntries     = insertTable{"entries", `INSERT INTO entries(idx, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref) VALUES`, 9}
 	insertHashes      = insertTable{"hashes", `INSERT INTO hashes(id, hash) VALUES`, 2}
 	insertPlayersTail = insertTable{"players_tail", `INSERT INTO players_tail(idx, skeleton, player) VALUES`, 3}
+	insertLookupTail  = insertTable{"lookup_tail", `INSERT INTO lookup_tail(idx, k, d) VALUES`, 3}
 )
 
 // insertChunk is the most rows one INSERT statement writes.
@@ -34,8 +35,10 @@ type insertCache struct {
 	// player up (prepared once: parsing it cost about as much as the
 	// lookups themselves).
 	tailBounds *sql.Stmt
+	// lookupBounds is lookupBoundsQuery, run by every batch.
+	lookupBounds *sql.Stmt
 	// Argument buffers reused from batch to batch.
-	entryArgs, hashArgs []any
+	entryArgs, hashArgs, keyArgs []any
 	// lookups are the batched lookup statements, by kind and number of
 	// keys (lookupSizes); lookupArgs is their argument buffer.
 	lookups    map[lookupKind]map[int]*sql.Stmt
@@ -53,13 +56,14 @@ var (
 	// list is one seek per value (lookup_test.go checks the plan).
 	playersIn = lookupKind{`SELECT skeleton, player, idx FROM players WHERE skeleton IN (`, `?`, `,`, `)`}
 	// dupsUnion is dupQuery once per probe, joined by UNION ALL: each arm
-	// seeks entries_lookup, and the batch is one statement run instead of
+	// seeks lookup's primary key, and the batch is one statement run instead of
 	// one per probe (an OR of the terms makes SQLite collect and sort
 	// rowids, and a row-value IN list is not seeked: lookup_test.go).
 	dupsUnion = lookupKind{``, dupQuery, ` UNION ALL `, ``}
-	// kindsIn reads the kinds of the entries a batch's references name,
-	// by primary key.
-	kindsIn = lookupKind{`SELECT idx, kind FROM entries WHERE idx IN (`, `?`, `,`, `)`}
+	// kindsIn reads the kinds and duplicate keys of entries by primary
+	// key: those a batch's references name, and those its duplicate
+	// lookups found.
+	kindsIn = lookupKind{`SELECT idx, kind, dedup FROM entries WHERE idx IN (`, `?`, `,`, `)`}
 )
 
 // lookupSizes are the key counts the batched lookups are prepared for,
@@ -128,12 +132,15 @@ func (c *insertCache) prepare(db *sql.DB) error {
 	if c.tailBounds, err = db.Prepare(tailBoundsQuery); err != nil {
 		return err
 	}
+	if c.lookupBounds, err = db.Prepare(lookupBoundsQuery); err != nil {
+		return err
+	}
 	for _, k := range []lookupKind{playersIn, dupsUnion, kindsIn} {
 		if err := c.prepareLookups(db, k); err != nil {
 			return err
 		}
 	}
-	for _, t := range []insertTable{insertEntries, insertHashes, insertPlayersTail} {
+	for _, t := range []insertTable{insertEntries, insertHashes, insertPlayersTail, insertLookupTail} {
 		c.stmts[t] = map[int]*sql.Stmt{}
 		row := "(" + strings.TrimSuffix(strings.Repeat("?,", t.cols), ",") + ")"
 		for rows := 1; rows <= insertChunk; rows++ {
@@ -175,15 +182,6 @@ func (c *insertCache) exec(tx *sql.Tx, t insertTable, args []any) error {
 	}
 	return nil
 }
-
-// dupQuery looks one probe up in the index entries_lookup (schema.sql,
-// migration 5): its lookupKey and the first 8 bytes of its duplicate
-// key. One prepared statement run per probe costs a few microseconds; an
-// OR of 64 such terms in one statement cost about 25 a probe (SQLite's
-// multi-index OR collects and sorts the rowids), a row-value IN list is
-// not seeked at all (lookup_test.go checks the plan), and an ORDER BY idx
-// tripled the cost of each seek: the caller keeps the smallest index.
-const dupQuery = `SELECT idx, kind, dedup FROM entries WHERE ` + lookupExpr + ` = ? AND ` + dedupExpr + ` = ?`
 
 // playerQuery reads the players row of one skeleton (migration 4).
 const playerQuery = `SELECT skeleton, player, idx FROM players WHERE skeleton = ?`

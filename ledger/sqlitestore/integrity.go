@@ -25,7 +25,8 @@ import (
 // core for 1,000,000 entries, run alongside the audit's other reads). The
 // file is not memory-mapped for it, though that spares a read system call
 // per page: a file cut short by another process while mapped would stop
-// this one with SIGBUS.
+// this one with SIGBUS. The lookup keys, which are tables, are held to
+// the entries by CheckLookup.
 func (s *Store) CheckIntegrity(ctx context.Context) (err error) {
 	defer s.classify(&err)
 	if err := checkFileSize(ctx, s.path, s.r); err != nil {

@@ -216,6 +216,18 @@ func checkObjects(ctx context.Context, ref, q queryer, version int) (table, what
 	if err != nil {
 		return "", "", err
 	}
+	// First a table a later migration makes, with its triggers and
+	// indexes: that migration's schema_version row was deleted (and what
+	// the later migration dropped is missing). Said as a writer opening
+	// the file says it (checkRecorded), naming the table.
+	ms, err := schemaMigrations()
+	if err != nil {
+		return "", "", err
+	}
+	latest := ms[len(ms)-1].Version
+	if table, what, err := laterTable(ctx, q, version, latest); err != nil || table != "" {
+		return table, what, err
+	}
 	for _, name := range slices.Sorted(maps.Keys(want)) {
 		w := want[name]
 		g, ok := got[name]
@@ -225,17 +237,6 @@ func checkObjects(ctx context.Context, ref, q queryer, version int) (table, what
 		case g != w:
 			return w.table, fmt.Sprintf("the %s %s is not the one schema version %d makes (the schema was altered): %s", w.typ, name, version, g.sql), nil
 		}
-	}
-	// A table a later migration makes, with its triggers and indexes:
-	// that migration's schema_version row was deleted. Said as a writer
-	// opening the file says it (checkRecorded), naming the table.
-	ms, err := schemaMigrations()
-	if err != nil {
-		return "", "", err
-	}
-	latest := ms[len(ms)-1].Version
-	if table, what, err := laterTable(ctx, q, version, latest); err != nil || table != "" {
-		return table, what, err
 	}
 	if table, what, err := extraTable(ctx, ref, q, version); err != nil || table != "" {
 		return table, what, err

@@ -37,7 +37,7 @@ func TestSchemaVersionRowDeleted(t *testing.T) {
 		table   string // the table the audit and the writer name
 		want    string
 	}{
-		{latest, "seed_commits", fmt.Sprintf("the table is made by schema migration %d, but schema_version lists versions 1..%d", latest, latest-1)},
+		{latest, "lookup", fmt.Sprintf("the table is made by schema migration %d, but schema_version lists versions 1..%d", latest, latest-1)},
 		{3, "schema_version", gap(3)},
 		{1, "schema_version", gap(1)},
 	} {

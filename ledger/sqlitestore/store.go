@@ -45,8 +45,16 @@ type Store struct {
 	// may predate them).
 	hasPlayers, hasTail tablePresence
 	hasSeeds            tablePresence // seed_commits (migration 7)
-	// tail is the writer's copy of players_tail.
-	tail playersTail
+	// tail is the writer's copy of players_tail; known the players rows
+	// the writer has read from players (Players), at most
+	// knownPlayersMax.
+	tail  playersTail
+	known map[string]ledger.StoredPlayer
+	// keys is the writer's copy of lookup_tail (migration 8); hasLookup
+	// whether the file has lookup and lookup_tail (a file opened
+	// read-only may predate them).
+	keys      lookupTail
+	hasLookup tablePresence
 
 	walRestart atomic.Bool   // set by the WAL checkpointer: Write restarts the WAL first
 	walBusy    sync.Mutex    // held through each WAL checkpoint (restartWAL)
@@ -542,14 +550,21 @@ func (s *Store) HashRange(ctx context.Context, from, to int64) (_ []ledger.Store
 	return out, rows.Err()
 }
 
-// EntriesByCommitment implements ledger.Store (through the index
-// entries_lookup).
+// EntriesByCommitment implements ledger.Store: lookup's key and the
+// small lookup_tail (migration 8) in one statement (commitmentQuery);
+// on a file opened read-only that predates them, the index
+// entries_lookup (migration 5).
 func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) (_ []ledger.StoredEntry, err error) {
 	defer s.classify(&err)
+	q := commitmentQueryOld
+	if ok, err := s.hasLookup.check(ctx, s, "lookup_tail"); err != nil {
+		return nil, fmt.Errorf("reading lookup: %w", err)
+	} else if ok {
+		q = commitmentQuery
+	}
 	// Sorted here: an ORDER BY idx makes SQLite's seek several times
 	// slower (see dupQuery).
-	es, err := s.queryEntries(ctx, `WHERE `+lookupExpr+` = ? AND commitment = ?`,
-		lookupKey(ledger.DuplicateProbe{Commitment: commitment}), commitment)
+	es, err := s.queryEntries(ctx, q, lookupKey(ledger.DuplicateProbe{Commitment: commitment}), commitment)
 	slices.SortFunc(es, func(a, b ledger.StoredEntry) int { return cmp.Compare(a.Index, b.Index) })
 	return es, err
 }
@@ -696,10 +711,14 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) (err e
 	defer tx.Rollback()
 	t := &writeTx{s: s, tx: tx}
 	if err := fn(t); err != nil {
-		s.tail.valid = false
+		s.tail.valid, s.keys.valid = false, false
 		return err
 	}
 	folded, err := s.tail.fold(ctx, tx, len(t.stagedRows))
+	keysFolded := false
+	if err == nil && t.keysSynced {
+		keysFolded, err = s.keys.fold(ctx, tx, len(t.stagedEntries))
+	}
 	if err == nil {
 		err = tx.Commit()
 	}
@@ -708,6 +727,12 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) (err e
 		s.tail.valid = false // read again by the next transaction
 	case t.tailSynced:
 		s.tail.added(t.stagedRows)
+	}
+	switch {
+	case err != nil || keysFolded:
+		s.keys.valid = false
+	case t.keysSynced:
+		s.keys.added(t.stagedEntries)
 	}
 	// A transaction that did not read the tail wrote no row to it; what
 	// another process wrote shows in the bounds the next sync compares.
@@ -725,6 +750,11 @@ type writeTx struct {
 	staged     map[string]ledger.StoredPlayer
 	stagedRows []ledger.StoredPlayer
 	absent     map[string]bool
+	// keysSynced: s.keys was checked against lookup_tail in this
+	// transaction; stagedEntries are the entries Insert added (their
+	// lookup_tail rows with them).
+	keysSynced    bool
+	stagedEntries []ledger.StoredEntry
 }
 
 func (t *writeTx) Tail(ctx context.Context) (size, last int64, err error) {
@@ -741,53 +771,71 @@ func (t *writeTx) ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash,
 
 func (t *writeTx) Kinds(ctx context.Context, indexes []int64) (map[int64]ledger.Kind, error) {
 	out := make(map[int64]ledger.Kind, len(indexes))
-	if len(indexes) == 0 {
-		return out, nil
-	}
-	args := int64Args(indexes)
-	for len(args) > 0 {
-		st, filled, used := t.s.inserts.lookup(kindsIn, args, 1)
-		if err := t.kinds(ctx, st, filled, out); err != nil {
-			return nil, err
-		}
-		args = args[used:]
+	err := t.entriesIn(ctx, indexes, func(i int64, k ledger.Kind, _ []byte) { out[i] = k })
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// kinds runs one kindsIn statement into out.
-func (t *writeTx) kinds(ctx context.Context, st *sql.Stmt, args []any, out map[int64]ledger.Kind) error {
-	rows, err := t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var i int64
-		var k string
-		if err := rows.Scan(&i, &k); err != nil {
+// entriesIn calls fn with the index, kind and duplicate key of each entry
+// of indexes that exists, by primary key, up to insertChunk to a
+// statement (kindsIn).
+func (t *writeTx) entriesIn(ctx context.Context, indexes []int64, fn func(int64, ledger.Kind, []byte)) error {
+	args := int64Args(indexes)
+	for len(args) > 0 {
+		st, filled, used := t.s.inserts.lookup(kindsIn, args, 1)
+		rows, err := t.tx.StmtContext(ctx, st).QueryContext(ctx, filled...)
+		if err != nil {
 			return err
 		}
-		out[i] = ledger.Kind(k)
+		for rows.Next() {
+			var i int64
+			var k string
+			var d []byte
+			if err := rows.Scan(&i, &k, &d); err != nil {
+				rows.Close()
+				return err
+			}
+			fn(i, ledger.Kind(k), d)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		args = args[used:]
 	}
-	return rows.Err()
+	return nil
 }
 
-// Duplicates implements ledger.WriteTx through the index entries_lookup
-// (schema.sql, migration 5): one seek per probe on its lookup key and
-// the first 8 bytes of its duplicate key, up to insertChunk probes to a
-// statement (dupsUnion, lookupSizes), then the whole dedup column
-// compared.
+// Duplicates implements ledger.WriteTx: the writer's copy of lookup_tail
+// (the newest entries), then lookup (migration 8), one seek per probe on
+// its two keys, up to insertChunk probes to a statement (dupsUnion,
+// lookupSizes); the entries found there (a duplicate, or rarely another
+// entry sharing the keys' 16 bytes) are read by index and their whole
+// dedup column compared. The smallest index of each.
 func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe) (map[[32]byte]ledger.IndexKind, error) {
+	if err := t.syncKeys(ctx); err != nil {
+		return nil, err
+	}
 	out := map[[32]byte]ledger.IndexKind{}
 	want := make(map[[32]byte]bool, len(probes))
 	args := make([]any, 0, 2*len(probes))
+	keep := func(d [32]byte, ik ledger.IndexKind) {
+		if prev, ok := out[d]; !ok || ik.Index < prev.Index {
+			out[d] = ik
+		}
+	}
 	for _, p := range probes {
 		if !want[p.Dedup] {
 			want[p.Dedup] = true
 			args = append(args, lookupKey(p), p.Dedup[:8])
+			if ik, ok := t.s.keys.dups[p.Dedup]; ok {
+				keep(p.Dedup, ik)
+			}
 		}
 	}
+	var found []int64
 	for len(args) > 0 {
 		st, filled, used := t.s.inserts.lookup(dupsUnion, args, 2)
 		rows, err := t.tx.Stmt(st).QueryContext(ctx, filled...)
@@ -796,18 +844,11 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 		}
 		for rows.Next() {
 			var i int64
-			var k string
-			var d []byte
-			if err := rows.Scan(&i, &k, &d); err != nil {
+			if err := rows.Scan(&i); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			if len(d) != 32 || !want[[32]byte(d)] {
-				continue
-			}
-			if prev, ok := out[[32]byte(d)]; !ok || i < prev.Index {
-				out[[32]byte(d)] = ledger.IndexKind{Index: i, Kind: ledger.Kind(k)}
-			}
+			found = append(found, i)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -815,29 +856,40 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 		}
 		args = args[used:]
 	}
+	err := t.entriesIn(ctx, found, func(i int64, k ledger.Kind, d []byte) {
+		if len(d) == 32 && want[[32]byte(d)] {
+			keep([32]byte(d), ledger.IndexKind{Index: i, Kind: k})
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
-// lookupExpr and dedupExpr are the expressions of the index
-// entries_lookup's two columns; a query uses the index only when it names
-// them exactly.
-const (
-	lookupExpr = `coalesce(substr(commitment, 1, 16), substr(dedup, 1, 8))`
-	dedupExpr  = `substr(dedup, 1, 8)`
-)
-
-// lookupKey is p's key in entries_lookup: the commitment's first 16
-// characters (text) for a commit, the duplicate key's first 8 bytes
-// (blob) otherwise.
-func lookupKey(p ledger.DuplicateProbe) any {
-	if p.Commitment != "" {
-		return p.Commitment[:min(16, len(p.Commitment))]
+// syncKeys brings the writer's copy of lookup_tail up to date, once per
+// transaction.
+func (t *writeTx) syncKeys(ctx context.Context) error {
+	if t.keysSynced {
+		return nil
 	}
-	return p.Dedup[:8]
+	if err := t.s.keys.sync(ctx, t.tx, t.s.inserts.lookupBounds); err != nil {
+		return err
+	}
+	t.keysSynced = true
+	return nil
 }
 
+// Insert implements ledger.WriteTx: the entries rows, their lookup_tail
+// rows (migration 8), the stored hashes and the seed_commits rows.
 func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hashes []ledger.StoredHash) error {
+	// The copy of the tail decides the fold: it is read before the
+	// tail grows.
+	if err := t.syncKeys(ctx); err != nil {
+		return err
+	}
 	ea := t.s.inserts.entryArgs[:0]
+	ka := t.s.inserts.keyArgs[:0]
 	for _, e := range entries {
 		var posted, commitment, ref any
 		if e.HasPostedAt {
@@ -850,6 +902,8 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 			ref = e.Ref
 		}
 		ea = append(ea, e.Index, string(e.Kind), e.Leaf, e.LeafHash, e.IntegratedAt, posted, e.Dedup, commitment, ref)
+		k, d := lookupKeys(e.Commitment, e.Dedup)
+		ka = append(ka, e.Index, k, d)
 	}
 	ha := t.s.inserts.hashArgs[:0]
 	for _, h := range hashes {
@@ -858,11 +912,17 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 	defer func() {
 		clear(ea)
 		clear(ha)
-		t.s.inserts.entryArgs, t.s.inserts.hashArgs = ea[:0], ha[:0]
+		clear(ka)
+		t.s.inserts.entryArgs, t.s.inserts.hashArgs, t.s.inserts.keyArgs = ea[:0], ha[:0], ka[:0]
 	}()
 	if err := t.s.inserts.exec(t.tx, insertEntries, ea); err != nil {
 		return conflict(err)
 	}
+	if err := t.s.inserts.exec(t.tx, insertLookupTail, ka); err != nil {
+		// (entries is not empty: exec ran a statement.)
+		return fmt.Errorf("lookup_tail: a row is already stored at an index of entries %d..%d: %w", entries[0].Index, entries[len(entries)-1].Index, conflict(err))
+	}
+	t.stagedEntries = append(t.stagedEntries, entries...)
 	if err := t.s.inserts.exec(t.tx, insertHashes, ha); err != nil {
 		return conflict(err)
 	}

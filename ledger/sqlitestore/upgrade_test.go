@@ -51,8 +51,9 @@ func schemaVersion(t *testing.T, db string) int {
 
 // TestOpensSchemaV1: a ledger written before the storage split opens
 // unchanged: read-only it is read as it is (no migration, nothing
-// written); opened for writing it gets migration 2 (the lookup indexes),
-// keeps its leaves byte for byte, takes new entries, and audits clean.
+// written); opened for writing it gets the later migrations (the lookup
+// keys: an index from migration 2, tables from migration 8), keeps its
+// leaves byte for byte, takes new entries, and audits clean.
 func TestOpensSchemaV1(t *testing.T) {
 	ctx := context.Background()
 	db, key, vkey := copyFixture(t)
@@ -124,6 +125,21 @@ func TestOpensSchemaV1(t *testing.T) {
 	c.Close()
 	if strings.Join(players, "; ") != "alice alice 0; bob bob 2" {
 		t.Errorf("players after the upgrade: %q; want alice at 0 and bob at 2", players)
+	}
+	// Migration 8 moved the lookup keys of the v1 entries into lookup;
+	// bob's went to lookup_tail.
+	c, err = sql.Open("sqlite3", "file:"+db+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys string
+	err = c.QueryRow(`SELECT (SELECT group_concat(idx) FROM (SELECT idx FROM lookup ORDER BY idx)) || ' / ' || (SELECT group_concat(idx) FROM lookup_tail)`).Scan(&keys)
+	c.Close()
+	if err != nil || keys != "0,1 / 2" {
+		t.Errorf("lookup / lookup_tail after the upgrade: %q, %v; want entries 0,1 / 2", keys, err)
+	}
+	if cs, err := w.CommitsByCommitment(commitment); err != nil || len(cs) != 1 || cs[0].Index != 0 {
+		t.Errorf("CommitsByCommitment on the upgraded file = %v, %v; want entry 0", cs, err)
 	}
 	var ce *ledger.ConfusableNameError
 	lookalike := `{"kind":"commit","player":"\u0430lice","action_type":"bid","channel":"#auctions","commitment":"` + strings.Repeat("cd", 32) + `"}`

@@ -1,0 +1,218 @@
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// lookupMigration is the schema migration that adds lookup and
+// lookup_tail (and drops the index entries_lookup).
+const lookupMigration = 8
+
+// lookupFoldAt is how many rows lookup_tail holds before the append that
+// reaches it moves them into lookup (lookupTail.fold). A fold writes each
+// page of lookup it touches once: on a young ledger that is a few pages
+// for thousands of keys; on one of 1,000,000 entries (about 9,000 leaf
+// pages of 30-byte keys) about 5,000 pages for 8,192 keys, still fewer
+// than the one random page per append of an index. Readers scan the
+// tail, so it stays small: 8,192 rows of about 35 bytes.
+var lookupFoldAt = 8192
+
+// lookupTail is the writer's copy of lookup_tail (schema.sql, migration
+// 8): the duplicate key, index and kind of each entry the tail holds, so
+// a batch's duplicate lookups in the tail cost no scan. It is valid for
+// the table's state (lo, hi, n): its smallest and largest index and its
+// row count, which change whenever anyone writes the table (rows are only
+// appended at larger indexes, or all moved out by a fold). Used only
+// inside the writer's transactions, which the single writer connection
+// serialises.
+type lookupTail struct {
+	valid     bool
+	lo, hi, n int64 // min and max idx of lookup_tail (-1, -1 when empty), and its rows
+	dups      map[[32]byte]ledger.IndexKind
+}
+
+// lookupBoundsQuery reads lookup_tail's smallest and largest index (each
+// one rowid seek), -1 when the table is empty.
+const lookupBoundsQuery = `SELECT coalesce((SELECT min(idx) FROM lookup_tail), -1), coalesce((SELECT max(idx) FROM lookup_tail), -1)`
+
+// lookupTailEntries reads the entries the tail holds: their index, kind
+// and whole duplicate key.
+const lookupTailEntries = `SELECT e.idx, e.kind, e.dedup FROM lookup_tail AS t JOIN entries AS e ON e.idx = t.idx`
+
+// sync makes the copy match the table as tx sees it (bounds is
+// lookupBoundsQuery prepared on the writer connection): it compares the
+// bounds and reads the whole tail again if they moved (another process
+// appended or folded) or the copy was invalidated by a failed commit or a
+// fold.
+func (lt *lookupTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) error {
+	var lo, hi int64
+	if err := tx.StmtContext(ctx, bounds).QueryRowContext(ctx).Scan(&lo, &hi); err != nil {
+		return fmt.Errorf("reading lookup_tail: %w", err)
+	}
+	if lt.valid && lo == lt.lo && hi == lt.hi {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, lookupTailEntries)
+	if err != nil {
+		return fmt.Errorf("reading lookup_tail: %w", err)
+	}
+	defer rows.Close()
+	dups := make(map[[32]byte]ledger.IndexKind)
+	n := int64(0)
+	for rows.Next() {
+		var idx int64
+		var kind string
+		var dedup []byte
+		if err := rows.Scan(&idx, &kind, &dedup); err != nil {
+			return fmt.Errorf("reading lookup_tail: %w", err)
+		}
+		n++
+		// A dedup column that is not 32 bytes is the audit's finding; no
+		// probe can match it.
+		if len(dedup) == 32 {
+			if prev, ok := dups[[32]byte(dedup)]; !ok || idx < prev.Index {
+				dups[[32]byte(dedup)] = ledger.IndexKind{Index: idx, Kind: ledger.Kind(kind)}
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading lookup_tail: %w", err)
+	}
+	lt.valid, lt.lo, lt.hi, lt.n, lt.dups = true, lo, hi, n, dups
+	return nil
+}
+
+// added records the entries a committed transaction appended to
+// lookup_tail.
+func (lt *lookupTail) added(entries []ledger.StoredEntry) {
+	for _, e := range entries {
+		if len(e.Dedup) == 32 {
+			if _, ok := lt.dups[[32]byte(e.Dedup)]; !ok {
+				lt.dups[[32]byte(e.Dedup)] = ledger.IndexKind{Index: e.Index, Kind: e.Kind}
+			}
+		}
+		if lt.lo < 0 {
+			lt.lo = e.Index
+		}
+		lt.hi = max(lt.hi, e.Index)
+		lt.n++
+	}
+}
+
+// lookupFoldSQL moves the tail's rows into lookup in key order (one pass
+// over the B-tree) and deletes the rows moved. A row lookup already holds
+// (a tampered table) is not moved twice; the audit finds it.
+const lookupFoldSQL = `INSERT INTO lookup(k, d, idx)
+	SELECT k, d, idx FROM lookup_tail WHERE true ORDER BY k, d, idx
+	ON CONFLICT DO NOTHING;
+DELETE FROM lookup_tail WHERE EXISTS (SELECT 1 FROM lookup l
+	WHERE l.k = lookup_tail.k AND l.d = lookup_tail.d AND l.idx = lookup_tail.idx)`
+
+// fold runs lookupFoldSQL in tx when the tail (with staged, the rows tx
+// appended) has reached lookupFoldAt rows, and reports whether it did.
+func (lt *lookupTail) fold(ctx context.Context, tx *sql.Tx, staged int) (bool, error) {
+	if !lt.valid || lt.n+int64(staged) < int64(lookupFoldAt) {
+		return false, nil
+	}
+	if _, err := tx.ExecContext(ctx, lookupFoldSQL); err != nil {
+		return false, fmt.Errorf("moving lookup_tail into lookup: %w", err)
+	}
+	return true, nil
+}
+
+// lookupKeys are an entry's two keys in lookup and lookup_tail, as the
+// expressions lookupExpr and dedupExpr compute them from its columns: the
+// commitment's first 16 characters (text) for an entry with one, else
+// the duplicate key's first 8 bytes (blob); and the duplicate key's first
+// 8 bytes.
+func lookupKeys(commitment string, dedup []byte) (k, d any) {
+	d = dedup[:min(8, len(dedup))]
+	if commitment != "" {
+		return commitment[:min(16, len(commitment))], d
+	}
+	return d, d
+}
+
+// dupQuery looks one probe up in lookup (migration 8) by its keys: one
+// seek of lookup's primary key. One prepared statement run per probe
+// costs a few microseconds; an OR of 64 such terms in one statement cost
+// about 25 a probe (SQLite's multi-index OR collects and sorts the
+// rowids), and a row-value IN list is not seeked at all (lookup_test.go
+// checks the plan). Joined here with entries for the kind and the whole
+// duplicate key, each arm cost 10 µs instead of 0.5, found or not: the
+// caller reads the few entries found by index. The tail is the writer's
+// copy.
+const dupQuery = `SELECT idx FROM lookup WHERE k = ? AND d = ?`
+
+// commitmentQuery (after queryEntries' SELECT) reads the entries whose lookup key is ?1 (lookup's
+// primary key, then a scan of the small tail) and whose commitment column
+// is ?2, in one statement, so one snapshot: a fold committed between two
+// reads cannot hide a row.
+const commitmentQuery = `WHERE idx IN (
+	SELECT idx FROM lookup WHERE k = ?1 UNION ALL SELECT idx FROM lookup_tail WHERE k = ?1)
+	AND commitment = ?2`
+
+// commitmentQueryOld is commitmentQuery on a file opened read-only whose
+// schema predates migration 8: the expression of the index
+// entries_lookup (migration 5) names it.
+const commitmentQueryOld = `WHERE ` + lookupExpr + ` = ?1 AND commitment = ?2`
+
+// lookupExpr and dedupExpr compute an entry's keys from its columns: the
+// columns of migration 5's index entries_lookup (a query on a file that
+// still has it uses the index only when it names them exactly), and of
+// lookup and lookup_tail.
+const (
+	lookupExpr = `coalesce(substr(commitment, 1, 16), substr(dedup, 1, 8))`
+	dedupExpr  = `substr(dedup, 1, 8)`
+)
+
+// lookupKey is p's key k: the commitment's first 16 characters (text) for
+// a commit, the duplicate key's first 8 bytes (blob) otherwise.
+func lookupKey(p ledger.DuplicateProbe) any {
+	k, _ := lookupKeys(p.Commitment, p.Dedup[:])
+	return k
+}
+
+// lookupMissingQuery finds an entry with no row of its keys in lookup or
+// lookup_tail: one seek of each table's key per entry.
+const lookupMissingQuery = `SELECT e.idx FROM entries AS e
+	WHERE NOT EXISTS (SELECT 1 FROM lookup AS l
+		WHERE l.k = coalesce(substr(e.commitment, 1, 16), substr(e.dedup, 1, 8)) AND l.d = substr(e.dedup, 1, 8) AND l.idx = e.idx)
+	AND NOT EXISTS (SELECT 1 FROM lookup_tail AS t
+		WHERE t.idx = e.idx AND t.k = coalesce(substr(e.commitment, 1, 16), substr(e.dedup, 1, 8)) AND t.d = substr(e.dedup, 1, 8))
+	LIMIT 1`
+
+// CheckLookup implements ledger.LookupChecker for lookup and lookup_tail
+// (migration 8): as many rows in the two as there are entries, and a row
+// of each entry's keys and index in one of them. Rows of one table are
+// distinct (its key), and a row names one index, so together these mean
+// each entry has exactly one row and no row is anything else. A file
+// opened read-only that predates the tables has nothing to check (its
+// index entries_lookup is SQLite's, checked by CheckIntegrity).
+func (s *Store) CheckLookup(ctx context.Context) (table, what string, err error) {
+	defer s.classify(&err)
+	if ok, err := s.hasLookup.check(ctx, s, "lookup_tail"); err != nil || !ok {
+		return "", "", err
+	}
+	var rows, entries int64
+	if err := s.r.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM lookup) + (SELECT count(*) FROM lookup_tail), (SELECT count(*) FROM entries)`).Scan(&rows, &entries); err != nil {
+		return "", "", fmt.Errorf("reading lookup: %w", err)
+	}
+	if rows != entries {
+		return "lookup", fmt.Sprintf("%d rows in lookup and lookup_tail for %d entries; expected one row of lookup keys per entry (rows were deleted or added)", rows, entries), nil
+	}
+	var idx int64
+	err = s.r.QueryRowContext(ctx, lookupMissingQuery).Scan(&idx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("reading lookup: %w", err)
+	}
+	return "lookup", fmt.Sprintf("no row of lookup or lookup_tail holds entry %d's lookup keys (a row was changed or deleted: a duplicate of the entry, or its commitment, would not be found)", idx), nil
+}

@@ -1,0 +1,116 @@
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// lookupRows counts the rows of lookup and lookup_tail in the file.
+func lookupRows(t *testing.T, path string) (folded, tail int) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.QueryRow(`SELECT (SELECT count(*) FROM lookup), (SELECT count(*) FROM lookup_tail)`).Scan(&folded, &tail); err != nil {
+		t.Fatal(err)
+	}
+	return folded, tail
+}
+
+// TestLookupTailFold appends past lookupFoldAt (made small here) from two
+// stores on one file (two writers, as two processes): the keys move from
+// lookup_tail into lookup, a duplicate is refused naming the first entry
+// wherever its keys are (folded, in the tail, written by the other
+// writer), a commitment lookup finds its commits in either table, and
+// the audit holds the two tables to the entries.
+func TestLookupTailFold(t *testing.T) {
+	defer func(n int) { lookupFoldAt = n }(lookupFoldAt)
+	lookupFoldAt = 100
+	ctx := context.Background()
+	path, key := createTailFile(t)
+	a, b := openTailLedger(t, path, key), openTailLedger(t, path, key)
+
+	first := tailCommit("alice")
+	ia, err := a.Append(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b refuses a's entry again: b's copy of the tail is read again.
+	var de *ledger.DuplicateError
+	if _, err := b.Append(ctx, first); !errors.As(err, &de) || de.Index != ia {
+		t.Fatalf("a duplicate of entry %d (in lookup_tail, by the other writer): %v; want a DuplicateError naming it", ia, err)
+	}
+
+	// b appends until the tail has folded twice (64 writers at a time).
+	n := 2*lookupFoldAt + 50
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for w := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += 64 {
+				if _, err := b.Append(ctx, tailCommit(fmt.Sprintf("player-%d", i))); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	folded, tail := lookupRows(t, path)
+	if folded+tail != n+1 || folded < 2*lookupFoldAt || tail >= lookupFoldAt {
+		t.Fatalf("after %d entries: lookup %d, lookup_tail %d rows; want %d in all, at least %d moved into lookup", n+1, folded, tail, n+1, 2*lookupFoldAt)
+	}
+
+	// a's copy is stale (b folded): duplicates of a folded entry and of
+	// one still in the tail are refused by a, naming them.
+	last := tailCommit(fmt.Sprintf("player-%d", n-1))
+	lastIdx := int64(-1)
+	if es, err := a.CommitsByCommitment(commitmentOf(t, last)); err != nil || len(es) != 1 {
+		t.Fatalf("commits of the last commitment: %v, %v; want one", es, err)
+	} else {
+		lastIdx = es[0].Index
+	}
+	for _, c := range []struct {
+		body []byte
+		idx  int64
+	}{{first, ia}, {last, lastIdx}} {
+		if _, err := a.Append(ctx, c.body); !errors.As(err, &de) || de.Index != c.idx {
+			t.Errorf("a duplicate of entry %d: %v; want a DuplicateError naming it", c.idx, err)
+		}
+		es, err := a.CommitsByCommitment(commitmentOf(t, c.body))
+		if err != nil || len(es) != 1 || es[0].Index != c.idx {
+			t.Errorf("commits of entry %d's commitment: %v, %v; want entry %d", c.idx, es, err, c.idx)
+		}
+	}
+	if _, err := a.WaitCheckpoint(ctx, mustSize(t, a)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := a.Audit(ctx, nil)
+	if err != nil || !rep.OK {
+		t.Fatalf("audit: %v, %+v", err, rep)
+	}
+}
+
+// commitmentOf is the commitment of a tailCommit body.
+func commitmentOf(t *testing.T, body []byte) string {
+	t.Helper()
+	b, err := ledger.ParseBody(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Commitment
+}
