@@ -194,17 +194,11 @@ func (t *writeTx) syncTail(ctx context.Context) error {
 	return nil
 }
 
-// knownPlayersMax bounds Store.known, the players rows the writer has
-// read: at that many it starts over (a map of about 100 bytes a row).
-const knownPlayersMax = 1 << 16
-
 // Players implements ledger.WriteTx: the rows this transaction added,
-// the writer's copy of players_tail, the players rows it has read before
-// (a row never changes: it names the first commit of its skeleton), then
-// the players rows of the other skeletons, looked up by primary key with
-// one statement per insertChunk skeletons (players IN (...), seeked).
-// A skeleton in two places is a tampered table (the audit names it): of
-// the rows found, the one of the earlier index.
+// the writer's copy of players_tail, then the players rows of all the
+// skeletons, looked up by primary key with one statement per
+// insertChunk skeletons (players IN (...), seeked); with a skeleton in
+// two places (a tampered table), the row of the earlier index.
 func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]ledger.StoredPlayer, error) {
 	out := make(map[string]ledger.StoredPlayer, len(skeletons))
 	if len(skeletons) == 0 {
@@ -221,19 +215,13 @@ func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]l
 	args := make([]any, 0, len(skeletons))
 	asked := make(map[string]bool, len(skeletons))
 	for _, sk := range skeletons {
-		p, staged := t.staged[sk]
-		if staged {
+		if p, ok := t.staged[sk]; ok {
 			keep(p)
 		}
-		p, inTail := t.s.tail.rows[sk]
-		if inTail {
+		if p, ok := t.s.tail.rows[sk]; ok {
 			keep(p)
 		}
-		p, known := t.s.known[sk]
-		if known {
-			keep(p)
-		}
-		if !asked[sk] && !staged && !inTail && !known {
+		if !asked[sk] {
 			asked[sk] = true
 			args = append(args, sk)
 		}
@@ -258,10 +246,6 @@ func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]l
 			}
 			found[p.Skeleton] = true
 			keep(p)
-			if len(t.s.known) >= knownPlayersMax || t.s.known == nil {
-				t.s.known = make(map[string]ledger.StoredPlayer)
-			}
-			t.s.known[p.Skeleton] = p
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {

@@ -45,11 +45,8 @@ type Store struct {
 	// may predate them).
 	hasPlayers, hasTail tablePresence
 	hasSeeds            tablePresence // seed_commits (migration 7)
-	// tail is the writer's copy of players_tail; known the players rows
-	// the writer has read from players (Players), at most
-	// knownPlayersMax.
-	tail  playersTail
-	known map[string]ledger.StoredPlayer
+	// tail is the writer's copy of players_tail.
+	tail playersTail
 	// keys is the writer's copy of lookup_tail (migration 8); hasLookup
 	// whether the file has lookup and lookup_tail (a file opened
 	// read-only may predate them).
