@@ -3,7 +3,6 @@ package sqlitestore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/sealedhq/sealed/ledger"
@@ -176,43 +175,4 @@ const (
 func lookupKey(p ledger.DuplicateProbe) any {
 	k, _ := lookupKeys(p.Commitment, p.Dedup[:])
 	return k
-}
-
-// lookupMissingQuery finds an entry with no row of its keys in lookup or
-// lookup_tail: one seek of each table's key per entry.
-const lookupMissingQuery = `SELECT e.idx FROM entries AS e
-	WHERE NOT EXISTS (SELECT 1 FROM lookup AS l
-		WHERE l.k = coalesce(substr(e.commitment, 1, 16), substr(e.dedup, 1, 8)) AND l.d = substr(e.dedup, 1, 8) AND l.idx = e.idx)
-	AND NOT EXISTS (SELECT 1 FROM lookup_tail AS t
-		WHERE t.idx = e.idx AND t.k = coalesce(substr(e.commitment, 1, 16), substr(e.dedup, 1, 8)) AND t.d = substr(e.dedup, 1, 8))
-	LIMIT 1`
-
-// CheckLookup implements ledger.LookupChecker for lookup and lookup_tail
-// (migration 8): as many rows in the two as there are entries, and a row
-// of each entry's keys and index in one of them. Rows of one table are
-// distinct (its key), and a row names one index, so together these mean
-// each entry has exactly one row and no row is anything else. A file
-// opened read-only that predates the tables has nothing to check (its
-// index entries_lookup is SQLite's, checked by CheckIntegrity).
-func (s *Store) CheckLookup(ctx context.Context) (table, what string, err error) {
-	defer s.classify(&err)
-	if ok, err := s.hasLookup.check(ctx, s, "lookup_tail"); err != nil || !ok {
-		return "", "", err
-	}
-	var rows, entries int64
-	if err := s.r.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM lookup) + (SELECT count(*) FROM lookup_tail), (SELECT count(*) FROM entries)`).Scan(&rows, &entries); err != nil {
-		return "", "", fmt.Errorf("reading lookup: %w", err)
-	}
-	if rows != entries {
-		return "lookup", fmt.Sprintf("%d rows in lookup and lookup_tail for %d entries; expected one row of lookup keys per entry (rows were deleted or added)", rows, entries), nil
-	}
-	var idx int64
-	err = s.r.QueryRowContext(ctx, lookupMissingQuery).Scan(&idx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", "", nil
-	}
-	if err != nil {
-		return "", "", fmt.Errorf("reading lookup: %w", err)
-	}
-	return "lookup", fmt.Sprintf("no row of lookup or lookup_tail holds entry %d's lookup keys (a row was changed or deleted: a duplicate of the entry, or its commitment, would not be found)", idx), nil
 }
