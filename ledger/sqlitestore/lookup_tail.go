@@ -22,32 +22,51 @@ const lookupMigration = 8
 var lookupFoldAt = 8192
 
 // lookupTail is the writer's copy of lookup_tail (schema.sql, migration
-// 8): the duplicate key, index and kind of each entry the tail holds, so
-// a batch's duplicate lookups in the tail cost no scan. It is valid for
-// the table's state (lo, hi, n): its smallest and largest index and its
-// row count, which change whenever anyone writes the table (rows are only
-// appended at larger indexes, or all moved out by a fold). Used only
-// inside the writer's transactions, which the single writer connection
-// serialises.
+// 8): the indexes of its rows by their keys (tailKey), so a batch's
+// duplicate lookups in the tail cost no scan; the entries found are read
+// by index, as those found in lookup are. It is valid for the table's
+// state (lo, hi): its smallest and largest index, which change whenever
+// anyone writes the table (rows are only appended at larger indexes, or
+// all moved out by a fold). Used only inside the writer's transactions,
+// which the single writer connection serialises.
 type lookupTail struct {
-	valid     bool
-	lo, hi, n int64 // min and max idx of lookup_tail (-1, -1 when empty), and its rows
-	dups      map[[32]byte]ledger.IndexKind
+	valid  bool
+	lo, hi int64 // min and max idx of lookup_tail; -1, -1 when empty
+	n      int64 // its rows
+	byKey  map[string][]int64
 }
 
 // lookupBoundsQuery reads lookup_tail's smallest and largest index (each
 // one rowid seek), -1 when the table is empty.
 const lookupBoundsQuery = `SELECT coalesce((SELECT min(idx) FROM lookup_tail), -1), coalesce((SELECT max(idx) FROM lookup_tail), -1)`
 
-// lookupTailEntries reads the entries the tail holds: their index, kind
-// and whole duplicate key.
-const lookupTailEntries = `SELECT e.idx, e.kind, e.dedup FROM lookup_tail AS t JOIN entries AS e ON e.idx = t.idx`
+// tailKey is the map key of a row's keys k (text or blob, told apart) and
+// d.
+func tailKey(text bool, k, d []byte) string {
+	tag := byte('b')
+	if text {
+		tag = 't'
+	}
+	b := make([]byte, 0, 2+len(k)+len(d))
+	b = append(append(append(b, tag, byte(len(k))), k...), d...)
+	return string(b)
+}
+
+// tailKeyOf is tailKey of the keys lookupKeys gives.
+func tailKeyOf(k, d any) string {
+	switch k := k.(type) {
+	case string:
+		return tailKey(true, []byte(k), d.([]byte))
+	default:
+		return tailKey(false, k.([]byte), d.([]byte))
+	}
+}
 
 // sync makes the copy match the table as tx sees it (bounds is
 // lookupBoundsQuery prepared on the writer connection): it compares the
-// bounds and reads the whole tail again if they moved (another process
-// appended or folded) or the copy was invalidated by a failed commit or a
-// fold.
+// bounds and reads the whole tail again (at most about lookupFoldAt
+// small rows) if they moved (another process appended or folded) or the
+// copy was invalidated by a failed commit or a fold.
 func (lt *lookupTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) error {
 	var lo, hi int64
 	if err := tx.StmtContext(ctx, bounds).QueryRowContext(ctx).Scan(&lo, &hi); err != nil {
@@ -56,33 +75,28 @@ func (lt *lookupTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) er
 	if lt.valid && lo == lt.lo && hi == lt.hi {
 		return nil
 	}
-	rows, err := tx.QueryContext(ctx, lookupTailEntries)
+	rows, err := tx.QueryContext(ctx, `SELECT idx, typeof(k) = 'text', k, d FROM lookup_tail`)
 	if err != nil {
 		return fmt.Errorf("reading lookup_tail: %w", err)
 	}
 	defer rows.Close()
-	dups := make(map[[32]byte]ledger.IndexKind)
+	byKey := make(map[string][]int64)
 	n := int64(0)
+	var idx int64
+	var text bool
+	var k, d sql.RawBytes
 	for rows.Next() {
-		var idx int64
-		var kind string
-		var dedup []byte
-		if err := rows.Scan(&idx, &kind, &dedup); err != nil {
+		if err := rows.Scan(&idx, &text, &k, &d); err != nil {
 			return fmt.Errorf("reading lookup_tail: %w", err)
 		}
+		key := tailKey(text, k, d)
+		byKey[key] = append(byKey[key], idx)
 		n++
-		// A dedup column that is not 32 bytes is the audit's finding; no
-		// probe can match it.
-		if len(dedup) == 32 {
-			if prev, ok := dups[[32]byte(dedup)]; !ok || idx < prev.Index {
-				dups[[32]byte(dedup)] = ledger.IndexKind{Index: idx, Kind: ledger.Kind(kind)}
-			}
-		}
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("reading lookup_tail: %w", err)
 	}
-	lt.valid, lt.lo, lt.hi, lt.n, lt.dups = true, lo, hi, n, dups
+	lt.valid, lt.lo, lt.hi, lt.n, lt.byKey = true, lo, hi, n, byKey
 	return nil
 }
 
@@ -90,11 +104,8 @@ func (lt *lookupTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) er
 // lookup_tail.
 func (lt *lookupTail) added(entries []ledger.StoredEntry) {
 	for _, e := range entries {
-		if len(e.Dedup) == 32 {
-			if _, ok := lt.dups[[32]byte(e.Dedup)]; !ok {
-				lt.dups[[32]byte(e.Dedup)] = ledger.IndexKind{Index: e.Index, Kind: e.Kind}
-			}
-		}
+		key := tailKeyOf(lookupKeys(e.Commitment, e.Dedup))
+		lt.byKey[key] = append(lt.byKey[key], e.Index)
 		if lt.lo < 0 {
 			lt.lo = e.Index
 		}

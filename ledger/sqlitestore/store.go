@@ -805,12 +805,12 @@ func (t *writeTx) entriesIn(ctx context.Context, indexes []int64, fn func(int64,
 	return nil
 }
 
-// Duplicates implements ledger.WriteTx: the writer's copy of lookup_tail
-// (the newest entries), then lookup (migration 8), one seek per probe on
-// its two keys, up to insertChunk probes to a statement (dupsUnion,
-// lookupSizes); the entries found there (a duplicate, or rarely another
-// entry sharing the keys' 16 bytes) are read by index and their whole
-// dedup column compared. The smallest index of each.
+// Duplicates implements ledger.WriteTx: each probe's keys in the
+// writer's copy of lookup_tail (the newest entries) and in lookup
+// (migration 8), one seek per probe, up to insertChunk probes to a
+// statement (dupsUnion, lookupSizes); the entries found (a duplicate, or
+// rarely another entry sharing the keys' 16 bytes) are read by index and
+// their whole dedup column compared. The smallest index of each.
 func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe) (map[[32]byte]ledger.IndexKind, error) {
 	if err := t.syncKeys(ctx); err != nil {
 		return nil, err
@@ -823,16 +823,15 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 			out[d] = ik
 		}
 	}
+	var found []int64
 	for _, p := range probes {
 		if !want[p.Dedup] {
 			want[p.Dedup] = true
-			args = append(args, lookupKey(p), p.Dedup[:8])
-			if ik, ok := t.s.keys.dups[p.Dedup]; ok {
-				keep(p.Dedup, ik)
-			}
+			k, d := lookupKeys(p.Commitment, p.Dedup[:])
+			args = append(args, k, d)
+			found = append(found, t.s.keys.byKey[tailKeyOf(k, d)]...)
 		}
 	}
-	var found []int64
 	for len(args) > 0 {
 		st, filled, used := t.s.inserts.lookup(dupsUnion, args, 2)
 		rows, err := t.tx.Stmt(st).QueryContext(ctx, filled...)
