@@ -2,28 +2,12 @@ package sqlitestore
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/sealedhq/sealed/ledger"
 )
-
-// lookupRows counts the rows of lookup and lookup_tail in the file.
-func lookupRows(t *testing.T, path string) (folded, tail int) {
-	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.QueryRow(`SELECT (SELECT count(*) FROM lookup), (SELECT count(*) FROM lookup_tail)`).Scan(&folded, &tail); err != nil {
-		t.Fatal(err)
-	}
-	return folded, tail
-}
 
 // TestLookupTailFold appends past lookupFoldAt (made small here) from two
 // stores on one file (two writers, as two processes): the keys move from
@@ -51,26 +35,8 @@ func TestLookupTailFold(t *testing.T) {
 
 	// b appends until the tail has folded twice (64 writers at a time).
 	n := 2*lookupFoldAt + 50
-	var wg sync.WaitGroup
-	errs := make(chan error, 64)
-	for w := range 64 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += 64 {
-				if _, err := b.Append(ctx, tailCommit(fmt.Sprintf("player-%d", i))); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	folded, tail := lookupRows(t, path)
+	appendConcurrently(t, b, n, func(i int) []byte { return tailCommit(fmt.Sprintf("player-%d", i)) })
+	folded, tail := rowCounts(t, path, "lookup", "lookup_tail")
 	if folded+tail != n+1 || folded < 2*lookupFoldAt || tail >= lookupFoldAt {
 		t.Fatalf("after %d entries: lookup %d, lookup_tail %d rows; want %d in all, at least %d moved into lookup", n+1, folded, tail, n+1, 2*lookupFoldAt)
 	}

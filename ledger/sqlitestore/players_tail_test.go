@@ -36,18 +36,49 @@ func openTailLedger(t *testing.T, path, key string) *ledger.Ledger {
 	return l
 }
 
-// tableRows counts the rows of players and players_tail in the file.
-func tableRows(t *testing.T, path string) (players, tail int) {
+// rowCounts counts the rows of tables a and b in the file.
+func rowCounts(t *testing.T, path, a, b string) (na, nb int) {
 	t.Helper()
 	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.QueryRow(`SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM players_tail)`).Scan(&players, &tail); err != nil {
+	if err := db.QueryRow(`SELECT (SELECT count(*) FROM `+a+`), (SELECT count(*) FROM `+b+`)`).Scan(&na, &nb); err != nil {
 		t.Fatal(err)
 	}
-	return players, tail
+	return na, nb
+}
+
+// tableRows counts the rows of players and players_tail in the file.
+func tableRows(t *testing.T, path string) (players, tail int) {
+	t.Helper()
+	return rowCounts(t, path, "players", "players_tail")
+}
+
+// appendConcurrently appends body(i) for i in 0..n-1 to l from 64
+// goroutines, each taking every 64th i, and fails t on an error.
+func appendConcurrently(t *testing.T, l *ledger.Ledger, n int, body func(i int) []byte) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for w := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += 64 {
+				if _, err := l.Append(context.Background(), body(i)); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
 }
 
 // TestPlayersTailFold appends new players past playersFoldAt from two
@@ -76,25 +107,7 @@ func TestPlayersTailFold(t *testing.T) {
 
 	// b appends new players until the tail folds (64 at a time).
 	n := playersFoldAt + 100
-	var wg sync.WaitGroup
-	errs := make(chan error, 64)
-	for w := range 64 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += 64 {
-				if _, err := b.Append(ctx, tailCommit(fmt.Sprintf("player-%d", i))); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	appendConcurrently(t, b, n, func(i int) []byte { return tailCommit(fmt.Sprintf("player-%d", i)) })
 	p, tl := tableRows(t, path)
 	if p+tl != n+1 || p < playersFoldAt || tl >= playersFoldAt {
 		t.Fatalf("after %d new players: players %d, players_tail %d rows; want %d in all, at least %d moved into players", n+1, p, tl, n+1, playersFoldAt)
