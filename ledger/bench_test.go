@@ -45,7 +45,7 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // checkpoint (default 500 ms interval).
 //
 // Each commit names a new player (the worst case: each adds a players
-// row, a second random index insert beside entries_lookup's), except in
+// row and a lookup of the players table that finds none), except in
 // "appenders=64/players=1000", where 1,000 players post them in turn, as
 // in a league (a players row only for each player's first commit).
 func BenchmarkAppend(b *testing.B) {

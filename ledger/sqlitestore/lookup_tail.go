@@ -8,10 +8,6 @@ import (
 	"github.com/sealedhq/sealed/ledger"
 )
 
-// lookupMigration is the schema migration that adds lookup and
-// lookup_tail (and drops the index entries_lookup).
-const lookupMigration = 8
-
 // lookupFoldAt is how many rows lookup_tail holds before the append that
 // reaches it moves them into lookup (lookupTail.fold). A fold writes each
 // page of lookup it touches once: on a young ledger that is a few pages
