@@ -159,7 +159,7 @@ func (l *Ledger) audit(ctx context.Context, progress func(done, total int64)) (*
 	}
 	// Every row checks out: the store's own lookup keys must match them.
 	if lc, ok := l.store.(LookupChecker); ok {
-		table, what, err := lc.CheckLookup(ctx)
+		table, what, err := lc.CheckLookup(ctx, rep.Size)
 		if err != nil {
 			return nil, err
 		}

@@ -423,13 +423,16 @@ type SchemaChecker interface {
 // of its own, derived from the entries' columns, in tables rather than in
 // its engine's indexes (the SQLite store's lookup and lookup_tail), which
 // no engine check relates to the rows: CheckLookup returns the table of
-// the first key row that does not match the entries (one missing,
-// changed or added: a writer would admit a duplicate the key no longer
-// finds), and what differs; table "" if every entry has its keys. The
-// audit asks once every row has checked out, so that a changed column is
-// named as such first. err is only for failures to read.
+// the first key row that does not match the entries 0..n-1 (one
+// missing, changed or added: a writer would admit a duplicate the key no
+// longer finds), or that names no entry at all, and what differs; table
+// "" if every entry below n has its keys. Rows of entries at n or past
+// it, which another writer may append during the audit, are held only to
+// exist. The audit asks once every row has checked out, with n its tree
+// size, so that a changed column is named as such first. err is only
+// for failures to read.
 type LookupChecker interface {
-	CheckLookup(ctx context.Context) (table, what string, err error)
+	CheckLookup(ctx context.Context, n int64) (table, what string, err error)
 }
 
 // IntegrityChecker is an optional check a store runs before an audit: a

@@ -11,17 +11,17 @@ import (
 func (s *Store) Census(ctx context.Context) (_ *ledger.Census, err error) {
 	defer classify(&err)
 	c := &ledger.Census{SchemaLatest: SchemaVersion()}
-	for _, t := range []struct {
-		q string
-		r *ledger.RowRange
-	}{
-		{`SELECT count(*), coalesce(min(idx), 0), coalesce(max(idx), 0) FROM entries`, &c.Entries},
-		{`SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM hashes`, &c.Hashes},
-		{`SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM checkpoints`, &c.Checkpoints},
-	} {
-		if err := s.pool.QueryRow(ctx, t.q).Scan(&t.r.Rows, &t.r.Min, &t.r.Max); err != nil {
-			return nil, fmt.Errorf("census: %w", err)
-		}
+	// One statement, so one snapshot: with a writer appending meanwhile,
+	// counts read one after the other would find the stored hashes of
+	// entries appended after the entries were counted.
+	if err := s.pool.QueryRow(ctx, `SELECT e.n, e.lo, e.hi, h.n, h.lo, h.hi, c.n, c.lo, c.hi FROM
+		(SELECT count(*) AS n, coalesce(min(idx), 0) AS lo, coalesce(max(idx), 0) AS hi FROM entries) AS e,
+		(SELECT count(*) AS n, coalesce(min(id), 0) AS lo, coalesce(max(id), 0) AS hi FROM hashes) AS h,
+		(SELECT count(*) AS n, coalesce(min(id), 0) AS lo, coalesce(max(id), 0) AS hi FROM checkpoints) AS c`).Scan(
+		&c.Entries.Rows, &c.Entries.Min, &c.Entries.Max,
+		&c.Hashes.Rows, &c.Hashes.Min, &c.Hashes.Max,
+		&c.Checkpoints.Rows, &c.Checkpoints.Min, &c.Checkpoints.Max); err != nil {
+		return nil, fmt.Errorf("census: %w", err)
 	}
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM cosignatures`).Scan(&c.Cosignatures); err != nil {
 		return nil, fmt.Errorf("census: %w", err)

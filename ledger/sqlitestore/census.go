@@ -7,21 +7,25 @@ import (
 	"github.com/sealedhq/sealed/ledger"
 )
 
+// censusQuery reads the row count, smallest and largest key of entries,
+// hashes and checkpoints.
+const censusQuery = `SELECT e.n, e.lo, e.hi, h.n, h.lo, h.hi, c.n, c.lo, c.hi FROM
+	(SELECT count(*) AS n, coalesce(min(idx), 0) AS lo, coalesce(max(idx), 0) AS hi FROM entries) AS e,
+	(SELECT count(*) AS n, coalesce(min(id), 0) AS lo, coalesce(max(id), 0) AS hi FROM hashes) AS h,
+	(SELECT count(*) AS n, coalesce(min(id), 0) AS lo, coalesce(max(id), 0) AS hi FROM checkpoints) AS c`
+
 // Census implements ledger.Store.
 func (s *Store) Census(ctx context.Context) (_ *ledger.Census, err error) {
 	defer s.classify(&err)
 	c := &ledger.Census{SchemaLatest: SchemaVersion()}
-	for _, t := range []struct {
-		q string
-		r *ledger.RowRange
-	}{
-		{`SELECT count(*), coalesce(min(idx), 0), coalesce(max(idx), 0) FROM entries`, &c.Entries},
-		{`SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM hashes`, &c.Hashes},
-		{`SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM checkpoints`, &c.Checkpoints},
-	} {
-		if err := s.r.QueryRowContext(ctx, t.q).Scan(&t.r.Rows, &t.r.Min, &t.r.Max); err != nil {
-			return nil, fmt.Errorf("census: %w", err)
-		}
+	// One statement, so one snapshot: with a writer appending meanwhile,
+	// counts read one after the other would find the stored hashes of
+	// entries appended after the entries were counted.
+	if err := s.r.QueryRowContext(ctx, censusQuery).Scan(
+		&c.Entries.Rows, &c.Entries.Min, &c.Entries.Max,
+		&c.Hashes.Rows, &c.Hashes.Min, &c.Hashes.Max,
+		&c.Checkpoints.Rows, &c.Checkpoints.Min, &c.Checkpoints.Max); err != nil {
+		return nil, fmt.Errorf("census: %w", err)
 	}
 	// A file opened read-only may predate the cosignatures table
 	// (migration 3).

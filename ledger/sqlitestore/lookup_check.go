@@ -12,16 +12,19 @@ import (
 )
 
 // CheckLookup implements ledger.LookupChecker for lookup and lookup_tail
-// (migration 8): the rows of the two tables, as a multiset, must be
-// exactly the entries' keys and indexes (lookupExpr, dedupExpr, idx of
-// each entry): one row per entry, none else. Each side is read in one
-// pass and summed as a keyed multiset hash (rowsDigest); only when the
-// sums differ is the entry without its row looked for, one seek per
-// entry (lookupMissingQuery, about 5 s at 1,000,000 entries, where the
-// sums take about 1), to name it. A file opened read-only that predates
-// the tables has nothing to check (its index entries_lookup is SQLite's,
-// checked by CheckIntegrity).
-func (s *Store) CheckLookup(ctx context.Context) (table, what string, err error) {
+// (migration 8): their rows below index n, as a multiset, must be
+// exactly the keys and indexes of the entries below n (lookupExpr,
+// dedupExpr, idx of each): one row per entry, none else. Each side is
+// read in one statement (one snapshot: a fold that moves rows from one
+// table to the other meanwhile changes nothing) and summed as a keyed
+// multiset hash (rowsDigest); only when the sums differ is the entry
+// without its row looked for, one seek per entry (lookupMissingQuery,
+// about 5 s at 1,000,000 entries, where the sums take about 1), to name
+// it. Rows at n or past it must name an entry the file holds (another
+// writer may append during the audit). A file opened read-only that
+// predates the tables has nothing to check (its index entries_lookup is
+// SQLite's, checked by CheckIntegrity).
+func (s *Store) CheckLookup(ctx context.Context, n int64) (table, what string, err error) {
 	defer s.classify(&err)
 	if ok, err := s.hasLookup.check(ctx, s, "lookup_tail"); err != nil || !ok {
 		return "", "", err
@@ -36,22 +39,30 @@ func (s *Store) CheckLookup(ctx context.Context) (table, what string, err error)
 	}
 	keys := make(chan result, 1)
 	go func() {
-		d, err := digestRows(ctx, s.r, key, `SELECT k, d, idx FROM lookup UNION ALL SELECT k, d, idx FROM lookup_tail`)
+		d, err := digestRows(ctx, s.r, key, `SELECT k, d, idx FROM lookup WHERE idx < ?1 UNION ALL SELECT k, d, idx FROM lookup_tail WHERE idx < ?1`, n)
 		keys <- result{d, err}
 	}()
-	want, err := digestRows(ctx, s.r, key, `SELECT `+lookupExpr+`, `+dedupExpr+`, idx FROM entries`)
+	want, err := digestRows(ctx, s.r, key, `SELECT `+lookupExpr+`, `+dedupExpr+`, idx FROM entries WHERE idx < ?1`, n)
 	got := <-keys
 	if err != nil || got.err != nil {
 		return "", "", fmt.Errorf("reading lookup: %w", errors.Join(err, got.err))
 	}
+	var past, last int64
+	if err := s.r.QueryRowContext(ctx, lookupPastQuery, n).Scan(&past, &last); err != nil {
+		return "", "", fmt.Errorf("reading lookup: %w", err)
+	}
 	switch {
+	case past == 1:
+		return "lookup", fmt.Sprintf("a row of lookup or lookup_tail names an entry past the end of the log (its last entry is %d): a row was added", last), nil
+	case past > 1:
+		return "lookup", fmt.Sprintf("%d rows of lookup and lookup_tail name entries past the end of the log (its last entry is %d): rows were added", past, last), nil
 	case got.d.rows != want.rows:
 		return "lookup", fmt.Sprintf("%d rows in lookup and lookup_tail for %d entries; expected one row of lookup keys per entry (rows were deleted or added)", got.d.rows, want.rows), nil
 	case got.d.sum == want.sum:
 		return "", "", nil
 	}
 	var idx int64
-	err = s.r.QueryRowContext(ctx, lookupMissingQuery).Scan(&idx)
+	err = s.r.QueryRowContext(ctx, lookupMissingQuery, n).Scan(&idx)
 	if errors.Is(err, sql.ErrNoRows) {
 		// Every entry has its row: then some row stands for two entries'
 		// worth, which the counts rule out, unless a value's type
@@ -64,10 +75,17 @@ func (s *Store) CheckLookup(ctx context.Context) (table, what string, err error)
 	return "lookup", fmt.Sprintf("no row of lookup or lookup_tail holds entry %d's lookup keys (a row was changed or deleted: a duplicate of the entry, or its commitment, would not be found)", idx), nil
 }
 
-// lookupMissingQuery finds an entry with no row of its keys in lookup or
-// lookup_tail: one seek of each table's key per entry.
+// lookupPastQuery counts the rows of lookup and lookup_tail at index n
+// (?1) or past it that name no entry the file holds, in one snapshot,
+// and reads the last entry's index (-1 if none).
+const lookupPastQuery = `WITH last(m) AS (SELECT coalesce(max(idx), -1) FROM entries)
+	SELECT (SELECT count(*) FROM lookup, last WHERE idx >= ?1 AND idx > m)
+		+ (SELECT count(*) FROM lookup_tail, last WHERE idx >= ?1 AND idx > m), (SELECT m FROM last)`
+
+// lookupMissingQuery finds an entry below index n (?1) with no row of its
+// keys in lookup or lookup_tail: one seek of each table's key per entry.
 const lookupMissingQuery = `SELECT e.idx FROM entries AS e
-	WHERE NOT EXISTS (SELECT 1 FROM lookup AS l
+	WHERE e.idx < ?1 AND NOT EXISTS (SELECT 1 FROM lookup AS l
 		WHERE l.k = coalesce(substr(e.commitment, 1, 16), substr(e.dedup, 1, 8)) AND l.d = substr(e.dedup, 1, 8) AND l.idx = e.idx)
 	AND NOT EXISTS (SELECT 1 FROM lookup_tail AS t
 		WHERE t.idx = e.idx AND t.k = coalesce(substr(e.commitment, 1, 16), substr(e.dedup, 1, 8)) AND t.d = substr(e.dedup, 1, 8))
@@ -85,11 +103,12 @@ type rowsDigest struct {
 	sum  [4]uint64
 }
 
-// digestRows reads the rows of q (three columns: two keys and an index,
-// each read as the value SQLite holds) into a rowsDigest under key.
-func digestRows(ctx context.Context, db *sql.DB, key [32]byte, q string) (rowsDigest, error) {
+// digestRows reads the rows of q run with args (three columns: two keys
+// and an index, each read as the value SQLite holds) into a rowsDigest
+// under key.
+func digestRows(ctx context.Context, db *sql.DB, key [32]byte, q string, args ...any) (rowsDigest, error) {
 	var d rowsDigest
-	rows, err := db.QueryContext(ctx, q)
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return d, err
 	}

@@ -80,3 +80,59 @@ func commitmentOf(t *testing.T, body []byte) string {
 	}
 	return b.Commitment
 }
+
+// TestCheckLookupDuringAppends: the lookup check of a reader while a
+// writer appends and folds (lookupFoldAt made small) finds nothing: rows
+// of entries past the size the reader read, and rows a fold moves from
+// one table to the other between its reads, are not changes. The whole
+// audit likewise.
+func TestCheckLookupDuringAppends(t *testing.T) {
+	defer func(n int) { lookupFoldAt = n }(lookupFoldAt)
+	lookupFoldAt = 10
+	ctx := context.Background()
+	path, key := createTailFile(t)
+	w := openTailLedger(t, path, key)
+	appendConcurrently(t, w, 100, func(i int) []byte { return tailCommit(fmt.Sprintf("before-%d", i)) })
+	stop, done := make(chan struct{}), make(chan error, 1)
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			if _, err := w.Append(ctx, tailCommit(fmt.Sprintf("during-%d", i))); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	s, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ledger.Open(ctx, s, ledger.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	sizes := map[int64]bool{}
+	for range 200 {
+		n := mustSize(t, r)
+		sizes[n] = true
+		if table, what, err := s.CheckLookup(ctx, n); err != nil || table != "" {
+			t.Fatalf("CheckLookup(%d) during appends: %s: %s, %v", n, table, what, err)
+		}
+	}
+	if rep, err := r.Audit(ctx, nil); err != nil || !rep.OK {
+		t.Errorf("audit during appends: %+v, %v", rep, err)
+	}
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) < 10 {
+		t.Errorf("the checks saw %d sizes of the log; want the appends to run alongside them", len(sizes))
+	}
+}
