@@ -199,6 +199,10 @@ func TestTamperEveryTable(t *testing.T) {
 			[]string{lookupFold, fmt.Sprintf(`UPDATE lookup SET idx = -5 WHERE idx = %d`, commit)}},
 		{"lookup commitment key changed after a fold", "lookup", fmt.Sprintf("entry %d's lookup keys", commit),
 			[]string{lookupFold, fmt.Sprintf(`UPDATE lookup SET k = '0000000000000000' WHERE idx = %d`, commit)}},
+		// The same bytes of another type: the leaf's checks pass, the
+		// lookup keys no longer match.
+		{"dedup column stored as text", "entries", fmt.Sprintf("entry %d: the dedup column holds text; expected a blob", commit),
+			[]string{fmt.Sprintf(`UPDATE entries SET dedup = CAST(dedup AS TEXT) WHERE idx = %d`, commit)}},
 		{"integrated_at set to text", "entries", "integrated_at",
 			[]string{fmt.Sprintf(`UPDATE entries SET integrated_at = 'yesterday' WHERE idx = %d`, commit)}},
 	}

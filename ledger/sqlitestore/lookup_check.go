@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/sealedhq/sealed/ledger"
 )
 
 // CheckLookup implements ledger.LookupChecker for lookup and lookup_tail
@@ -56,24 +58,66 @@ func (s *Store) CheckLookup(ctx context.Context, n int64) (table, what string, e
 		return "lookup", fmt.Sprintf("a row of lookup or lookup_tail names an entry past the end of the log (its last entry is %d): a row was added", last), nil
 	case past > 1:
 		return "lookup", fmt.Sprintf("%d rows of lookup and lookup_tail name entries past the end of the log (its last entry is %d): rows were added", past, last), nil
-	case got.d.rows != want.rows:
-		return "lookup", fmt.Sprintf("%d rows in lookup and lookup_tail for %d entries; expected one row of lookup keys per entry (rows were deleted or added)", got.d.rows, want.rows), nil
-	case got.d.sum == want.sum:
+	case got.d == want:
 		return "", "", nil
 	}
+	return s.nameLookupProblem(ctx, n, got.d.rows, want.rows)
+}
+
+// nameLookupProblem names what differs once the key rows below n (rows of
+// them) are not the keys of the entries below n (entries of them): an
+// entry without its row (or whose dedup or commitment column changed
+// type, which changes its keys while its bytes still pass the leaf's
+// checks), an entry with two rows, else the counts. One seek per entry,
+// then one pass.
+func (s *Store) nameLookupProblem(ctx context.Context, n, rows, entries int64) (table, what string, err error) {
+	counts := fmt.Sprintf("%d rows in lookup and lookup_tail for %d entries", rows, entries)
 	var idx int64
 	err = s.r.QueryRowContext(ctx, lookupMissingQuery, n).Scan(&idx)
-	if errors.Is(err, sql.ErrNoRows) {
-		// Every entry has its row: then some row stands for two entries'
-		// worth, which the counts rule out, unless a value's type
-		// changed in a way a comparison ignores.
-		return "lookup", "the rows of lookup and lookup_tail are not the entries' lookup keys, one row each (a row was changed)", nil
-	}
-	if err != nil {
+	switch {
+	case err == nil:
+		var dedupType, commitmentType string
+		if err := s.r.QueryRowContext(ctx, `SELECT typeof(dedup), typeof(commitment) FROM entries WHERE idx = ?`, idx).Scan(&dedupType, &commitmentType); err != nil {
+			return "", "", fmt.Errorf("reading entries: %w", err)
+		}
+		if dedupType != "blob" {
+			return "entries", fmt.Sprintf("entry %d: the dedup column holds %s; expected a blob (the entry's lookup keys no longer match it)", idx, sqliteType(dedupType)), nil
+		}
+		if commitmentType != "text" && commitmentType != "null" {
+			return "entries", fmt.Sprintf("entry %d: the commitment column holds %s; expected text or NULL (the entry's lookup keys no longer match it)", idx, sqliteType(commitmentType)), nil
+		}
+		return "lookup", fmt.Sprintf("no row of lookup or lookup_tail holds entry %d's lookup keys (%s: a row was changed or deleted, and a duplicate of the entry, or its commitment, would not be found)", idx, counts), nil
+	case !errors.Is(err, sql.ErrNoRows):
 		return "", "", fmt.Errorf("reading lookup: %w", err)
 	}
-	return "lookup", fmt.Sprintf("no row of lookup or lookup_tail holds entry %d's lookup keys (a row was changed or deleted: a duplicate of the entry, or its commitment, would not be found)", idx), nil
+	err = s.r.QueryRowContext(ctx, lookupTwiceQuery, n).Scan(&idx)
+	switch {
+	case err == nil:
+		return "lookup", fmt.Sprintf("entry %d has two rows of lookup keys (%s: a row was added)", idx, counts), nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return "", "", fmt.Errorf("reading lookup: %w", err)
+	case rows != entries:
+		return "lookup", counts + "; expected one row of lookup keys per entry (rows were deleted or added)", nil
+	}
+	return "lookup", "the rows of lookup and lookup_tail are not the entries' lookup keys, one row each (a row was changed)", nil
 }
+
+// sqliteType says what a value of SQLite's storage class t (typeof) is:
+// "text", "NULL", "a blob", "an integer", "a real".
+func sqliteType(t string) string {
+	switch t {
+	case "text":
+		return t
+	case "null":
+		return "NULL"
+	}
+	return ledger.WithArticle(t)
+}
+
+// lookupTwiceQuery finds an entry below n (?1) with more than one key
+// row.
+const lookupTwiceQuery = `SELECT idx FROM (SELECT idx FROM lookup WHERE idx < ?1 UNION ALL SELECT idx FROM lookup_tail WHERE idx < ?1)
+	GROUP BY idx HAVING count(*) > 1 LIMIT 1`
 
 // lookupPastQuery counts the rows of lookup and lookup_tail at index n
 // (?1) or past it that name no entry the file holds, in one snapshot,
@@ -86,9 +130,9 @@ const lookupPastQuery = `WITH last(m) AS (SELECT coalesce(max(idx), -1) FROM ent
 // keys in lookup or lookup_tail: one seek of each table's key per entry.
 const lookupMissingQuery = `SELECT e.idx FROM entries AS e
 	WHERE e.idx < ?1 AND NOT EXISTS (SELECT 1 FROM lookup AS l
-		WHERE l.k = coalesce(substr(e.commitment, 1, 16), substr(e.dedup, 1, 8)) AND l.d = substr(e.dedup, 1, 8) AND l.idx = e.idx)
+		WHERE l.k = ` + lookupExprE + ` AND l.d = ` + dedupExprE + ` AND l.idx = e.idx)
 	AND NOT EXISTS (SELECT 1 FROM lookup_tail AS t
-		WHERE t.idx = e.idx AND t.k = coalesce(substr(e.commitment, 1, 16), substr(e.dedup, 1, 8)) AND t.d = substr(e.dedup, 1, 8))
+		WHERE t.idx = e.idx AND t.k = ` + lookupExprE + ` AND t.d = ` + dedupExprE + `)
 	LIMIT 1`
 
 // rowsDigest is a multiset hash of rows: their count and the sum, lane

@@ -23,18 +23,32 @@ var lookupFoldAt = 8192
 // by index, as those found in lookup are. It is valid for the table's
 // state (lo, hi): its smallest and largest index, which change whenever
 // anyone writes the table (rows are only appended at larger indexes, or
-// all moved out by a fold). Used only inside the writer's transactions,
-// which the single writer connection serialises.
+// all moved out by a fold). Entries 0..keyedTo-1 are known to have their
+// key rows (as far as writers of this schema keep them). Used only inside the writer's transactions, which
+// the single writer connection serialises.
 type lookupTail struct {
-	valid  bool
-	lo, hi int64 // min and max idx of lookup_tail; -1, -1 when empty
-	n      int64 // its rows
-	byKey  map[string][]int64
+	valid   bool
+	lo, hi  int64 // min and max idx of lookup_tail; -1, -1 when empty
+	n       int64 // its rows
+	byKey   map[string][]int64
+	keyedTo int64
 }
 
-// lookupBoundsQuery reads lookup_tail's smallest and largest index (each
-// one rowid seek), -1 when the table is empty.
-const lookupBoundsQuery = `SELECT coalesce((SELECT min(idx) FROM lookup_tail), -1), coalesce((SELECT max(idx) FROM lookup_tail), -1)`
+// lookupBoundsQuery reads lookup_tail's smallest and largest index and
+// the last entry's index (each one rowid seek), -1 when the table is
+// empty.
+const lookupBoundsQuery = `SELECT coalesce((SELECT min(idx) FROM lookup_tail), -1), coalesce((SELECT max(idx) FROM lookup_tail), -1),
+	coalesce((SELECT max(idx) FROM entries), -1)`
+
+// keyedQuery reports whether entry ?1 has its key row, in lookup_tail
+// (by index) or lookup (by its keys): NULL if there is no such entry.
+const keyedQuery = `SELECT EXISTS (SELECT 1 FROM lookup_tail AS t WHERE t.idx = e.idx)
+	OR EXISTS (SELECT 1 FROM lookup AS l WHERE l.k = ` + lookupExprE + ` AND l.d = ` + dedupExprE + ` AND l.idx = e.idx)
+	FROM entries AS e WHERE e.idx = ?1`
+
+// keyMissing writes the key rows of entries from..to (SQL computes them
+// from the entries' columns, as migration 8 did).
+const keyMissing = `INSERT INTO lookup_tail(idx, k, d) SELECT idx, ` + lookupExpr + `, ` + dedupExpr + ` FROM entries WHERE idx >= ?1 AND idx <= ?2`
 
 // tailKey is the map key of a row's keys k (text or blob, told apart) and
 // d.
@@ -63,11 +77,45 @@ func tailKeyOf(k, d any) string {
 // bounds and reads the whole tail again (at most about lookupFoldAt
 // small rows) if they moved (another process appended or folded) or the
 // copy was invalidated by a failed commit or a fold.
+//
+// Entries at the end of the log without key rows were appended by a
+// writer of an earlier sealed, still running when this one migrated the
+// file (it knows nothing of the tables): their rows are written first,
+// so that this batch's duplicate lookups see them.
 func (lt *lookupTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) error {
-	var lo, hi int64
-	if err := tx.StmtContext(ctx, bounds).QueryRowContext(ctx).Scan(&lo, &hi); err != nil {
+	var lo, hi, last int64
+	if err := tx.StmtContext(ctx, bounds).QueryRowContext(ctx).Scan(&lo, &hi, &last); err != nil {
 		return fmt.Errorf("reading lookup_tail: %w", err)
 	}
+	if lt.valid && lo == lt.lo && hi == lt.hi && last < lt.keyedTo {
+		return nil
+	}
+	// The entries up to the tail's last row have theirs (those below it
+	// were folded with it, or are in it).
+	if known := max(hi+1, lt.keyedTo); last >= known {
+		// Whatever is missing is a suffix of the log: walk back from its
+		// end to the first entry with its row.
+		from := last + 1
+		for from-1 >= known {
+			var has sql.NullBool
+			if err := tx.QueryRowContext(ctx, keyedQuery, from-1).Scan(&has); err != nil {
+				return fmt.Errorf("reading lookup: %w", err)
+			}
+			if has.Valid && has.Bool {
+				break
+			}
+			from--
+		}
+		if from <= last {
+			if _, err := tx.ExecContext(ctx, keyMissing, from, last); err != nil {
+				return fmt.Errorf("writing the lookup keys of entries %d..%d, appended by a writer of an earlier sealed: %w", from, last, err)
+			}
+			if err := tx.StmtContext(ctx, bounds).QueryRowContext(ctx).Scan(&lo, &hi, &last); err != nil {
+				return fmt.Errorf("reading lookup_tail: %w", err)
+			}
+		}
+	}
+	lt.keyedTo = last + 1
 	if lt.valid && lo == lt.lo && hi == lt.hi {
 		return nil
 	}
@@ -106,6 +154,7 @@ func (lt *lookupTail) added(entries []ledger.StoredEntry) {
 			lt.lo = e.Index
 		}
 		lt.hi = max(lt.hi, e.Index)
+		lt.keyedTo = max(lt.keyedTo, e.Index+1)
 		lt.n++
 	}
 }
@@ -175,6 +224,10 @@ const commitmentQueryOld = `WHERE ` + lookupExpr + ` = ?1 AND commitment = ?2`
 const (
 	lookupExpr = `coalesce(substr(commitment, 1, 16), substr(dedup, 1, 8))`
 	dedupExpr  = `substr(dedup, 1, 8)`
+	// lookupExprE and dedupExprE are the two on the entries row named e
+	// in a query that reads other tables too.
+	lookupExprE = `coalesce(substr(e.commitment, 1, 16), substr(e.dedup, 1, 8))`
+	dedupExprE  = `substr(e.dedup, 1, 8)`
 )
 
 // lookupKey is p's key k: the commitment's first 16 characters (text) for

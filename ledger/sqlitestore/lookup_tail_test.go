@@ -2,6 +2,7 @@ package sqlitestore
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"testing"
@@ -134,5 +135,61 @@ func TestCheckLookupDuringAppends(t *testing.T) {
 	}
 	if len(sizes) < 10 {
 		t.Errorf("the checks saw %d sizes of the log; want the appends to run alongside them", len(sizes))
+	}
+}
+
+// TestKeysOfAnEarlierWriter: entries appended without key rows, as a
+// writer of an earlier sealed still running when this one migrated the
+// file appends them (here: appended, then their lookup_tail rows removed
+// with the trigger put back), get their rows at this writer's next
+// append, before its duplicate lookups: a duplicate of one is refused,
+// a reader finds its commitment, and the audit is clean.
+func TestKeysOfAnEarlierWriter(t *testing.T) {
+	ctx := context.Background()
+	path, key := createTailFile(t)
+	a, b := openTailLedger(t, path, key), openTailLedger(t, path, key)
+	if _, err := a.Append(ctx, tailCommit("alice")); err != nil {
+		t.Fatal(err)
+	}
+	var old []int64
+	for _, p := range []string{"bob", "carol"} {
+		i, err := b.Append(ctx, tailCommit(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		old = append(old, i)
+	}
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trigger string
+	err = db.QueryRow(`SELECT sql FROM sqlite_master WHERE name = 'lookup_tail_no_delete'`).Scan(&trigger)
+	if err == nil {
+		_, err = db.Exec(`DROP TRIGGER lookup_tail_no_delete; DELETE FROM lookup_tail WHERE idx >= ?; `+trigger, old[0])
+	}
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, tl := rowCounts(t, path, "lookup", "lookup_tail"); f+tl != 1 {
+		t.Fatalf("lookup, lookup_tail: %d and %d rows; want only alice's", f, tl)
+	}
+
+	var de *ledger.DuplicateError
+	if _, err := a.Append(ctx, tailCommit("carol")); !errors.As(err, &de) || de.Index != old[1] {
+		t.Fatalf("a duplicate of entry %d, appended without its key row: %v; want a DuplicateError naming it", old[1], err)
+	}
+	if f, tl := rowCounts(t, path, "lookup", "lookup_tail"); f+tl != 3 {
+		t.Errorf("lookup, lookup_tail after the next append: %d and %d rows; want 3", f, tl)
+	}
+	if es, err := b.CommitsByCommitment(commitmentOf(t, tailCommit("bob"))); err != nil || len(es) != 1 || es[0].Index != old[0] {
+		t.Errorf("commits of bob's commitment: %v, %v; want entry %d", es, err, old[0])
+	}
+	if _, err := a.WaitCheckpoint(ctx, mustSize(t, a)); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := a.Audit(ctx, nil); err != nil || !rep.OK {
+		t.Fatalf("audit: %v, %+v", err, rep)
 	}
 }
