@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/sealedhq/sealed/ledger"
@@ -190,6 +191,83 @@ func TestKeysOfAnEarlierWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rep, err := a.Audit(ctx, nil); err != nil || !rep.OK {
+		t.Fatalf("audit: %v, %+v", err, rep)
+	}
+}
+
+// TestRaceSameBodiesAcrossFolds (trial 12): two writers (as two
+// processes) race to append the same 300 bodies, twice each, from 16
+// goroutines each, across many folds (lookupFoldAt made small): each body
+// is appended exactly once, and every other attempt is refused naming
+// it.
+func TestRaceSameBodiesAcrossFolds(t *testing.T) {
+	defer func(n int) { lookupFoldAt = n }(lookupFoldAt)
+	lookupFoldAt = 10
+	ctx := context.Background()
+	path, key := createTailFile(t)
+	ws := []*ledger.Ledger{openTailLedger(t, path, key), openTailLedger(t, path, key)}
+	const n = 300
+	type result struct {
+		body     int
+		idx, dup int64 // the index appended at, or the one a refusal names (-1 if not)
+		err      error
+	}
+	out := make(chan result, 2*2*n)
+	var wg sync.WaitGroup
+	for wi, w := range ws {
+		for g := range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := g; i < n; i += 16 {
+					j := i
+					if wi == 1 { // the other writer runs the bodies backwards
+						j = n - 1 - i
+					}
+					for range 2 {
+						idx, err := w.Append(ctx, tailCommit(fmt.Sprintf("q%d", j)))
+						var de *ledger.DuplicateError
+						if errors.As(err, &de) {
+							out <- result{j, -1, de.Index, nil}
+						} else {
+							out <- result{j, idx, -1, err}
+						}
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(out)
+	appended, refused := map[int][]int64{}, map[int][]int64{}
+	for r := range out {
+		if r.err != nil {
+			t.Fatalf("body %d: %v", r.body, r.err)
+		}
+		if r.idx >= 0 {
+			appended[r.body] = append(appended[r.body], r.idx)
+		} else {
+			refused[r.body] = append(refused[r.body], r.dup)
+		}
+	}
+	for i := range n {
+		if len(appended[i]) != 1 || len(refused[i]) != 3 {
+			t.Errorf("body %d appended at %v, refused naming %v; want once, and three refusals", i, appended[i], refused[i])
+			continue
+		}
+		for _, d := range refused[i] {
+			if d != appended[i][0] {
+				t.Errorf("body %d: a refusal names entry %d; it was appended at %d", i, d, appended[i][0])
+			}
+		}
+	}
+	if folded, _ := rowCounts(t, path, "lookup", "lookup_tail"); folded < n-lookupFoldAt {
+		t.Errorf("lookup holds %d rows of %d entries; want the folds to have run", folded, n)
+	}
+	if _, err := ws[0].WaitCheckpoint(ctx, mustSize(t, ws[0])); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := ws[1].Audit(ctx, nil); err != nil || !rep.OK {
 		t.Fatalf("audit: %v, %+v", err, rep)
 	}
 }
