@@ -189,7 +189,7 @@ func TestTamperEveryTable(t *testing.T) {
 			[]string{fmt.Sprintf(`DELETE FROM lookup_tail WHERE idx = %d`, commit)}},
 		{"lookup_tail key changed", "lookup", fmt.Sprintf("entry %d's lookup keys", commit),
 			[]string{fmt.Sprintf(`UPDATE lookup_tail SET d = zeroblob(8) WHERE idx = %d`, commit)}},
-		{"lookup_tail row added", "lookup", "names an entry past the end of the log",
+		{"lookup_tail row added", "lookup", "names entry 100000, past the end of the log",
 			[]string{`INSERT INTO lookup_tail(idx, k, d) VALUES(100000, 'x', zeroblob(8))`}},
 		{"lookup row deleted after a fold", "lookup", "rows in lookup and lookup_tail for",
 			[]string{lookupFold, fmt.Sprintf(`DELETE FROM lookup WHERE idx = %d`, commit)}},

@@ -1,6 +1,7 @@
 package sqlitestore
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -40,28 +41,56 @@ func (s *Store) CheckLookup(ctx context.Context, n int64) (table, what string, e
 		err error
 	}
 	keys := make(chan result, 1)
+	var same [][2]int64
 	go func() {
-		d, err := digestRows(ctx, s.r, key, `SELECT k, d, idx FROM lookup WHERE idx < ?1 UNION ALL SELECT k, d, idx FROM lookup_tail WHERE idx < ?1`, n)
+		d, err := digestRows(ctx, s.r, key, &same, keyRowsQuery, n)
 		keys <- result{d, err}
 	}()
-	want, err := digestRows(ctx, s.r, key, `SELECT `+lookupExpr+`, `+dedupExpr+`, idx FROM entries WHERE idx < ?1`, n)
+	want, err := digestRows(ctx, s.r, key, nil, `SELECT `+lookupExpr+`, `+dedupExpr+`, idx FROM entries WHERE idx < ?1`, n)
 	got := <-keys
 	if err != nil || got.err != nil {
 		return "", "", fmt.Errorf("reading lookup: %w", errors.Join(err, got.err))
 	}
-	var past, last int64
-	if err := s.r.QueryRowContext(ctx, lookupPastQuery, n).Scan(&past, &last); err != nil {
+	var past, first, last int64
+	if err := s.r.QueryRowContext(ctx, lookupPastQuery, n).Scan(&past, &first, &last); err != nil {
 		return "", "", fmt.Errorf("reading lookup: %w", err)
 	}
 	switch {
 	case past == 1:
-		return "lookup", fmt.Sprintf("a row of lookup or lookup_tail names an entry past the end of the log (its last entry is %d): a row was added", last), nil
+		return "lookup", fmt.Sprintf("a row of lookup or lookup_tail names entry %d, past the end of the log (its last entry is %d): a row was added", first, last), nil
 	case past > 1:
-		return "lookup", fmt.Sprintf("%d rows of lookup and lookup_tail name entries past the end of the log (its last entry is %d): rows were added", past, last), nil
-	case got.d == want:
-		return "", "", nil
+		return "lookup", fmt.Sprintf("%d rows of lookup and lookup_tail name entries past the end of the log (its last entry is %d), the first entry %d: rows were added", past, last, first), nil
+	case got.d != want:
+		return s.nameLookupProblem(ctx, n, got.d.rows, want.rows)
 	}
-	return s.nameLookupProblem(ctx, n, got.d.rows, want.rows)
+	return s.sameDedup(ctx, same)
+}
+
+// keyRowsQuery reads the key rows below n (?1) in key order: lookup in
+// its primary key's order, merged with the small tail, sorted (no sort of
+// lookup: lookup_test.go checks the plan).
+const keyRowsQuery = `SELECT k, d, idx FROM lookup WHERE idx < ?1
+	UNION ALL SELECT k, d, idx FROM lookup_tail WHERE idx < ?1 ORDER BY 1, 2`
+
+// sameDedup reads the duplicate keys of the pairs of entries whose key
+// rows are alike (digestRows found them next to each other in key order:
+// rare, as an append refuses a duplicate) and reports a pair with the
+// same whole key: the log holds a duplicate, which a writer admitted
+// while the first one's key row was missing (what trusts the table,
+// docs/ledger.md), as an entries finding.
+func (s *Store) sameDedup(ctx context.Context, pairs [][2]int64) (table, what string, err error) {
+	for _, p := range pairs {
+		var a, b []byte
+		err := s.r.QueryRowContext(ctx, `SELECT (SELECT dedup FROM entries WHERE idx = ?1), (SELECT dedup FROM entries WHERE idx = ?2)`, p[0], p[1]).Scan(&a, &b)
+		if err != nil {
+			return "", "", fmt.Errorf("reading entries: %w", err)
+		}
+		if len(a) == 32 && bytes.Equal(a, b) {
+			first, second := min(p[0], p[1]), max(p[0], p[1])
+			return "entries", fmt.Sprintf("entries %d and %d have the same duplicate key %x: the log holds a duplicate of entry %d (a writer admitted it while that entry's lookup key row was missing)", first, second, a, first), nil
+		}
+	}
+	return "", "", nil
 }
 
 // nameLookupProblem names what differs once the key rows below n (rows of
@@ -121,10 +150,12 @@ const lookupTwiceQuery = `SELECT idx FROM (SELECT idx FROM lookup WHERE idx < ?1
 
 // lookupPastQuery counts the rows of lookup and lookup_tail at index n
 // (?1) or past it that name no entry the file holds, in one snapshot,
-// and reads the last entry's index (-1 if none).
-const lookupPastQuery = `WITH last(m) AS (SELECT coalesce(max(idx), -1) FROM entries)
-	SELECT (SELECT count(*) FROM lookup, last WHERE idx >= ?1 AND idx > m)
-		+ (SELECT count(*) FROM lookup_tail, last WHERE idx >= ?1 AND idx > m), (SELECT m FROM last)`
+// and reads the smallest index they name and the last entry's index (-1
+// if none).
+const lookupPastQuery = `WITH last(m) AS (SELECT coalesce(max(idx), -1) FROM entries),
+	past(idx) AS (SELECT idx FROM lookup, last WHERE idx >= ?1 AND idx > m
+		UNION ALL SELECT idx FROM lookup_tail, last WHERE idx >= ?1 AND idx > m)
+	SELECT count(*), coalesce(min(idx), -1), (SELECT m FROM last) FROM past`
 
 // lookupMissingQuery finds an entry below index n (?1) with no row of its
 // keys in lookup or lookup_tail: one seek of each table's key per entry.
@@ -149,8 +180,10 @@ type rowsDigest struct {
 
 // digestRows reads the rows of q run with args (three columns: two keys
 // and an index, each read as the value SQLite holds) into a rowsDigest
-// under key.
-func digestRows(ctx context.Context, db *sql.DB, key [32]byte, q string, args ...any) (rowsDigest, error) {
+// under key. With same not nil, the rows come in key order, and the
+// indexes of each two rows next to each other with the same keys are
+// appended to it.
+func digestRows(ctx context.Context, db *sql.DB, key [32]byte, same *[][2]int64, q string, args ...any) (rowsDigest, error) {
 	var d rowsDigest
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -158,13 +191,27 @@ func digestRows(ctx context.Context, db *sql.DB, key [32]byte, q string, args ..
 	}
 	defer rows.Close()
 	buf := make([]byte, 0, 128)
+	var prevKeys []byte
+	var prevIdx any
 	var k, dk, idx any
 	for rows.Next() {
 		if err := rows.Scan(&k, &dk, &idx); err != nil {
 			return d, err
 		}
 		buf = append(buf[:0], key[:]...)
-		buf = appendValue(appendValue(appendValue(buf, k), dk), idx)
+		keys := len(buf)
+		buf = appendValue(appendValue(buf, k), dk)
+		if same != nil {
+			if d.rows > 0 && bytes.Equal(buf[keys:], prevKeys) {
+				i, iok := prevIdx.(int64)
+				j, jok := idx.(int64)
+				if iok && jok {
+					*same = append(*same, [2]int64{i, j})
+				}
+			}
+			prevKeys, prevIdx = append(prevKeys[:0], buf[keys:]...), idx
+		}
+		buf = appendValue(buf, idx)
 		h := sha256.Sum256(buf)
 		for i := range d.sum {
 			d.sum[i] += binary.LittleEndian.Uint64(h[8*i:])

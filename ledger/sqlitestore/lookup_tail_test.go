@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -269,5 +270,48 @@ func TestRaceSameBodiesAcrossFolds(t *testing.T) {
 	}
 	if rep, err := ws[1].Audit(ctx, nil); err != nil || !rep.OK {
 		t.Fatalf("audit: %v, %+v", err, rep)
+	}
+}
+
+// TestAuditFindsADuplicateInTheLog: a writer trusts the lookup keys, so
+// with an entry's key row deleted it admits a duplicate of that entry;
+// with the row put back, the key rows match the entries again, and the
+// audit still finds the duplicate the log now holds (docs/ledger.md,
+// "What trusts the table"; trial 12, finding 6).
+func TestAuditFindsADuplicateInTheLog(t *testing.T) {
+	ctx := context.Background()
+	path, key := createTailFile(t)
+	w := openTailLedger(t, path, key)
+	first, err := w.Append(ctx, tailCommit("alice"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var trigger string
+	if err := db.QueryRow(`SELECT sql FROM sqlite_master WHERE name = 'lookup_tail_no_delete'`).Scan(&trigger); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TEMP TABLE kept AS SELECT * FROM lookup_tail WHERE idx = ?;
+		DROP TRIGGER lookup_tail_no_delete; DELETE FROM lookup_tail WHERE idx = ?; `+trigger, first, first); err != nil {
+		t.Fatal(err)
+	}
+	second, err := w.Append(ctx, tailCommit("alice"))
+	if err != nil {
+		t.Fatalf("the duplicate, its first's key row gone: %v (the writer trusts the table, as documented)", err)
+	}
+	if _, err := db.Exec(`INSERT INTO lookup_tail SELECT * FROM temp.kept`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.WaitCheckpoint(ctx, mustSize(t, w)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := w.Audit(ctx, nil)
+	want := fmt.Sprintf("entries %d and %d have the same duplicate key", first, second)
+	if err != nil || rep.OK || rep.Problem.Table != "entries" || !strings.Contains(rep.Problem.What, want) {
+		t.Fatalf("audit: %+v, %v; want an entries finding %q", rep, err, want)
 	}
 }
