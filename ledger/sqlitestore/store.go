@@ -45,6 +45,10 @@ type Store struct {
 	// may predate them).
 	hasPlayers, hasTail tablePresence
 	hasSeeds            tablePresence // seed_commits (migration 7)
+	// writeMu is held through each Write, from BEGIN to the update of
+	// tail and keys after COMMIT: the writer connection serialises the
+	// transactions, but not those updates, which follow the COMMIT.
+	writeMu sync.Mutex
 	// tail is the writer's copy of players_tail.
 	tail playersTail
 	// keys is the writer's copy of lookup_tail (migration 8); hasLookup
@@ -698,6 +702,8 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) (err e
 	if err := s.readOnly("writing entries"); err != nil {
 		return err
 	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	if s.walRestart.CompareAndSwap(true, false) {
 		restartWAL(s.w, &s.walBusy)
 	}
