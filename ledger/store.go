@@ -428,9 +428,12 @@ type SchemaChecker interface {
 // longer finds), or that names no entry at all, and what differs; table
 // "" if every entry below n has its keys. Rows of entries at n or past
 // it, which another writer may append during the audit, are held only to
-// exist. The audit asks once every row has checked out, with n its tree
-// size, so that a changed column is named as such first. err is only
-// for failures to read.
+// exist. A store whose keys come in key order may also report, as table
+// "entries", two entries with the same duplicate key: a duplicate the
+// log holds, which a writer admitted while a key row was missing. The
+// audit asks once every row has checked out, with n its tree size, so
+// that a changed column is named as such first. err is only for failures
+// to read.
 type LookupChecker interface {
 	CheckLookup(ctx context.Context, n int64) (table, what string, err error)
 }
