@@ -25,10 +25,10 @@ const (
 
 // rawSystem is "the limit on this disk": the rows sealed writes for each
 // entry (one entries row, its lookup_tail row, tlog.StoredHashCount's
-// hashes rows), inserted
-// with plain database/sql into a ledger schema made by sealed's SQLite
-// store, with the group commit sealed's writers see and nothing else (no
-// duplicate lookup, no checkpoint signing, no body parsing).
+// hashes rows), inserted with plain database/sql into a ledger schema
+// made by sealed's SQLite store, with the group commit sealed's writers
+// see and nothing else (no duplicate lookup, no fold, no checkpoint
+// signing, no body parsing).
 func rawSystem() system {
 	return system{
 		Name: "raw",

@@ -23,7 +23,10 @@ import (
 // multiset hash (rowsDigest); only when the sums differ is the entry
 // without its row looked for, one seek per entry (lookupMissingQuery,
 // about 5 s at 1,000,000 entries, where the sums take about 1), to name
-// it. Rows at n or past it must name an entry the file holds (another
+// it. Read in key order, the key rows also show two entries with the
+// same keys side by side: a pair with the same whole duplicate key is a
+// duplicate the log holds, reported as an entries finding (sameDedup).
+// Rows at n or past it must name an entry the file holds (another
 // writer may append during the audit). A file opened read-only that
 // predates the tables has nothing to check (its index entries_lookup is
 // SQLite's, checked by CheckIntegrity).
@@ -59,7 +62,7 @@ func (s *Store) CheckLookup(ctx context.Context, n int64) (table, what string, e
 	case past == 1:
 		return "lookup", fmt.Sprintf("a row of lookup or lookup_tail names entry %d, past the end of the log (its last entry is %d): a row was added", first, last), nil
 	case past > 1:
-		return "lookup", fmt.Sprintf("%d rows of lookup and lookup_tail name entries past the end of the log (its last entry is %d), the first entry %d: rows were added", past, last, first), nil
+		return "lookup", fmt.Sprintf("%d rows of lookup and lookup_tail name entries past the end of the log (its last entry is %d), the first of them entry %d: rows were added", past, last, first), nil
 	case got.d != want:
 		return s.nameLookupProblem(ctx, n, got.d.rows, want.rows)
 	}

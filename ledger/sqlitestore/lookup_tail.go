@@ -24,8 +24,8 @@ var lookupFoldAt = 8192
 // state (lo, hi): its smallest and largest index, which change whenever
 // anyone writes the table (rows are only appended at larger indexes, or
 // all moved out by a fold). Entries 0..keyedTo-1 are known to have their
-// key rows (as far as writers of this schema keep them). Used only inside the writer's transactions, which
-// the single writer connection serialises.
+// key rows (as far as writers of this schema keep them). Used only inside
+// the writer's transactions (Store.Write holds writeMu).
 type lookupTail struct {
 	valid   bool
 	lo, hi  int64 // min and max idx of lookup_tail; -1, -1 when empty
@@ -204,10 +204,10 @@ func lookupKeys(commitment string, dedup []byte) (k, d any) {
 // copy.
 const dupQuery = `SELECT idx FROM lookup WHERE k = ? AND d = ?`
 
-// commitmentQuery (after queryEntries' SELECT) reads the entries whose lookup key is ?1 (lookup's
-// primary key, then a scan of the small tail) and whose commitment column
-// is ?2, in one statement, so one snapshot: a fold committed between two
-// reads cannot hide a row.
+// commitmentQuery (after queryEntries' SELECT) reads the entries whose
+// lookup key is ?1 (lookup's primary key, then a scan of the small tail)
+// and whose commitment column is ?2, in one statement, so one snapshot:
+// a fold committed between two reads cannot hide a row.
 const commitmentQuery = `WHERE idx IN (
 	SELECT idx FROM lookup WHERE k = ?1 UNION ALL SELECT idx FROM lookup_tail WHERE k = ?1)
 	AND commitment = ?2`

@@ -563,8 +563,8 @@ func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) (_ [
 	} else if ok {
 		q = commitmentQuery
 	}
-	// Sorted here: an ORDER BY idx makes SQLite's seek several times
-	// slower (see dupQuery).
+	// Sorted here: the statement reads two tables (and, on an older
+	// file, an ORDER BY idx made the index's seek several times slower).
 	es, err := s.queryEntries(ctx, q, lookupKey(ledger.DuplicateProbe{Commitment: commitment}), commitment)
 	slices.SortFunc(es, func(a, b ledger.StoredEntry) int { return cmp.Compare(a.Index, b.Index) })
 	return es, err
@@ -922,7 +922,10 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 	}
 	if err := t.s.inserts.exec(t.tx, insertLookupTail, ka); err != nil {
 		// (entries is not empty: exec ran a statement.)
-		return fmt.Errorf("lookup_tail: a row is already stored at an index of entries %d..%d: %w", entries[0].Index, entries[len(entries)-1].Index, conflict(err))
+		if err := conflict(err); errors.Is(err, ledger.ErrConflict) {
+			return fmt.Errorf("lookup_tail: a row is already stored at an index of entries %d..%d: %w", entries[0].Index, entries[len(entries)-1].Index, err)
+		}
+		return err
 	}
 	t.stagedEntries = append(t.stagedEntries, entries...)
 	if err := t.s.inserts.exec(t.tx, insertHashes, ha); err != nil {
