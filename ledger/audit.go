@@ -362,11 +362,15 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	if ok, err := checkRoots(); !ok || err != nil {
 		return rep, err
 	}
-	// readErr reports why a producer stopped early.
+	// readErr reports why a producer stopped early. Another producer's
+	// read stopped by the cancel says nothing: a store may wrap the
+	// context's error in its own ("reading stored hashes: context
+	// canceled"), which once hid the finding of the producer that
+	// stopped first.
 	readErr := func() error {
 		cancel()
 		for range auditEntryReaders + 2 {
-			if err := <-errc; err != nil && err != context.Canceled {
+			if err := <-errc; err != nil && !errors.Is(err, context.Canceled) {
 				return err
 			}
 		}
