@@ -39,11 +39,12 @@ func CheckPrepareSame(body string) (accepted bool, err error) {
 	return true, nil
 }
 
-// The audit's chunk sizes, for tests that place a tamper at a chunk's
-// edge.
+// The audit's and VerifiedSizeEach's chunk sizes, for tests that place a
+// tamper at a chunk's edge or span several chunks.
 const (
-	AuditEntryChunk = auditEntryChunk
-	AuditHashChunk  = auditHashChunk
+	AuditEntryChunk  = auditEntryChunk
+	AuditHashChunk   = auditHashChunk
+	VerifyEntryChunk = verifyEntryChunk
 )
 
 // SignCheckpoint is signCheckpoint.

@@ -63,7 +63,9 @@ func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (i
 		return done, fmt.Errorf("the latest checkpoint has size %d, but a checkpoint of size %d was verified before (the log was cut or rolled back): %w", cp.Size, done, ErrTampered)
 	}
 	f := v.f // extend a copy: the cache changes only once the root checks out
-	var added []tlog.Hash
+	// The leaf hashes checked anew, in a slice sized for them (growing it
+	// one by one would copy it at every growth).
+	added := make([]tlog.Hash, 0, max(cp.Size-done, 0))
 	each := func(e *Entry) error {
 		if fn != nil {
 			if err := fn(e); err != nil {
@@ -94,7 +96,11 @@ func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (i
 			return done, fmt.Errorf("the checkpoint of size %d signs root %s, but the entries give %s: %w", cp.Size, cp.Root, root, ErrTampered)
 		}
 	}
-	v.hashes = append(v.hashes, added...)
+	if len(v.hashes) == 0 {
+		v.hashes = added
+	} else {
+		v.hashes = append(v.hashes, added...)
+	}
 	v.f = f
 	return cp.Size, nil
 }
@@ -157,8 +163,8 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 			var hashes []tlog.Hash
 			var results []namedReplay
 			lc := leafChecker{store: l.store, columns: true}
-			for a := from + int64(k)*auditEntryChunk; a < to; a += auditEntryReaders * auditEntryChunk {
-				r := checked{first: a, end: min(a+auditEntryChunk, to)}
+			for a := from + int64(k)*verifyEntryChunk; a < to; a += auditEntryReaders * verifyEntryChunk {
+				r := checked{first: a, end: min(a+verifyEntryChunk, to)}
 				c := &EntryChunk{Columns: true}
 				if r.err = cr.EntryChunk(ctx, r.first, r.end, c); r.err == nil {
 					n := int(r.end - r.first)

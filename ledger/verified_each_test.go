@@ -67,7 +67,8 @@ func TestVerifiedSizeEach(t *testing.T) {
 }
 
 // TestVerifiedSizeEachChunks: over three chunks of the store's
-// aggregated reads (VerifiedSizeEach's fast path), with commits, reveals
+// aggregated reads (VerifiedSizeEach's fast path, VerifyEntryChunk
+// entries each), with commits, reveals
 // and edits, some with posted_at, every entry handed to fn is exactly the
 // one Entry reads (row by row, entryOf); with a lookup column rewritten in
 // the second chunk, the check fails as the row-by-row reading says, and fn
@@ -75,7 +76,10 @@ func TestVerifiedSizeEach(t *testing.T) {
 func TestVerifiedSizeEachChunks(t *testing.T) {
 	ctx := context.Background()
 	l, path, _ := newTestLedger(t, ledger.Options{CheckpointInterval: time.Millisecond})
-	const n = 9000 // three chunks: the first reader reads two
+	const n = 3000 // three chunks: the first reader reads two
+	if n <= 2*ledger.VerifyEntryChunk || n > 3*ledger.VerifyEntryChunk {
+		t.Fatalf("%d entries are not three chunks of %d", n, ledger.VerifyEntryChunk)
+	}
 	last, lastCommit := int64(-1), int64(0)
 	for i := range n {
 		b := &ledger.Body{Kind: ledger.KindCommit, Player: fmt.Sprintf("p%d", i%7), ActionType: "bid", Channel: "#auctions", Commitment: fmt.Sprintf("%064x", i+1)}
@@ -123,7 +127,7 @@ func TestVerifiedSizeEachChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	const bad = 4500 // a commit (4500 % 5 == 0, 4500 % 11 == 1)
+	const bad = 1500 // a commit in the second chunk (1500 % 5 == 0, 1500 % 11 == 4)
 	for _, s := range []string{`DROP TRIGGER IF EXISTS entries_no_update`, `UPDATE entries SET commitment = '` + fmt.Sprintf("%064x", 1) + `' WHERE idx = ` + fmt.Sprint(bad)} {
 		if _, err := db.Exec(s); err != nil {
 			t.Fatal(err)

@@ -128,19 +128,28 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 // covers; jc.mu is held.
 func (jc *judgeCache) extend() (int64, error) {
 	// The entries are decoded by another goroutine, in batches, while the
-	// check reads and hashes the next ones.
-	var add secret.History
+	// check reads and hashes the next ones. Each batch is decoded into
+	// slices of its own, sized for it, and the parts are joined once at
+	// the end: appending to one slice would copy it at every growth (a
+	// large slice grows by a quarter), about five times the history's
+	// size in all, every byte of it fresh memory to fault in.
+	var parts []secret.History
 	var found searchAdds
 	batches := make(chan []ledger.Entry, 256) // the check never waits for the decoder
 	decoded := make(chan error, 1)
 	go func() {
 		var err error
 		for b := range batches {
+			if err != nil {
+				continue
+			}
+			part := newHistoryFor(b)
 			for i := range b {
-				if err == nil {
-					err = addEntry(&add, &found, &b[i])
+				if err = addEntry(&part, &found, &b[i]); err != nil {
+					break
 				}
 			}
+			parts = append(parts, part)
 		}
 		decoded <- err
 	}()
@@ -168,8 +177,9 @@ func (jc *judgeCache) extend() (int64, error) {
 		err = derr
 	}
 	if err != nil {
-		return 0, err // add is dropped: its entries are not backed by a checkpoint
+		return 0, err // parts are dropped: their entries are not backed by a checkpoint
 	}
+	add := joinHistories(parts)
 	if first < 0 {
 		first = size
 	}
@@ -220,6 +230,45 @@ func addEntry(h *secret.History, found *searchAdds, e *ledger.Entry) error {
 		found.other(e)
 	}
 	return nil
+}
+
+// newHistoryFor returns an empty History with room for the secret
+// actions of entries es: a post for each commit entry, a reveal for each
+// reveal entry, an edit for each edit entry.
+func newHistoryFor(es []ledger.Entry) secret.History {
+	var posts, reveals, edits int
+	for i := range es {
+		switch es[i].Kind {
+		case ledger.KindCommit:
+			posts++
+		case ledger.KindReveal:
+			reveals++
+		case ledger.KindEdit:
+			edits++
+		}
+	}
+	return secret.History{Posts: make([]secret.Post, 0, posts), Reveals: make([]secret.Reveal, 0, reveals), Edits: make([]secret.Edit, 0, edits)}
+}
+
+// joinHistories returns the posts, reveals and edits of parts, in order,
+// in slices of exactly their length (parts[0] itself when there is one).
+func joinHistories(parts []secret.History) secret.History {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	var posts, reveals, edits int
+	for i := range parts {
+		posts += len(parts[i].Posts)
+		reveals += len(parts[i].Reveals)
+		edits += len(parts[i].Edits)
+	}
+	h := secret.History{Posts: make([]secret.Post, 0, posts), Reveals: make([]secret.Reveal, 0, reveals), Edits: make([]secret.Edit, 0, edits)}
+	for i := range parts {
+		h.Posts = append(h.Posts, parts[i].Posts...)
+		h.Reveals = append(h.Reveals, parts[i].Reveals...)
+		h.Edits = append(h.Edits, parts[i].Edits...)
+	}
+	return h
 }
 
 // appendHistory appends add's posts, reveals and edits to h's.

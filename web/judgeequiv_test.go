@@ -25,9 +25,18 @@ import (
 // outstanding, copied commitments (another player's, and the player's own
 // again), edits before and after maturation and by someone else, reveals
 // that match, that miss by a byte, by the wrong player, early and late,
-// salts reused across a player's actions, and posted_at times.
+// salts reused across a player's actions, and posted_at times: 40 commit
+// entries, 10 edits and 50 reveals.
 func genFixture(t testing.TB, seed uint64) *fixture {
 	t.Helper()
+	return genFixtureSized(t, seed, 40)
+}
+
+// genFixtureSized is genFixture with posts commit entries, posts/4 edits
+// and posts*5/4 reveals, in the same days.
+func genFixtureSized(t testing.TB, seed uint64, posts int) *fixture {
+	t.Helper()
+	scale := func(d time.Duration) time.Duration { return d * 40 / time.Duration(posts) }
 	f := emptyFixture(t, "test.sealed.invalid/gen")
 	rng := rand.New(rand.NewPCG(seed, 12))
 	clock := at(t, "2026-03-02T08:00:00Z")
@@ -58,8 +67,8 @@ func genFixture(t testing.TB, seed uint64) *fixture {
 		text   string
 	}
 	players := []string{"ada", "bo", "cy", "di", "ed"}
-	var posts []post
-	for i := range 40 {
+	var made []post
+	for i := range posts {
 		p := players[rng.IntN(len(players))]
 		salt := fmt.Sprintf("s-%s-%d", p, i)
 		if rng.IntN(4) == 0 {
@@ -73,30 +82,30 @@ func genFixture(t testing.TB, seed uint64) *fixture {
 		case 1:
 			typ, ch, text = "scout", "#scouting", fmt.Sprintf("scout north %d\nsalt: %s", i, salt)
 		}
-		if rng.IntN(7) == 0 && len(posts) > 0 { // a copied commitment
-			if q := posts[rng.IntN(len(posts))]; q.player != p {
+		if rng.IntN(7) == 0 && len(made) > 0 { // a copied commitment
+			if q := made[rng.IntN(len(made))]; q.player != p {
 				text = q.text
 			}
 		}
 		c := commit.Sum([]byte(text))
-		idx := add(&ledger.Body{Kind: ledger.KindCommit, Player: p, ActionType: typ, Channel: ch, Commitment: hex.EncodeToString(c[:])}, time.Duration(20+rng.IntN(60))*time.Minute)
+		idx := add(&ledger.Body{Kind: ledger.KindCommit, Player: p, ActionType: typ, Channel: ch, Commitment: hex.EncodeToString(c[:])}, scale(time.Duration(20+rng.IntN(60))*time.Minute))
 		if idx >= 0 {
-			posts = append(posts, post{idx, p, text})
+			made = append(made, post{idx, p, text})
 		}
 	}
 	// Edits (Wednesday, before maturation, or Friday, after), then reveals
 	// through Sunday.
-	for range 10 {
-		q := posts[rng.IntN(len(posts))]
+	for range posts / 4 {
+		q := made[rng.IntN(len(made))]
 		who := q.player
 		if rng.IntN(3) == 0 {
 			who = players[rng.IntN(len(players))]
 		}
-		add(&ledger.Body{Kind: ledger.KindEdit, Player: who, Commit: &q.index}, time.Duration(rng.IntN(400))*time.Minute)
+		add(&ledger.Body{Kind: ledger.KindEdit, Player: who, Commit: &q.index}, scale(time.Duration(rng.IntN(400))*time.Minute))
 	}
 	clock = at(t, "2026-03-05T02:00:00Z")
-	for range 50 {
-		q := posts[rng.IntN(len(posts))]
+	for range posts * 5 / 4 {
+		q := made[rng.IntN(len(made))]
 		who, text := q.player, q.text
 		switch rng.IntN(6) {
 		case 0:
@@ -104,7 +113,7 @@ func genFixture(t testing.TB, seed uint64) *fixture {
 		case 1:
 			text += "\n" // a near miss
 		}
-		add(&ledger.Body{Kind: ledger.KindReveal, Player: who, Commit: &q.index, Text: &text}, time.Duration(rng.IntN(150))*time.Minute)
+		add(&ledger.Body{Kind: ledger.KindReveal, Player: who, Commit: &q.index, Text: &text}, scale(time.Duration(rng.IntN(150))*time.Minute))
 	}
 	var err error
 	f.r, err = stores.Open(context.Background(), f.path, ledger.Options{ReadOnly: true})
@@ -120,12 +129,14 @@ func genFixture(t testing.TB, seed uint64) *fixture {
 // reveal, declaration, flags and explanations verify.JudgeActions gives
 // over the whole ledger (the independent reference), with the reveals and
 // edits that name the entry, at several instants of the week, over the
-// demo-like fixture and generated ledgers.
+// demo-like fixture and generated ledgers, one of them of 1,250 entries:
+// the site reads it in several batches, decoded apart and joined.
 func TestLookupMatchesWholeLedgerJudge(t *testing.T) {
 	ledgers := map[string]*fixture{"fixture": newFixture(t)}
 	for _, seed := range []uint64{1, 2} {
 		ledgers[fmt.Sprint("gen", seed)] = genFixture(t, seed)
 	}
+	ledgers["gen-large"] = genFixtureSized(t, 9, 500)
 	for name, f := range ledgers {
 		for _, when := range []string{"2026-03-04T12:00:00Z", "2026-03-06T12:00:00Z", "2026-03-09T12:00:00Z"} {
 			now := at(t, when)

@@ -154,8 +154,9 @@ func (g Game) Judge(h History, at time.Time) (*Judgement, error) {
 }
 
 // prepare checks g and h as Judge does and returns the posts that happened
-// at or before at, in time order, with the edits and reveals that
-// happened by then, by the post they name.
+// at or before at, in time order (h.Posts itself, capped at its length,
+// when it is already so: callers never write the posts), with the edits
+// and reveals that happened by then, by the post they name.
 func (g Game) prepare(h History, at time.Time) (posts []Post, edits map[int64][]Edit, reveals map[int64][]Reveal, err error) {
 	if err := g.Validate(); err != nil {
 		return nil, nil, nil, err
@@ -184,6 +185,19 @@ func (g Game) prepare(h History, at time.Time) (posts []Post, edits map[int64][]
 		if happened(r.Stamp, at) {
 			reveals[r.Commit] = append(reveals[r.Commit], r)
 		}
+	}
+	// Posts already in time order and all at or before at (a ledger's
+	// history, mostly) are used as they are, never written: a copy of
+	// every post is what a start of the site would wait for.
+	inOrder := true
+	for i := range h.Posts {
+		if !happened(h.Posts[i].Stamp, at) || i > 0 && byStamp(h.Posts[i-1].Stamp, h.Posts[i].Stamp) > 0 {
+			inOrder = false
+			break
+		}
+	}
+	if inOrder {
+		return h.Posts[:len(h.Posts):len(h.Posts)], edits, reveals, nil
 	}
 	posts = make([]Post, 0, len(h.Posts))
 	for _, p := range h.Posts {

@@ -21,8 +21,13 @@ type Lazy struct {
 	at      time.Time
 	edits   map[int64][]Edit
 	reveals map[int64][]Reveal
-	// actions holds each post (Judge's order) until its player is
-	// judged, then its action: a player's are written by its judging only.
+	// posts are the posts in Judge's order; actions[i] is the action of
+	// posts[i] once its player is judged (written by that judging only).
+	// Until then actions[i] is never written, so the memory of the
+	// actions of players nobody asked for yet is never touched (on a
+	// large ledger, most of the judgement's memory: the first lookup
+	// after a start does not wait for it).
+	posts   []Post
 	actions []Action
 	// playerOf is the player number of each post, index its ledger index;
 	// players the posts of each player, by action type (in time order),
@@ -47,15 +52,18 @@ type lazyPlayer struct {
 
 // Prepare checks g and h as Judge does and returns the judgement of h at
 // the instant at, to be made one player at a time (Lazy). It costs a sort
-// of the posts and a map of their commitments; the rules run when an
-// action is asked for.
+// of the posts (none when they are in time order and all at or before at)
+// and a map of their commitments; the rules run when an action is asked
+// for. The Lazy may keep h.Posts itself, which it never writes: the
+// caller must not change them while it uses the Lazy (appending to the
+// slice is fine).
 func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 	posts, edits, reveals, err := g.prepare(h, at)
 	if err != nil {
 		return nil, err
 	}
 	z := &Lazy{g: g, at: at, edits: edits, reveals: reveals,
-		actions: make([]Action, len(posts)), playerOf: make([]int32, len(posts)), index: make([]int64, len(posts))}
+		posts: posts, actions: make([]Action, len(posts)), playerOf: make([]int32, len(posts)), index: make([]int64, len(posts))}
 	// The commitments' index is built beside the players' (two maps of
 	// every post: on a large ledger, on two goroutines).
 	done := make(chan struct{})
@@ -98,9 +106,6 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 	}
 	z.next = g.nextDate(posts, at)
 	<-done
-	for i := range posts {
-		z.actions[i].Post = posts[i] // posts is dropped: one copy of each
-	}
 	return z, nil
 }
 
@@ -161,7 +166,7 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 	for _, group := range pl.groups {
 		var live []*Action
 		for _, i := range group {
-			p := z.actions[i].Post
+			p := z.posts[i]
 			z.actions[i] = z.g.judgeOne(p, z.edits[p.Index], z.reveals[p.Index], &live, z.at)
 			live = append(live, &z.actions[i])
 		}
