@@ -231,13 +231,15 @@ func parseBody(data []byte) (b *Body, canon []byte, err error) {
 	// fill text (and, beside "text", silently win): a key must be spelled
 	// exactly as the field, or the stored entry would differ from what a
 	// case-sensitive reader of the same bytes sees.
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(canon, &members); err != nil {
-		return nil, nil, bodyErr("", "%v", err)
-	}
-	for k := range members {
-		if !exactField[k] {
-			return nil, nil, bodyErr("", "unknown field %q; field names are lowercase, as in docs/ledger.md", k)
+	if mayFoldToField(canon) {
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(canon, &members); err != nil {
+			return nil, nil, bodyErr("", "%v", err)
+		}
+		for k := range members {
+			if !exactField[k] {
+				return nil, nil, bodyErr("", "unknown field %q; field names are lowercase, as in docs/ledger.md", k)
+			}
 		}
 	}
 	if err := b.normalise(); err != nil {
@@ -287,6 +289,24 @@ func decodeError(err error) error {
 		return bodyErr("", "unknown field %s", f)
 	}
 	return bodyErr("", "%s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// mayFoldToField reports whether canon (a body in RFC 8785 form, where
+// every character but the control characters is written as itself) holds
+// an upper-case ASCII letter or any non-ASCII character. Only then can a
+// member name differ from a field name (lower-case ASCII letters and
+// underscores) and still match it as encoding/json matches names: by
+// Unicode case folding, where "K" and the Kelvin sign fold to "k" and the
+// long s to "s". Without one, every name Decode matched is spelled
+// exactly, and the check of each name (a third parse of the body, most of
+// the time the same answer) is skipped.
+func mayFoldToField(canon []byte) bool {
+	for _, c := range canon {
+		if c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
 }
 
 // exactField holds every body field name as spelled in the leaf.

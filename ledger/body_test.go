@@ -51,6 +51,13 @@ func TestBadBodies(t *testing.T) {
 		{`{"kind":"reveal","commit":0,"player":"p","text":"I bid 3 on lot 1","TEXT":"I bid 999 on lot 1"}`, "", `unknown field "TEXT"`},
 		{`{"kind":"edit","commit":0,"player":"p","Kind":"reveal"}`, "", `unknown field "Kind"`},
 		{`{"Kind":"commit","player":"p","action_type":"bid","channel":"c","commitment":"` + hashA + `"}`, "", `unknown field "Kind"`},
+		// Folded names with no upper-case ASCII letter anywhere: the
+		// Kelvin sign folds to "k", the long s to "s" (Unicode case
+		// folding, as encoding/json matches names), written as UTF-8 and
+		// as escapes.
+		{"{\"\u212aind\":\"commit\",\"player\":\"p\",\"action_type\":\"bid\",\"channel\":\"c\",\"commitment\":\"" + hashA + "\"}", "", "unknown field \"\u212aind\""},
+		{`{"\u212aind":"commit","player":"p","action_type":"bid","channel":"c","commitment":"` + hashA + `"}`, "", "unknown field \"\u212aind\""},
+		{strings.Replace(commitBody("p", hashA), `}`, `,"\u017feed":"`+hashB+`"}`, 1), "", "unknown field \"\u017feed\""},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"integrated_at":"2025-01-01T00:00:00Z"}`, 1), "integrated_at", "set by the ledger"},
 		{strings.Replace(commitBody("p", hashA), `}`, `,"posted_at":"yesterday"}`, 1), "posted_at", "RFC 3339"},
 		{commitBody("p\\u0007", hashA), "player", "control character"},
