@@ -21,14 +21,15 @@ type Lazy struct {
 	at      time.Time
 	edits   map[int64][]Edit
 	reveals map[int64][]Reveal
-	// posts are the posts in Judge's order; actions[i] is the action of
-	// posts[i] once its player is judged (written by that judging only).
-	// Until then actions[i] is never written, so the memory of the
-	// actions of players nobody asked for yet is never touched (on a
-	// large ledger, most of the judgement's memory: the first lookup
-	// after a start does not wait for it).
-	posts   []Post
-	actions []Action
+	// posts are the posts in Judge's order; the action of posts[i] is
+	// slot(i) once its player is judged (written by that judging only).
+	// The actions are kept in chunks of actionChunk, each made when an
+	// action in it is first judged: the memory of the actions nobody
+	// asked for yet is not made (on a large ledger, most of the
+	// judgement's memory, which the first lookup after a start would
+	// otherwise wait for, and the collector scan).
+	posts  []Post
+	chunks []actionsChunk
 	// playerOf is the player number of each post, index its ledger index;
 	// players the posts of each player, by action type (in time order),
 	// and all of them in time order; names the players' names.
@@ -41,6 +42,26 @@ type Lazy struct {
 	byCommitment map[commit.Commitment][]int
 	// next is the earliest maturation or revelation date after at.
 	next time.Time
+}
+
+// actionChunk is how many actions one chunk of a Lazy holds.
+const actionChunk = 1024
+
+// actionsChunk is the actions of posts [k*actionChunk, (k+1)*actionChunk)
+// of a Lazy, made by the first judging that writes one of them.
+type actionsChunk struct {
+	once    sync.Once
+	actions []Action
+}
+
+// slot returns where the action of posts[i] is kept, making its chunk
+// if none has been made yet.
+func (z *Lazy) slot(i int) *Action {
+	c := &z.chunks[i/actionChunk]
+	c.once.Do(func() {
+		c.actions = make([]Action, min(actionChunk, len(z.posts)-i/actionChunk*actionChunk))
+	})
+	return &c.actions[i%actionChunk]
 }
 
 // lazyPlayer is one player's posts and whether they are judged.
@@ -63,7 +84,7 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 		return nil, err
 	}
 	z := &Lazy{g: g, at: at, edits: edits, reveals: reveals,
-		posts: posts, actions: make([]Action, len(posts)), playerOf: make([]int32, len(posts)), index: make([]int64, len(posts))}
+		posts: posts, chunks: make([]actionsChunk, (len(posts)+actionChunk-1)/actionChunk), playerOf: make([]int32, len(posts)), index: make([]int64, len(posts))}
 	// The commitments' index is built beside the players' (two maps of
 	// every post: on a large ledger, on two goroutines).
 	done := make(chan struct{})
@@ -117,7 +138,7 @@ func (z *Lazy) Find(c commit.Commitment) []int { return z.byCommitment[c] }
 func (z *Lazy) At() time.Time { return z.at }
 
 // Len is the number of actions: the posts at or before At.
-func (z *Lazy) Len() int { return len(z.actions) }
+func (z *Lazy) Len() int { return len(z.posts) }
 
 // NextDate is the earliest maturation or revelation date of an action
 // after At, as Judge sets the dates (the zero time if none is): until
@@ -129,17 +150,22 @@ func (z *Lazy) NextDate() time.Time { return z.next }
 func (z *Lazy) Action(i int) *Action {
 	pl := &z.players[z.playerOf[i]]
 	pl.once.Do(func() { z.judgePlayer(pl) })
-	return &z.actions[i]
+	return z.slot(i)
 }
 
 // Judgement judges every player not judged yet and returns the whole
-// judgement, as Judge would (its Actions are shared with z).
+// judgement, as Judge would (its Actions are copies of z's: their Flags
+// and Decisions are shared with z).
 func (z *Lazy) Judgement() *Judgement {
 	for i := range z.players {
 		pl := &z.players[i]
 		pl.once.Do(func() { z.judgePlayer(pl) })
 	}
-	return &Judgement{At: z.at, Actions: z.actions}
+	actions := make([]Action, len(z.posts))
+	for i := range actions {
+		actions[i] = *z.slot(i)
+	}
+	return &Judgement{At: z.at, Actions: actions}
 }
 
 // JudgeRest judges the players not judged yet, on up to GOMAXPROCS
@@ -167,8 +193,9 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 		var live []*Action
 		for _, i := range group {
 			p := z.posts[i]
-			z.actions[i] = z.g.judgeOne(p, z.edits[p.Index], z.reveals[p.Index], &live, z.at)
-			live = append(live, &z.actions[i])
+			a := z.slot(i)
+			*a = z.g.judgeOne(p, z.edits[p.Index], z.reveals[p.Index], &live, z.at)
+			live = append(live, a)
 		}
 	}
 	// flagCopies: the flag names the earliest post of the commitment by
@@ -176,7 +203,8 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 	// among flagCopies' firsts, in time order); found once per commitment.
 	other := map[commit.Commitment]int{}
 	for _, i := range pl.all {
-		p := &z.actions[i].Post
+		a := z.slot(i)
+		p := &a.Post
 		list := z.byCommitment[p.Commitment]
 		if len(list) < 2 {
 			continue
@@ -194,19 +222,19 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 		}
 		if j >= 0 && j < i {
 			earlier := Post{Stamp: Stamp{Index: z.index[j]}, Player: z.names[z.playerOf[j]]}
-			z.actions[i].Flags = append(z.actions[i].Flags, copyFlag(p, &earlier))
+			a.Flags = append(a.Flags, copyFlag(p, &earlier))
 		}
 	}
 	// flagSaltReuse, keyed by player and salt: one player's actions alone.
 	seen := map[string]int{}
 	for _, i := range pl.all {
-		a := &z.actions[i]
+		a := z.slot(i)
 		salt, ok := revealedSalt(a, z.reveals)
 		if !ok {
 			continue
 		}
 		if j, dup := seen[salt]; dup {
-			a.Flags = append(a.Flags, saltFlag(a, &z.actions[j], salt))
+			a.Flags = append(a.Flags, saltFlag(a, z.slot(j), salt))
 			continue
 		}
 		seen[salt] = i
