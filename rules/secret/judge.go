@@ -161,16 +161,13 @@ func (g Game) prepare(h History, at time.Time) (posts []Post, edits map[int64][]
 	if err := g.Validate(); err != nil {
 		return nil, nil, nil, err
 	}
-	byIndex := make(map[int64]int, len(h.Posts))
-	for i, p := range h.Posts {
-		if _, dup := byIndex[p.Index]; dup {
-			return nil, nil, nil, fmt.Errorf("two commit entries with ledger index %d", p.Index)
-		}
-		byIndex[p.Index] = i
+	isPost, err := postIndexes(h.Posts)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	edits = map[int64][]Edit{}
 	for _, e := range h.Edits {
-		if _, ok := byIndex[e.Commit]; !ok {
+		if !isPost(e.Commit) {
 			return nil, nil, nil, fmt.Errorf("edit entry %d names entry %d, which is not a commit entry", e.Index, e.Commit)
 		}
 		if happened(e.Stamp, at) {
@@ -179,7 +176,7 @@ func (g Game) prepare(h History, at time.Time) (posts []Post, edits map[int64][]
 	}
 	reveals = map[int64][]Reveal{}
 	for _, r := range h.Reveals {
-		if _, ok := byIndex[r.Commit]; !ok {
+		if !isPost(r.Commit) {
 			return nil, nil, nil, fmt.Errorf("reveal entry %d names entry %d, which is not a commit entry", r.Index, r.Commit)
 		}
 		if happened(r.Stamp, at) {
@@ -207,6 +204,34 @@ func (g Game) prepare(h History, at time.Time) (posts []Post, edits map[int64][]
 	}
 	slices.SortFunc(posts, func(a, b Post) int { return byStamp(a.Stamp, b.Stamp) })
 	return posts, edits, reveals, nil
+}
+
+// postIndexes returns a function reporting whether a ledger index is a
+// post's of posts, or an error if two posts have the same index. Posts in
+// increasing index order (a ledger's history) are searched by bisection;
+// others through a map of their indexes.
+func postIndexes(posts []Post) (func(int64) bool, error) {
+	increasing := true
+	for i := 1; i < len(posts); i++ {
+		if posts[i].Index <= posts[i-1].Index {
+			increasing = false
+			break
+		}
+	}
+	if increasing {
+		return func(idx int64) bool {
+			_, ok := slices.BinarySearchFunc(posts, idx, func(p Post, idx int64) int { return cmp.Compare(p.Index, idx) })
+			return ok
+		}, nil
+	}
+	byIndex := make(map[int64]bool, len(posts))
+	for _, p := range posts {
+		if byIndex[p.Index] {
+			return nil, fmt.Errorf("two commit entries with ledger index %d", p.Index)
+		}
+		byIndex[p.Index] = true
+	}
+	return func(idx int64) bool { return byIndex[idx] }, nil
 }
 
 // parallelFrom is the number of posts from which judgeAll spreads the

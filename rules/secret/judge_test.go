@@ -406,15 +406,33 @@ func TestCopiedCommitmentNamesEarliest(t *testing.T) {
 }
 
 func TestJudgeRejectsBadHistory(t *testing.T) {
-	v := reveal(t, "alice")
+	v, v3 := reveal(t, "alice"), reveal(t, "bob")
 	p := post(t, 1, "2026-03-02T09:00:00Z", "alice", ActionBid, "#auctions", v.commitment)
+	p3 := post(t, 3, "2026-03-02T10:00:00Z", "bob", ActionBid, "#auctions", v3.commitment)
 	for name, h := range map[string]History{
 		"duplicate index":      {Posts: []Post{p, p}},
 		"reveal of a non-post": {Posts: []Post{p}, Reveals: []Reveal{rev(t, 2, "2026-03-06T09:00:00Z", 7, "alice", v.text)}},
 		"edit of a non-post":   {Posts: []Post{p}, Edits: []Edit{{Stamp: stamp(t, 2, "2026-03-03T09:00:00Z"), Commit: 9}}},
+		// Posts in ledger order are searched by bisection, others
+		// through a map: an index between two posts is none in either.
+		"reveal between two posts":                 {Posts: []Post{p, p3}, Reveals: []Reveal{rev(t, 4, "2026-03-06T09:00:00Z", 2, "alice", v.text)}},
+		"reveal between two posts, out of order":   {Posts: []Post{p3, p}, Reveals: []Reveal{rev(t, 4, "2026-03-06T09:00:00Z", 2, "alice", v.text)}},
+		"duplicate index, out of order":            {Posts: []Post{p3, p, p3}},
+		"edit after the last post, in index order": {Posts: []Post{p, p3}, Edits: []Edit{{Stamp: stamp(t, 5, "2026-03-03T09:00:00Z"), Commit: 5}}},
 	} {
 		if _, err := (Game{}).Judge(h, mustTime(t, "2026-03-08T00:00:00Z")); err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+		if _, err := (Game{}).Prepare(h, mustTime(t, "2026-03-08T00:00:00Z")); err == nil {
+			t.Errorf("%s: accepted by Prepare", name)
+		}
+	}
+	for name, h := range map[string]History{
+		"in index order":     {Posts: []Post{p, p3}, Reveals: []Reveal{rev(t, 4, "2026-03-06T09:00:00Z", 3, "bob", v3.text)}},
+		"out of index order": {Posts: []Post{p3, p}, Reveals: []Reveal{rev(t, 4, "2026-03-06T09:00:00Z", 1, "alice", v.text)}},
+	} {
+		if _, err := (Game{}).Judge(h, mustTime(t, "2026-03-08T00:00:00Z")); err != nil {
+			t.Errorf("a reveal of a post, %s: %v", name, err)
 		}
 	}
 	if _, err := (Game{GapThreshold: -1}).Judge(History{}, time.Time{}); err == nil {

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,8 +68,9 @@ func (z *Lazy) slot(i int) *Action {
 // lazyPlayer is one player's posts and whether they are judged.
 type lazyPlayer struct {
 	once   sync.Once
-	groups [][]int // positions in posts, one list per action type
-	all    []int   // every position, in order
+	types  []string // the player's action types, in order of first post
+	groups [][]int  // positions in posts, one list per action type (types[k]'s is groups[k])
+	all    []int    // every position, in order
 }
 
 // Prepare checks g and h as Judge does and returns the judgement of h at
@@ -101,9 +103,7 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 	} else {
 		index()
 	}
-	type key struct{ player, actionType string }
 	playerNum := map[string]int32{}
-	groupOf := map[key]int{}
 	for i := range posts {
 		p := &posts[i]
 		n, ok := playerNum[p.Player]
@@ -115,11 +115,13 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 		}
 		z.playerOf[i], z.index[i] = n, p.Index
 		pl := &z.players[n]
-		k := key{p.Player, p.ActionType}
-		gi, ok := groupOf[k]
-		if !ok {
+		// A player posts a few action types: their groups are found by
+		// a look along the player's types, not through a map of every
+		// player and type.
+		gi := slices.Index(pl.types, p.ActionType)
+		if gi < 0 {
 			gi = len(pl.groups)
-			groupOf[k] = gi
+			pl.types = append(pl.types, p.ActionType)
 			pl.groups = append(pl.groups, nil)
 		}
 		pl.groups[gi] = append(pl.groups[gi], i)
