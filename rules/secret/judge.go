@@ -142,10 +142,11 @@ type Judgement struct {
 // two posts with one ledger index, or an edit or reveal naming a ledger
 // index that is not a post.
 func (g Game) Judge(h History, at time.Time) (*Judgement, error) {
-	posts, edits, reveals, err := g.prepare(h, at)
+	o, edits, reveals, err := g.prepare(h, at)
 	if err != nil {
 		return nil, err
 	}
+	posts := o.posts()
 	j := &Judgement{At: at, Actions: make([]Action, len(posts))}
 	g.judgeAll(posts, edits, reveals, at, j.Actions)
 	flagCopies(j.Actions)
@@ -154,21 +155,21 @@ func (g Game) Judge(h History, at time.Time) (*Judgement, error) {
 }
 
 // prepare checks g and h as Judge does and returns the posts that happened
-// at or before at, in time order (h.Posts itself, capped at its length,
-// when it is already so: callers never write the posts), with the edits
-// and reveals that happened by then, by the post they name.
-func (g Game) prepare(h History, at time.Time) (posts []Post, edits map[int64][]Edit, reveals map[int64][]Reveal, err error) {
+// at or before at, in time order (as an ordering of h.Posts, which it
+// never writes), with the edits and reveals that happened by then, by the
+// post they name.
+func (g Game) prepare(h History, at time.Time) (o ordering, edits map[int64][]Edit, reveals map[int64][]Reveal, err error) {
 	if err := g.Validate(); err != nil {
-		return nil, nil, nil, err
+		return o, nil, nil, err
 	}
 	isPost, err := postIndexes(h.Posts)
 	if err != nil {
-		return nil, nil, nil, err
+		return o, nil, nil, err
 	}
 	edits = map[int64][]Edit{}
 	for _, e := range h.Edits {
 		if !isPost(e.Commit) {
-			return nil, nil, nil, fmt.Errorf("edit entry %d names entry %d, which is not a commit entry", e.Index, e.Commit)
+			return o, nil, nil, fmt.Errorf("edit entry %d names entry %d, which is not a commit entry", e.Index, e.Commit)
 		}
 		if happened(e.Stamp, at) {
 			edits[e.Commit] = append(edits[e.Commit], e)
@@ -177,33 +178,66 @@ func (g Game) prepare(h History, at time.Time) (posts []Post, edits map[int64][]
 	reveals = map[int64][]Reveal{}
 	for _, r := range h.Reveals {
 		if !isPost(r.Commit) {
-			return nil, nil, nil, fmt.Errorf("reveal entry %d names entry %d, which is not a commit entry", r.Index, r.Commit)
+			return o, nil, nil, fmt.Errorf("reveal entry %d names entry %d, which is not a commit entry", r.Index, r.Commit)
 		}
 		if happened(r.Stamp, at) {
 			reveals[r.Commit] = append(reveals[r.Commit], r)
 		}
 	}
 	// Posts already in time order and all at or before at (a ledger's
-	// history, mostly) are used as they are, never written: a copy of
-	// every post is what a start of the site would wait for.
-	inOrder := true
+	// history, mostly) are taken as they are; others are ordered by a
+	// permutation of their positions, not by a sorted copy of the posts
+	// (which a Lazy would keep beside its actions' copies).
+	o.src = h.Posts[:len(h.Posts):len(h.Posts)]
 	for i := range h.Posts {
 		if !happened(h.Posts[i].Stamp, at) || i > 0 && byStamp(h.Posts[i-1].Stamp, h.Posts[i].Stamp) > 0 {
-			inOrder = false
+			o.order = make([]int, 0, len(h.Posts))
+			for k := range h.Posts {
+				if happened(h.Posts[k].Stamp, at) {
+					o.order = append(o.order, k)
+				}
+			}
+			slices.SortFunc(o.order, func(a, b int) int { return byStamp(h.Posts[a].Stamp, h.Posts[b].Stamp) })
 			break
 		}
 	}
-	if inOrder {
-		return h.Posts[:len(h.Posts):len(h.Posts)], edits, reveals, nil
+	return o, edits, reveals, nil
+}
+
+// ordering is posts in time order: the k-th is src[order[k]], or src[k]
+// when order is nil.
+type ordering struct {
+	src   []Post
+	order []int
+}
+
+// len is the number of posts.
+func (o *ordering) len() int {
+	if o.order == nil {
+		return len(o.src)
 	}
-	posts = make([]Post, 0, len(h.Posts))
-	for _, p := range h.Posts {
-		if happened(p.Stamp, at) {
-			posts = append(posts, p)
-		}
+	return len(o.order)
+}
+
+// at returns the k-th post.
+func (o *ordering) at(k int) *Post {
+	if o.order == nil {
+		return &o.src[k]
 	}
-	slices.SortFunc(posts, func(a, b Post) int { return byStamp(a.Stamp, b.Stamp) })
-	return posts, edits, reveals, nil
+	return &o.src[o.order[k]]
+}
+
+// posts returns the posts in order: src itself when order is nil, else a
+// copy.
+func (o *ordering) posts() []Post {
+	if o.order == nil {
+		return o.src
+	}
+	out := make([]Post, len(o.order))
+	for k, i := range o.order {
+		out[k] = o.src[i]
+	}
+	return out
 }
 
 // postIndexes returns a function reporting whether a ledger index is a

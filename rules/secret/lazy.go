@@ -22,14 +22,15 @@ type Lazy struct {
 	at      time.Time
 	edits   map[int64][]Edit
 	reveals map[int64][]Reveal
-	// posts are the posts in Judge's order; the action of posts[i] is
-	// slot(i) once its player is judged (written by that judging only).
+	// posts are the posts in Judge's order (posts.at(i) is the i-th);
+	// the action of the i-th is slot(i) once its player is judged
+	// (written by that judging only).
 	// The actions are kept in chunks of actionChunk, each made when an
 	// action in it is first judged: the memory of the actions nobody
 	// asked for yet is not made (on a large ledger, most of the
 	// judgement's memory, which the first lookup after a start would
 	// otherwise wait for, and the collector scan).
-	posts  []Post
+	posts  ordering
 	chunks []actionsChunk
 	// playerOf is the player number of each post, index its ledger index;
 	// players the posts of each player, by action type (in time order),
@@ -60,7 +61,7 @@ type actionsChunk struct {
 func (z *Lazy) slot(i int) *Action {
 	c := &z.chunks[i/actionChunk]
 	c.once.Do(func() {
-		c.actions = make([]Action, min(actionChunk, len(z.posts)-i/actionChunk*actionChunk))
+		c.actions = make([]Action, min(actionChunk, z.posts.len()-i/actionChunk*actionChunk))
 	})
 	return &c.actions[i%actionChunk]
 }
@@ -75,46 +76,47 @@ type lazyPlayer struct {
 
 // Prepare checks g and h as Judge does and returns the judgement of h at
 // the instant at, to be made one player at a time (Lazy). It costs a sort
-// of the posts (none when they are in time order and all at or before at)
-// and a map of their commitments; the rules run when an action is asked
-// for. The Lazy may keep h.Posts itself, which it never writes: the
-// caller must not change them while it uses the Lazy (appending to the
-// slice is fine).
+// of the posts' positions (none when the posts are in time order and all
+// at or before at) and a map of their commitments; the rules run when an
+// action is asked for. The Lazy keeps h.Posts itself, which it never
+// writes, instead of a copy: the caller must not change them while it
+// uses the Lazy (appending to the slice is fine).
 func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 	posts, edits, reveals, err := g.prepare(h, at)
 	if err != nil {
 		return nil, err
 	}
+	n := posts.len()
 	z := &Lazy{g: g, at: at, edits: edits, reveals: reveals,
-		posts: posts, chunks: make([]actionsChunk, (len(posts)+actionChunk-1)/actionChunk), playerOf: make([]int32, len(posts)), index: make([]int64, len(posts))}
+		posts: posts, chunks: make([]actionsChunk, (n+actionChunk-1)/actionChunk), playerOf: make([]int32, n), index: make([]int64, n)}
 	// The commitments' index is built beside the players' (two maps of
 	// every post: on a large ledger, on two goroutines).
 	done := make(chan struct{})
 	index := func() {
 		defer close(done)
-		z.byCommitment = make(map[commit.Commitment][]int, len(posts))
-		for i := range posts {
-			c := posts[i].Commitment
+		z.byCommitment = make(map[commit.Commitment][]int, n)
+		for i := range n {
+			c := posts.at(i).Commitment
 			z.byCommitment[c] = append(z.byCommitment[c], i)
 		}
 	}
-	if len(posts) >= parallelFrom {
+	if n >= parallelFrom {
 		go index()
 	} else {
 		index()
 	}
 	playerNum := map[string]int32{}
-	for i := range posts {
-		p := &posts[i]
-		n, ok := playerNum[p.Player]
+	for i := range n {
+		p := posts.at(i)
+		pn, ok := playerNum[p.Player]
 		if !ok {
-			n = int32(len(z.players))
-			playerNum[p.Player] = n
+			pn = int32(len(z.players))
+			playerNum[p.Player] = pn
 			z.players = append(z.players, lazyPlayer{})
 			z.names = append(z.names, p.Player)
 		}
-		z.playerOf[i], z.index[i] = n, p.Index
-		pl := &z.players[n]
+		z.playerOf[i], z.index[i] = pn, p.Index
+		pl := &z.players[pn]
 		// A player posts a few action types: their groups are found by
 		// a look along the player's types, not through a map of every
 		// player and type.
@@ -127,7 +129,7 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 		pl.groups[gi] = append(pl.groups[gi], i)
 		pl.all = append(pl.all, i)
 	}
-	z.next = g.nextDate(posts, at)
+	z.next = g.nextDate(&posts, at)
 	<-done
 	return z, nil
 }
@@ -140,7 +142,7 @@ func (z *Lazy) Find(c commit.Commitment) []int { return z.byCommitment[c] }
 func (z *Lazy) At() time.Time { return z.at }
 
 // Len is the number of actions: the posts at or before At.
-func (z *Lazy) Len() int { return len(z.posts) }
+func (z *Lazy) Len() int { return z.posts.len() }
 
 // NextDate is the earliest maturation or revelation date of an action
 // after At, as Judge sets the dates (the zero time if none is): until
@@ -163,7 +165,7 @@ func (z *Lazy) Judgement() *Judgement {
 		pl := &z.players[i]
 		pl.once.Do(func() { z.judgePlayer(pl) })
 	}
-	actions := make([]Action, len(z.posts))
+	actions := make([]Action, z.posts.len())
 	for i := range actions {
 		actions[i] = *z.slot(i)
 	}
@@ -194,7 +196,7 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 	for _, group := range pl.groups {
 		var live []*Action
 		for _, i := range group {
-			p := z.posts[i]
+			p := *z.posts.at(i)
 			a := z.slot(i)
 			*a = z.g.judgeOne(p, z.edits[p.Index], z.reveals[p.Index], &live, z.at)
 			live = append(live, a)
@@ -246,7 +248,7 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 // nextDate is the earliest maturation or revelation date after at of the
 // actions of posts, as judgeOne sets them (none for an action never
 // taken), without judging them.
-func (g Game) nextDate(posts []Post, at time.Time) time.Time {
+func (g Game) nextDate(posts *ordering, at time.Time) time.Time {
 	var c calendarMemo
 	var next time.Time
 	later := func(t time.Time) {
@@ -254,8 +256,8 @@ func (g Game) nextDate(posts []Post, at time.Time) time.Time {
 			next = t
 		}
 	}
-	for i := range posts {
-		p := &posts[i]
+	for i := range posts.len() {
+		p := posts.at(i)
 		posted, _ := p.Time()
 		s := g.SettingsFor(p.ActionType)
 		if p.Channel != s.Channel {
