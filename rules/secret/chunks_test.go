@@ -3,7 +3,6 @@ package secret_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sealedhq/sealed/commit"
 	"github.com/sealedhq/sealed/rules/secret"
 )
 
@@ -83,87 +81,4 @@ func TestLazyAtChunkEdges(t *testing.T) {
 			}
 		}
 	}
-}
-
-// genOrdered draws n posts from rng from start on, with reveals and
-// edits (genHistory's mix), in one of four orders: mode 0, integration
-// times only (time order is index order: the in-order path); 1, a quarter
-// of the posts back-dated by posted_at (out of time order: the posts are
-// ordered by a sort); 2, every post back-dated, then the posts sorted by
-// time (in time order, indexes not increasing); 3, one post in 50 dated
-// 1,000 hours after its integration (after most instants judged). It
-// returns the history and the instant after its last entry.
-func genOrdered(rng *rand.Rand, n int, start time.Time, mode int) (secret.History, time.Time) {
-	var h secret.History
-	idx := int64(0)
-	next := func() secret.Stamp {
-		s := secret.Stamp{Index: idx, IntegratedAt: start.Add(time.Duration(idx) * 250 * time.Second)}
-		switch mode {
-		case 1:
-			if rng.IntN(4) == 0 {
-				s.PostedAt = s.IntegratedAt.Add(-time.Duration(rng.IntN(3600)) * time.Second)
-			}
-		case 3:
-			if rng.IntN(50) == 0 {
-				s.PostedAt = s.IntegratedAt.Add(1000 * time.Hour)
-			}
-		}
-		idx++
-		return s
-	}
-	type posted struct {
-		p    secret.Post
-		text []byte
-	}
-	var all []posted
-	players := max(2, n/15)
-	for range n {
-		player := fmt.Sprintf("p%d", rng.IntN(players))
-		typ, channel := "bid", secret.AuctionsChannel
-		if rng.IntN(3) == 0 {
-			typ, channel = "hand", secret.DefaultChannel
-		}
-		salt := fmt.Sprintf("s%d", rng.IntN(max(1, n*2/3)))
-		text := fmt.Appendf(nil, "bid %d on lot %d\nsalt: %s", 10+rng.IntN(90), 1+rng.IntN(5), salt)
-		if typ == "hand" {
-			text = fmt.Appendf(nil, "hand: AS KS QS JS %dH\nsalt: %s", 2+rng.IntN(8), salt)
-		}
-		c := commit.Sum(text)
-		if len(all) > 0 && rng.IntN(25) == 0 {
-			o := all[rng.IntN(len(all))]
-			c, text = o.p.Commitment, o.text
-		}
-		p := secret.Post{Stamp: next(), Player: player, ActionType: typ, Channel: channel, Commitment: c}
-		h.Posts = append(h.Posts, p)
-		all = append(all, posted{p, text})
-		for range rng.IntN(3) {
-			o := all[max(0, len(all)-1-rng.IntN(900))]
-			r := secret.Reveal{Stamp: next(), Commit: o.p.Index, Player: o.p.Player, Text: o.text}
-			if rng.IntN(8) == 0 {
-				r.Text = []byte("not the text")
-			}
-			h.Reveals = append(h.Reveals, r)
-		}
-		if rng.IntN(30) == 0 {
-			o := all[rng.IntN(len(all))]
-			h.Edits = append(h.Edits, secret.Edit{Stamp: next(), Commit: o.p.Index, Player: o.p.Player})
-		}
-	}
-	if mode == 2 {
-		// posted_at set on each post so that time order differs from index
-		// order, then posts sorted by time (in-order fast path, non-monotone
-		// indices).
-		for i := range h.Posts {
-			h.Posts[i].PostedAt = h.Posts[i].IntegratedAt.Add(-time.Duration(rng.IntN(7200)) * time.Second)
-		}
-		slices.SortFunc(h.Posts, func(a, b secret.Post) int {
-			ta, _ := a.Time()
-			tb, _ := b.Time()
-			if c := ta.Compare(tb); c != 0 {
-				return c
-			}
-			return int(a.Index - b.Index)
-		})
-	}
-	return h, start.Add(time.Duration(idx) * 250 * time.Second)
 }

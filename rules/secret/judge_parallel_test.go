@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -59,10 +60,31 @@ func TestJudgeParallelMatchesSequential(t *testing.T) {
 // reused salts, wrong texts and channels, reveals by the wrong player,
 // edits) and returns it with the instant after its last entry.
 func genHistory(rng *rand.Rand, start time.Time) (secret.History, time.Time) {
+	return genOrdered(rng, 6000, start, 0)
+}
+
+// genOrdered is genHistory with n posts from n/15 players (salts drawn
+// from n*2/3) in one of four orders: mode 0, integration times only (time
+// order is index order: Judge and Prepare take the posts as they are);
+// 1, a quarter of the entries back-dated by posted_at (the posts ordered
+// by a sort); 2, every post back-dated, then the posts sorted by time (in
+// time order, indexes not increasing); 3, one entry in 50 dated 1,000
+// hours after its integration (after most instants judged).
+func genOrdered(rng *rand.Rand, n int, start time.Time, mode int) (secret.History, time.Time) {
 	var h secret.History
 	idx := int64(0)
 	next := func() secret.Stamp {
 		s := secret.Stamp{Index: idx, IntegratedAt: start.Add(time.Duration(idx) * 250 * time.Second)}
+		switch mode {
+		case 1:
+			if rng.IntN(4) == 0 {
+				s.PostedAt = s.IntegratedAt.Add(-time.Duration(rng.IntN(3600)) * time.Second)
+			}
+		case 3:
+			if rng.IntN(50) == 0 {
+				s.PostedAt = s.IntegratedAt.Add(1000 * time.Hour)
+			}
+		}
 		idx++
 		return s
 	}
@@ -71,8 +93,9 @@ func genHistory(rng *rand.Rand, start time.Time) (secret.History, time.Time) {
 		text []byte
 	}
 	var all []posted
-	for range 6000 {
-		player := fmt.Sprintf("p%d", rng.IntN(400))
+	players := max(2, n/15)
+	for range n {
+		player := fmt.Sprintf("p%d", rng.IntN(players))
 		typ, channel := "bid", secret.AuctionsChannel
 		if rng.IntN(3) == 0 {
 			typ, channel = "hand", secret.DefaultChannel
@@ -80,7 +103,7 @@ func genHistory(rng *rand.Rand, start time.Time) (secret.History, time.Time) {
 		if rng.IntN(20) == 0 {
 			channel = "#elsewhere"
 		}
-		salt := fmt.Sprintf("s%d", rng.IntN(4000)) // some salts come back
+		salt := fmt.Sprintf("s%d", rng.IntN(max(1, n*2/3))) // some salts come back
 		text := fmt.Appendf(nil, "bid %d on lot %d\nsalt: %s", 10+rng.IntN(90), 1+rng.IntN(5), salt)
 		if typ == "hand" {
 			text = fmt.Appendf(nil, "hand: AS KS QS JS %dH\nsalt: %s", 2+rng.IntN(8), salt)
@@ -109,6 +132,19 @@ func genHistory(rng *rand.Rand, start time.Time) (secret.History, time.Time) {
 			o := all[rng.IntN(len(all))]
 			h.Edits = append(h.Edits, secret.Edit{Stamp: next(), Commit: o.p.Index, Player: o.p.Player})
 		}
+	}
+	if mode == 2 {
+		for i := range h.Posts {
+			h.Posts[i].PostedAt = h.Posts[i].IntegratedAt.Add(-time.Duration(rng.IntN(7200)) * time.Second)
+		}
+		slices.SortFunc(h.Posts, func(a, b secret.Post) int {
+			ta, _ := a.Time()
+			tb, _ := b.Time()
+			if c := ta.Compare(tb); c != 0 {
+				return c
+			}
+			return int(a.Index - b.Index)
+		})
 	}
 	return h, start.Add(time.Duration(idx) * 250 * time.Second)
 }
