@@ -36,8 +36,12 @@ func TestLookupTailFold(t *testing.T) {
 		t.Fatalf("a duplicate of entry %d (in lookup_tail, by the other writer): %v; want a DuplicateError naming it", ia, err)
 	}
 
-	// b appends until the tail has folded twice (64 writers at a time).
-	n := 2*lookupFoldAt + 50
+	// b appends until the tail has folded twice (64 writers at a time: a
+	// batch that brings the tail to lookupFoldAt may add up to 63 rows
+	// more, all moved by that fold, so two folds take up to
+	// 2*lookupFoldAt + 63 entries; fresh-check once saw one fold of 162
+	// rows after 251).
+	n := 2*lookupFoldAt + 100
 	appendConcurrently(t, b, n, func(i int) []byte { return tailCommit(fmt.Sprintf("player-%d", i)) })
 	folded, tail := rowCounts(t, path, "lookup", "lookup_tail")
 	if folded+tail != n+1 || folded < 2*lookupFoldAt || tail >= lookupFoldAt {
