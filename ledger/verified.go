@@ -45,7 +45,8 @@ func (l *Ledger) VerifiedSize(ctx context.Context) (int64, error) {
 // the entries are backed by the signed checkpoint only if
 // VerifiedSizeEach returns no error, so fn should keep them aside until
 // then. An error from fn stops the check and is returned. fn must not
-// call the Ledger's VerifiedSize methods; it may keep the entry's Leaf.
+// call the Ledger's VerifiedSize methods; it may keep the entry's Leaf,
+// but not the *Entry itself, which may be reused once fn returns.
 // A store with chunked reads (ChunkReader) is read as the audit reads it,
 // a chunk of aggregates at a time (two chunks read and checked at once),
 // and a chunk that does not check out is read again row by row, which
@@ -154,10 +155,15 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 		entries    []Entry // nil if the chunk did not check out
 		err        error
 	}
-	// Reader k reads and checks chunks k, k+2, ...
+	// Reader k reads and checks chunks k, k+2, ...; the slices of entries
+	// it fills come back to it through frees[k] once each has seen them
+	// (each keeps no *Entry: only copies and leaves, which are slices of
+	// the chunk's own aggregate), so that no chunk writes fresh memory.
 	var ins [auditEntryReaders]chan checked
+	var frees [auditEntryReaders]chan []Entry
 	for k := range ins {
 		ins[k] = make(chan checked, 1)
+		frees[k] = make(chan []Entry, 3) // the reader's, the one in ins[k], the one handed over
 		readers.Go(func() {
 			defer close(ins[k])
 			var hashes []tlog.Hash
@@ -169,7 +175,12 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 				if r.err = cr.EntryChunk(ctx, r.first, r.end, c); r.err == nil {
 					n := int(r.end - r.first)
 					hashes = slices.Grow(hashes[:0], n)[:n]
-					entries := make([]Entry, 0, n) // each may keep the entries' leaves, slices of the chunk
+					var entries []Entry
+					select {
+					case entries = <-frees[k]:
+					default:
+						entries = make([]Entry, 0, verifyEntryChunk)
+					}
 					lc.entries, lc.prev, lc.commits, results = &entries, math.MinInt64, lc.commits[:0], results[:0]
 					var cols bool
 					if lc.checkBlobs(c, r.first, hashes, &results, nil, &cols) && cols && len(entries) == n {
@@ -201,6 +212,10 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 				if err := each(&r.entries[i]); err != nil {
 					return err
 				}
+			}
+			select {
+			case frees[k%len(ins)] <- r.entries[:0]:
+			default:
 			}
 		} else if err := l.verifyRows(ctx, r.first, r.end, to, each); err != nil {
 			return err

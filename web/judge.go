@@ -128,33 +128,50 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 // covers; jc.mu is held.
 func (jc *judgeCache) extend() (int64, error) {
 	// The entries are decoded by another goroutine, in batches, while the
-	// check reads and hashes the next ones. Each batch is decoded into
-	// slices of its own, sized for it, and the parts are joined once at
-	// the end: appending to one slice would copy it at every growth (a
-	// large slice grows by a quarter), about five times the history's
-	// size in all, every byte of it fresh memory to fault in.
-	var parts []secret.History
+	// check reads and hashes the next ones, into one history whose slices
+	// are sized before they grow: room for a post per entry the ledger
+	// holds past jc.hist (an upper bound; the room no post takes is never
+	// written, so never faulted in), and for the reveals and edits a batch
+	// brings, doubled when short. Appending entry by entry would copy a
+	// large slice at every growth by a quarter, about five times its size
+	// in all, every byte of it fresh memory to fault in (10 µs a page on
+	// the machine of docs/performance.md). A batch is reused once decoded.
+	var add secret.History
+	if n, err := jc.l.Size(); err == nil && n > jc.histSize {
+		add.Posts = make([]secret.Post, 0, n-jc.histSize)
+	}
 	var found searchAdds
-	batches := make(chan []ledger.Entry, 256) // the check never waits for the decoder
+	const batchSize, inFlight = 512, 256
+	batches := make(chan []ledger.Entry, inFlight) // the check never waits for the decoder
+	free := make(chan []ledger.Entry, inFlight+2)  // every batch made fits
 	decoded := make(chan error, 1)
 	go func() {
 		var err error
 		for b := range batches {
-			if err != nil {
-				continue
-			}
-			part := newHistoryFor(b)
-			for i := range b {
-				if err = addEntry(&part, &found, &b[i]); err != nil {
-					break
+			if err == nil {
+				reserve(&add, b)
+				for i := range b {
+					if err = addEntry(&add, &found, &b[i]); err != nil {
+						break
+					}
 				}
 			}
-			parts = append(parts, part)
+			select {
+			case free <- b[:0]:
+			default:
+			}
 		}
 		decoded <- err
 	}()
-	const batchSize = 512
-	var batch []ledger.Entry
+	newBatch := func() []ledger.Entry {
+		select {
+		case b := <-free:
+			return b
+		default:
+			return make([]ledger.Entry, 0, batchSize)
+		}
+	}
+	batch := newBatch()
 	first := int64(-1)
 	size, err := jc.l.VerifiedSizeEach(context.Background(), func(e *ledger.Entry) error {
 		if first < 0 {
@@ -165,7 +182,7 @@ func (jc *judgeCache) extend() (int64, error) {
 		}
 		if batch = append(batch, *e); len(batch) == batchSize {
 			batches <- batch
-			batch = make([]ledger.Entry, 0, batchSize)
+			batch = newBatch()
 		}
 		return nil
 	})
@@ -177,9 +194,8 @@ func (jc *judgeCache) extend() (int64, error) {
 		err = derr
 	}
 	if err != nil {
-		return 0, err // parts are dropped: their entries are not backed by a checkpoint
+		return 0, err // add is dropped: its entries are not backed by a checkpoint
 	}
-	add := joinHistories(parts)
 	if first < 0 {
 		first = size
 	}
@@ -232,10 +248,10 @@ func addEntry(h *secret.History, found *searchAdds, e *ledger.Entry) error {
 	return nil
 }
 
-// newHistoryFor returns an empty History with room for the secret
-// actions of entries es: a post for each commit entry, a reveal for each
-// reveal entry, an edit for each edit entry.
-func newHistoryFor(es []ledger.Entry) secret.History {
+// reserve makes room in h for the secret actions of entries es: a post
+// for each commit entry, a reveal for each reveal entry, an edit for each
+// edit entry.
+func reserve(h *secret.History, es []ledger.Entry) {
 	var posts, reveals, edits int
 	for i := range es {
 		switch es[i].Kind {
@@ -247,28 +263,19 @@ func newHistoryFor(es []ledger.Entry) secret.History {
 			edits++
 		}
 	}
-	return secret.History{Posts: make([]secret.Post, 0, posts), Reveals: make([]secret.Reveal, 0, reveals), Edits: make([]secret.Edit, 0, edits)}
+	h.Posts = room(h.Posts, posts)
+	h.Reveals = room(h.Reveals, reveals)
+	h.Edits = room(h.Edits, edits)
 }
 
-// joinHistories returns the posts, reveals and edits of parts, in order,
-// in slices of exactly their length (parts[0] itself when there is one).
-func joinHistories(parts []secret.History) secret.History {
-	if len(parts) == 1 {
-		return parts[0]
+// room returns s with room for n more elements: s itself when it has
+// it, else a copy with twice the capacity needed (so a slice that grows
+// to n elements is copied about n elements in all).
+func room[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
 	}
-	var posts, reveals, edits int
-	for i := range parts {
-		posts += len(parts[i].Posts)
-		reveals += len(parts[i].Reveals)
-		edits += len(parts[i].Edits)
-	}
-	h := secret.History{Posts: make([]secret.Post, 0, posts), Reveals: make([]secret.Reveal, 0, reveals), Edits: make([]secret.Edit, 0, edits)}
-	for i := range parts {
-		h.Posts = append(h.Posts, parts[i].Posts...)
-		h.Reveals = append(h.Reveals, parts[i].Reveals...)
-		h.Edits = append(h.Edits, parts[i].Edits...)
-	}
-	return h
+	return append(make([]T, 0, 2*(len(s)+n)), s...)
 }
 
 // appendHistory appends add's posts, reveals and edits to h's.

@@ -13,13 +13,15 @@ import (
 	"github.com/sealedhq/sealed/rules/secret"
 )
 
-// TestLazyAtChunkEdges (trial 13): around the edges of Lazy's chunks of
-// 1,024 actions, in each order genOrdered draws, at the end of the
-// history, long after it, inside it and before it, Judge of the history
-// is Judge of the same posts shuffled, and Prepare's judgement, asked
-// from eight goroutines at once (interleaved over the same chunks) while
-// JudgeRest and Judgement run, is Judge's action by action and as JSON;
-// Judgement returns copies, and nothing writes the caller's posts.
+// TestLazyAtChunkEdges (trial 13): for histories of 0 to 2,049 posts
+// (around the edges of the chunks of 1,024 actions the Lazy once kept;
+// it now keeps each player's actions together), in each order genOrdered
+// draws, at the end of the history, long after it, inside it and before
+// it, Judge of the history is Judge of the same posts shuffled, and
+// Prepare's judgement, asked from eight goroutines at once (interleaved
+// over the players) while JudgeRest and Judgement run, is Judge's action
+// by action and as JSON; Judgement returns copies, and nothing writes the
+// caller's posts.
 func TestLazyAtChunkEdges(t *testing.T) {
 	start := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
 	for _, n := range []int{0, 1, 1023, 1024, 1025, 2049} {

@@ -22,20 +22,22 @@ type Lazy struct {
 	at      time.Time
 	edits   map[int64][]Edit
 	reveals map[int64][]Reveal
-	// posts are the posts in Judge's order (posts.at(i) is the i-th);
-	// the action of the i-th is slot(i) once its player is judged
-	// (written by that judging only).
-	// The actions are kept in chunks of actionChunk, each made when an
-	// action in it is first judged: the memory of the actions nobody
-	// asked for yet is not made (on a large ledger, most of the
-	// judgement's memory, which the first lookup after a start would
-	// otherwise wait for, and the collector scan).
-	posts  ordering
-	chunks []actionsChunk
-	// playerOf is the player number of each post, index its ledger index;
-	// players the posts of each player, by action type (in time order),
-	// and all of them in time order; names the players' names.
+	// posts are the posts in Judge's order (posts.at(i) is the i-th).
+	// The action of the i-th is kept with its player's (slot(i)), made
+	// when that player is judged: the actions nobody asked for yet take
+	// no memory (on a large ledger, most of the judgement's memory, which
+	// the first lookup after a start would otherwise wait for, and the
+	// collector scan), and a player's actions are side by side, however
+	// spread over the ledger their posts are (the first lookup writes
+	// the pages of its player's actions only).
+	posts ordering
+	// playerOf is the player number of each post and rank its place
+	// among that player's posts (players[playerOf[i]].all[rank[i]] ==
+	// i); index its ledger index; players the posts of each player, by
+	// action type (in time order), and all of them in time order; names
+	// the players' names.
 	playerOf []int32
+	rank     []int32
 	index    []int64
 	players  []lazyPlayer
 	names    []string
@@ -46,24 +48,10 @@ type Lazy struct {
 	next time.Time
 }
 
-// actionChunk is how many actions one chunk of a Lazy holds.
-const actionChunk = 1024
-
-// actionsChunk is the actions of posts [k*actionChunk, (k+1)*actionChunk)
-// of a Lazy, made by the first judging that writes one of them.
-type actionsChunk struct {
-	once    sync.Once
-	actions []Action
-}
-
-// slot returns where the action of posts[i] is kept, making its chunk
-// if none has been made yet.
+// slot returns where the action of posts[i] is kept; its player must
+// have been judged (judgePlayer makes the player's actions).
 func (z *Lazy) slot(i int) *Action {
-	c := &z.chunks[i/actionChunk]
-	c.once.Do(func() {
-		c.actions = make([]Action, min(actionChunk, z.posts.len()-i/actionChunk*actionChunk))
-	})
-	return &c.actions[i%actionChunk]
+	return &z.players[z.playerOf[i]].actions[z.rank[i]]
 }
 
 // lazyPlayer is one player's posts and whether they are judged.
@@ -72,6 +60,9 @@ type lazyPlayer struct {
 	types  []string // the player's action types, in order of first post
 	groups [][]int  // positions in posts, one list per action type (types[k]'s is groups[k])
 	all    []int    // every position, in order
+	// actions are the actions of all's posts (actions[k] is all[k]'s),
+	// made and written by judgePlayer only.
+	actions []Action
 }
 
 // Prepare checks g and h as Judge does and returns the judgement of h at
@@ -88,7 +79,7 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 	}
 	n := posts.len()
 	z := &Lazy{g: g, at: at, edits: edits, reveals: reveals,
-		posts: posts, chunks: make([]actionsChunk, (n+actionChunk-1)/actionChunk), playerOf: make([]int32, n), index: make([]int64, n)}
+		posts: posts, playerOf: make([]int32, n), rank: make([]int32, n), index: make([]int64, n)}
 	// The commitments' index is built beside the players' (two maps of
 	// every post: on a large ledger, on two goroutines).
 	done := make(chan struct{})
@@ -115,8 +106,8 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 			z.players = append(z.players, lazyPlayer{})
 			z.names = append(z.names, p.Player)
 		}
-		z.playerOf[i], z.index[i] = pn, p.Index
 		pl := &z.players[pn]
+		z.playerOf[i], z.rank[i], z.index[i] = pn, int32(len(pl.all)), p.Index
 		// A player posts a few action types: their groups are found by
 		// a look along the player's types, not through a map of every
 		// player and type.
@@ -193,6 +184,7 @@ func (z *Lazy) JudgeRest(stop func() bool) {
 // judgePlayer judges one player's actions, as judgeAll, flagCopies and
 // flagSaltReuse do for them.
 func (z *Lazy) judgePlayer(pl *lazyPlayer) {
+	pl.actions = make([]Action, len(pl.all))
 	for _, group := range pl.groups {
 		var live []*Action
 		for _, i := range group {
