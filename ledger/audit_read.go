@@ -215,8 +215,9 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 // length, a leaf hash, a time): the chunk is then read again row by row.
 func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash, results *[]namedReplay, seeds *[]StoredSeedCommit, columns *bool) bool {
 	n := int64(len(hashes))
+	dedups := !e.NoDedups
 	if e.Count != n || e.Times != n || e.MinLeafHash != tlog.HashSize || int64(len(e.LeafHashes)) != n*tlog.HashSize ||
-		e.MinDedup != 32 || int64(len(e.Dedups)) != n*32 {
+		dedups && (e.MinDedup != 32 || int64(len(e.Dedups)) != n*32) {
 		return false
 	}
 	cols, colsOK := startColumns(e, n)
@@ -249,8 +250,10 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 		kindb, _ := m.bytes(body, mKind)
 		kind := kindOf(kindb)
 		colsOK = colsOK && plain && cols.row(body, &m, kind, last)
-		if d, ok := dedupOfMembers(kind, body, &m); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
-			return false
+		if dedups {
+			if d, ok := dedupOfMembers(kind, body, &m); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
+				return false
+			}
 		}
 		switch kind {
 		case KindResult:
@@ -283,9 +286,9 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 }
 
 // entry appends to c.entries the entry of a leaf checkBlobs checked, as
-// entryOf converts its row: the kind, integration time and posted_at
-// columns are the leaf's members (checkBlobs' caller requires the chunk's
-// columns to have checked out). false if posted_at does not parse.
+// leafEntryOf converts its row: the kind and posted_at are the leaf's
+// members, the integration time the stored one, which checkBlobs found
+// in the leaf. false if posted_at does not parse.
 func (c *leafChecker) entry(index int64, kind Kind, body []byte, h tlog.Hash, integrated int64, m *leafMembers) bool {
 	e := Entry{Index: index, Kind: kind, Leaf: body, LeafHash: h, IntegratedAt: time.Unix(0, integrated).UTC()}
 	if m[mPostedAt] >= 0 {

@@ -60,6 +60,45 @@ func entryOf(s *StoredEntry) (Entry, error) {
 	return e, nil
 }
 
+// leafEntryOf converts a stored row to an Entry as VerifiedSizeEach hands
+// it, checking what the signed tree covers: the leaf must hash to the
+// stored leaf hash and hold the stored integration time. The kind and
+// posted_at are the leaf's own members; the lookup columns and the
+// duplicate key are not read (entryOf, which every other read uses,
+// checks them, and so does the audit). A row that fails, or a leaf
+// without a kind or with a posted_at that is not a TimeLayout time, is an
+// error wrapping ErrTampered that names the entry.
+func leafEntryOf(s *StoredEntry) (Entry, error) {
+	e := Entry{Index: s.Index, Leaf: json.RawMessage(s.Leaf), IntegratedAt: time.Unix(0, s.IntegratedAt).UTC()}
+	if len(s.LeafHash) != tlog.HashSize {
+		return e, fmt.Errorf("entry %d: stored leaf hash has %d bytes: %w", s.Index, len(s.LeafHash), ErrTampered)
+	}
+	e.LeafHash = tlog.Hash(s.LeafHash)
+	if h := tlog.RecordHash(s.Leaf); h != e.LeafHash {
+		return e, fmt.Errorf("entry %d: the leaf hashes to %s, not to its stored leaf hash %s: %w", s.Index, h, e.LeafHash, ErrTampered)
+	}
+	if !leafHasTime(s.Leaf, s.IntegratedAt, &timeNeedle{}) {
+		return e, fmt.Errorf("entry %d: the stored integration time %s differs from the leaf's integrated_at: %w",
+			s.Index, e.IntegratedAt.Format(TimeLayout), ErrTampered)
+	}
+	var m leafMembers
+	scanMembers(s.Leaf, &m)
+	kind, ok := m.str(s.Leaf, mKind)
+	if !ok || kind == "" {
+		return e, fmt.Errorf("entry %d: the leaf has no kind: %w", s.Index, ErrTampered)
+	}
+	e.Kind = kindOf([]byte(kind))
+	if m[mPostedAt] >= 0 {
+		posted, _ := m.str(s.Leaf, mPostedAt)
+		t, err := time.Parse(TimeLayout, posted)
+		if err != nil {
+			return e, fmt.Errorf("entry %d: the leaf's posted_at %q is not a time like %s: %w", s.Index, posted, TimeLayout, ErrTampered)
+		}
+		e.PostedAt = time.Unix(0, t.UnixNano()).UTC()
+	}
+	return e, nil
+}
+
 // entriesOf converts the rows a read returned (entryOf) and holds each
 // to a signed checkpoint: to the leaf hash VerifiedSize checked, if it
 // did, else by proving it in the latest checkpoint's tree from its own

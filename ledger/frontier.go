@@ -82,5 +82,19 @@ func (f *frontier) add(hashes []tlog.Hash) {
 	f.idx[m] = frontierIndex(f.size, m)
 }
 
+// addLeaf grows the tree by the record hash h as add(tlog.StoredHashes
+// ForRecordHash(f.size, h, f)) does, without the slices that allocates:
+// h is combined (tlog.NodeHash) with the complete subtree at each level
+// below the lowest clear bit of f.size, which it absorbs.
+func (f *frontier) addLeaf(h tlog.Hash) {
+	m := bits.TrailingZeros64(^uint64(f.size))
+	for l := range m {
+		h = tlog.NodeHash(f.hash[l], h)
+	}
+	f.size++
+	f.hash[m] = h
+	f.idx[m] = frontierIndex(f.size, m)
+}
+
 // root is the RFC 6962 root hash of the tree of f.size entries.
 func (f *frontier) root() (tlog.Hash, error) { return tlog.TreeHash(f.size, f) }

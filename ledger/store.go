@@ -332,6 +332,10 @@ type EntryChunk struct {
 	// concatenated in index order.
 	MinDedup int64
 	Dedups   []byte
+	// NoDedups is set by a caller that does not check the duplicate keys
+	// ([Ledger.VerifiedSizeEach]): the store may then leave MinDedup and
+	// Dedups empty.
+	NoDedups bool
 
 	// Columns is set by the caller to ask for the lookup columns too; a
 	// store that fills them sets HasColumns. KindRows and CommitmentRows

@@ -23,17 +23,22 @@ type verifiedLeaves struct {
 
 // VerifiedSize checks, incrementally, the entries up to the latest
 // checkpoint against it: every leaf is read, hashed (RFC 6962) and the
-// tree of those hashes must have the checkpoint's signed root. It returns
-// the size checked: every entry below it, as served by this Ledger from
-// then on, is backed by a signed checkpoint (a read of such an entry whose
-// leaf no longer hashes to the checked hash is an error wrapping
-// ErrTampered). Entries at or past it are not covered by a checkpoint
-// yet: verdicts should not rest on them. The first call reads the whole
-// log (about as fast as the audit's leaf pass); later calls read only the
-// entries the newest checkpoint added. Memory: 32 bytes per entry.
-// Errors: a checkpoint note that does not verify, a root that differs
-// from the leaves, a checkpoint smaller than one verified before (all
-// wrapping ErrTampered), and storage errors.
+// tree of those hashes must have the checkpoint's signed root; each leaf
+// must also hash to its stored leaf hash and hold its stored integration
+// time. It reads nothing else: the lookup columns and duplicate keys,
+// which the signed tree does not cover, are checked by every other read of
+// an entry (Entry, Entries, CommitsByCommitment, EntriesReferencing),
+// which refuses a row whose columns disagree with its leaf, and by the
+// audit. It returns the size checked: every entry below it, as served by
+// this Ledger from then on, is backed by a signed checkpoint (a read of
+// such an entry whose leaf no longer hashes to the checked hash is an
+// error wrapping ErrTampered). Entries at or past it are not covered by a
+// checkpoint yet: verdicts should not rest on them. The first call reads
+// the whole log (about as fast as the audit's leaf pass); later calls read
+// only the entries the newest checkpoint added. Memory: 32 bytes per
+// entry. Errors: a checkpoint note that does not verify, a root that
+// differs from the leaves, a checkpoint smaller than one verified before
+// (all wrapping ErrTampered), and storage errors.
 func (l *Ledger) VerifiedSize(ctx context.Context) (int64, error) {
 	return l.VerifiedSizeEach(ctx, nil)
 }
@@ -47,10 +52,15 @@ func (l *Ledger) VerifiedSize(ctx context.Context) (int64, error) {
 // then. An error from fn stops the check and is returned. fn must not
 // call the Ledger's VerifiedSize methods; it may keep the entry's Leaf,
 // but not the *Entry itself, which may be reused once fn returns.
-// A store with chunked reads (ChunkReader) is read as the audit reads it,
-// a chunk of aggregates at a time (two chunks read and checked at once),
-// and a chunk that does not check out is read again row by row, which
-// decides: fn sees the same entries, and the same errors are returned.
+// The entries handed to fn are taken from their leaves alone: the kind
+// and posted_at are the leaf's members, never a lookup column (an entry
+// whose column disagrees with its leaf is handed as its leaf says, while
+// Entry refuses its row). A store with chunked reads (ChunkReader) is
+// read as the audit reads it, a chunk of aggregates at a time (two chunks
+// read and checked at once, without the lookup columns and duplicate
+// keys: NoDedups), and a chunk that does not check out is read again row
+// by row, which decides: fn sees the same entries, and the same errors
+// are returned.
 func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (int64, error) {
 	v := &l.verified
 	v.mu.Lock()
@@ -73,11 +83,10 @@ func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (i
 				return err
 			}
 		}
-		hs, err := tlog.StoredHashesForRecordHash(e.Index, e.LeafHash, &f)
-		if err != nil {
-			return err
+		if e.Index != f.size {
+			return fmt.Errorf("ledger: internal error: entry %d handed to a tree of size %d", e.Index, f.size)
 		}
-		f.add(hs)
+		f.addLeaf(e.LeafHash)
 		added = append(added, e.LeafHash)
 		return nil
 	}
@@ -106,9 +115,9 @@ func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (i
 	return cp.Size, nil
 }
 
-// verifyRows reads entries [from, to) row by row, checks each (entryOf)
-// and hands it to each, in index order; size is the checkpoint's, for the
-// errors.
+// verifyRows reads entries [from, to) row by row, checks each
+// (leafEntryOf) and hands it to each, in index order; size is the
+// checkpoint's, for the errors.
 func (l *Ledger) verifyRows(ctx context.Context, from, to, size int64, each func(*Entry) error) error {
 	for ; from < to; from += MaxEntries {
 		end := min(from+MaxEntries, to)
@@ -120,7 +129,7 @@ func (l *Ledger) verifyRows(ctx context.Context, from, to, size int64, each func
 			if rows[i].Index != from+int64(i) {
 				return fmt.Errorf("entry %d is missing below the checkpoint size %d: %w", from+int64(i), size, ErrTampered)
 			}
-			e, err := entryOf(&rows[i])
+			e, err := leafEntryOf(&rows[i])
 			if err != nil {
 				return err
 			}
@@ -137,11 +146,11 @@ func (l *Ledger) verifyRows(ctx context.Context, from, to, size int64, each func
 
 // verifyChunks is verifyRows through the store's chunk reads (the
 // audit's fast path, ChunkReader): each chunk of entries is read as a few
-// aggregates and checked as the audit checks it (leaf hash, integration
-// time, duplicate key and lookup columns, compared in Go: checkBlobs); a
-// chunk that does not check out in every respect is read again row by
-// row (verifyRows), which decides, so the fast path can only accept what
-// entryOf accepts. Two goroutines (and connections) read and check
+// aggregates (leaves, leaf hashes and integration times: NoDedups, no
+// lookup columns) and checked as the audit checks them, in Go
+// (checkBlobs); a chunk that does not check out in every respect is read
+// again row by row (verifyRows), which decides, so the fast path can only
+// accept what leafEntryOf accepts. Two goroutines (and connections) read and check
 // chunks, taking turns; the entries are handed to each in index order.
 func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int64, each func(*Entry) error) error {
 	// Every return cancels the readers and waits for them: none reads the
@@ -168,10 +177,10 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 			defer close(ins[k])
 			var hashes []tlog.Hash
 			var results []namedReplay
-			lc := leafChecker{store: l.store, columns: true}
+			lc := leafChecker{store: l.store}
 			for a := from + int64(k)*verifyEntryChunk; a < to; a += auditEntryReaders * verifyEntryChunk {
 				r := checked{first: a, end: min(a+verifyEntryChunk, to)}
-				c := &EntryChunk{Columns: true}
+				c := &EntryChunk{NoDedups: true}
 				if r.err = cr.EntryChunk(ctx, r.first, r.end, c); r.err == nil {
 					n := int(r.end - r.first)
 					hashes = slices.Grow(hashes[:0], n)[:n]
@@ -182,8 +191,8 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 						entries = make([]Entry, 0, verifyEntryChunk)
 					}
 					lc.entries, lc.prev, lc.commits, results = &entries, math.MinInt64, lc.commits[:0], results[:0]
-					var cols bool
-					if lc.checkBlobs(c, r.first, hashes, &results, nil, &cols) && cols && len(entries) == n {
+					var cols bool // no lookup columns read
+					if lc.checkBlobs(c, r.first, hashes, &results, nil, &cols) && len(entries) == n {
 						r.entries = entries
 					}
 				}

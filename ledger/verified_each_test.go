@@ -11,7 +11,12 @@ import (
 	"time"
 
 	"github.com/sealedhq/sealed/ledger"
+	"github.com/sealedhq/sealed/ledger/stores"
 )
+
+// storeOnly is a store with only the Store interface's methods: no
+// optional fast path (ChunkReader and the others).
+type storeOnly struct{ ledger.Store }
 
 // TestVerifiedSizeEach: the entries handed to fn are those checked anew,
 // in index order, each exactly as Entry reads it; a later call hands only
@@ -68,11 +73,14 @@ func TestVerifiedSizeEach(t *testing.T) {
 
 // TestVerifiedSizeEachChunks: over three chunks of the store's
 // aggregated reads (VerifiedSizeEach's fast path, VerifyEntryChunk
-// entries each), with commits, reveals
-// and edits, some with posted_at, every entry handed to fn is exactly the
-// one Entry reads (row by row, entryOf); with a lookup column rewritten in
-// the second chunk, the check fails as the row-by-row reading says, and fn
-// has seen the entries before the altered one only.
+// entries each), with commits, reveals and edits, some with posted_at,
+// every entry handed to fn is exactly the one Entry reads (row by row,
+// entryOf). With a lookup column rewritten in the second chunk, which the
+// signed tree does not cover, the check passes on both paths (the chunks,
+// and rows for a store without them) and hands the entry as its leaf
+// says, while Entry refuses the row; with a stored leaf hash rewritten
+// there instead, the check fails on both paths naming the entry, and fn
+// has seen the entries before it only.
 func TestVerifiedSizeEachChunks(t *testing.T) {
 	ctx := context.Background()
 	l, path, _ := newTestLedger(t, ledger.Options{CheckpointInterval: time.Millisecond})
@@ -120,33 +128,79 @@ func TestVerifiedSizeEachChunks(t *testing.T) {
 		}
 	}
 
-	// A rewritten commitment column in the second chunk, on a fresh
-	// reading of the file.
-	db, err := sql.Open("sqlite3", "file:"+path)
-	if err != nil {
+	// Each alteration on a copy of the file (the writer closed first, so
+	// that no WAL checkpoint runs while the file is copied), read afresh,
+	// through the chunks and (the store's other methods only) row by row.
+	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
 	const bad = 1500 // a commit in the second chunk (1500 % 5 == 0, 1500 % 11 == 4)
-	for _, s := range []string{`DROP TRIGGER IF EXISTS entries_no_update`, `UPDATE entries SET commitment = '` + fmt.Sprintf("%064x", 1) + `' WHERE idx = ` + fmt.Sprint(bad)} {
-		if _, err := db.Exec(s); err != nil {
+	alter := func(t *testing.T, stmt string) string {
+		t.Helper()
+		c := copyFile(t, path)
+		db, err := sql.Open("sqlite3", "file:"+c)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	r, err := openLedger(t, path, ledger.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	seen := 0
-	_, err = r.VerifiedSizeEach(ctx, func(e *ledger.Entry) error {
-		if e.Index != int64(seen) {
-			t.Fatalf("entry %d handed after %d others", e.Index, seen)
+		defer db.Close()
+		for _, s := range []string{`DROP TRIGGER IF EXISTS entries_no_update`, stmt} {
+			if _, err := db.Exec(s); err != nil {
+				t.Fatal(err)
+			}
 		}
-		seen++
-		return nil
-	})
-	if !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), fmt.Sprintf("entry %d: the stored columns disagree", bad)) || seen != bad {
-		t.Fatalf("with entry %d's commitment column rewritten: %v, %d entries handed; want ErrTampered naming it, %d handed", bad, err, seen, bad)
+		return c
 	}
+	readers := func(t *testing.T, c string) map[string]*ledger.Ledger {
+		t.Helper()
+		out := map[string]*ledger.Ledger{}
+		for _, name := range []string{"chunks", "rows"} {
+			st, err := stores.OpenStore(ctx, c, true, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s ledger.Store = st
+			if name == "rows" {
+				s = storeOnly{st}
+				if _, ok := s.(ledger.ChunkReader); ok {
+					t.Fatal("storeOnly still reads chunks")
+				}
+			}
+			r, err := ledger.Open(ctx, s, ledger.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close() })
+			out[name] = r
+		}
+		return out
+	}
+
+	col := alter(t, `UPDATE entries SET commitment = '`+fmt.Sprintf("%064x", 1)+`' WHERE idx = `+fmt.Sprint(bad))
+	for name, r := range readers(t, col) {
+		var seen []ledger.Entry
+		size, err := r.VerifiedSizeEach(ctx, func(e *ledger.Entry) error { seen = append(seen, *e); return nil })
+		if err != nil || size != n || !reflect.DeepEqual(seen, got) {
+			t.Fatalf("%s, with entry %d's commitment column rewritten: size %d, %d entries (as before: %v), %v; want %d, every entry as its leaf says",
+				name, bad, size, len(seen), reflect.DeepEqual(seen, got), err, n)
+		}
+		if _, err := r.Entry(bad); !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), fmt.Sprintf("entry %d: the stored columns disagree", bad)) {
+			t.Fatalf("%s: Entry(%d) with its commitment column rewritten: %v; want ErrTampered naming the columns", name, bad, err)
+		}
+	}
+
+	lh := alter(t, `UPDATE entries SET leaf_hash = zeroblob(32) WHERE idx = `+fmt.Sprint(bad))
+	for name, r := range readers(t, lh) {
+		seen := 0
+		_, err = r.VerifiedSizeEach(ctx, func(e *ledger.Entry) error {
+			if e.Index != int64(seen) {
+				t.Fatalf("%s: entry %d handed after %d others", name, e.Index, seen)
+			}
+			seen++
+			return nil
+		})
+		if !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), fmt.Sprintf("entry %d: the leaf hashes to", bad)) || seen != bad {
+			t.Fatalf("%s, with entry %d's leaf hash rewritten: %v, %d entries handed; want ErrTampered naming it, %d handed", name, bad, err, seen, bad)
+		}
+	}
+
 }

@@ -31,6 +31,14 @@ const entryChunkQuery = `SELECT count(*), count(integrated_at), coalesce(min(len
 	coalesce(min(length(dedup)), 0), CAST(group_concat(dedup, '') AS BLOB)
 	FROM (SELECT body, leaf_hash, integrated_at, dedup FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
 
+// entryLeavesQuery is entryChunkQuery without the duplicate keys (the
+// chunk's NoDedups): MinDedup and Dedups are read as 0 and empty.
+const entryLeavesQuery = `SELECT count(*), count(integrated_at), coalesce(min(length(leaf_hash)), 0),
+	CAST(group_concat(body, '') AS BLOB), CAST(group_concat(leaf_hash, '') AS BLOB),
+	CAST(group_concat(length(body), ',') AS BLOB), CAST(group_concat(integrated_at, ',') AS BLOB),
+	0, x''
+	FROM (SELECT body, leaf_hash, integrated_at FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
+
 // entryColumnsQuery is entryChunkQuery and the lookup columns, as
 // ledger.EntryChunk describes them: the counts of non-NULL kind and
 // commitment, the storage classes of their extremes, and each column
@@ -74,8 +82,11 @@ func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryC
 		return err
 	}
 	q := entryChunkQuery
-	if c.Columns {
+	switch {
+	case c.Columns:
 		q = entryColumnsQuery
+	case c.NoDedups:
+		q = entryLeavesQuery
 	}
 	rows, err := s.r.QueryContext(ctx, q, from, to)
 	if err != nil {

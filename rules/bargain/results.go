@@ -2,6 +2,7 @@ package bargain
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -65,7 +66,7 @@ func (e *Episode) ResultsInto(r *Results) {
 	}
 	for s := 0; s < Seats; s++ {
 		n := e.played[s]
-		if n < len(scoreTable) {
+		if scoreTable, giveTable := ratioTables(); n < len(scoreTable) {
 			r.Scores[s].Set(&scoreTable[n][e.points[s]])
 			r.Giveaway[s].Set(&giveTable[n][e.given[s]-e.taken[s]+PoolValue*n])
 			continue
@@ -75,11 +76,13 @@ func (e *Episode) ResultsInto(r *Results) {
 	}
 }
 
-// scoreTable[n][p] is the score of p points over n settled matches, and
+// ratioTables returns scoreTable and giveTable: scoreTable[n][p] is the
+// score of p points over n settled matches, and
 // giveTable[n][d+10n] the giveaway of a summed difference d, both computed
 // once by ratio for every n a seat can play in a legal episode (0..4), so
-// that re-simulating an episode divides nothing.
-var scoreTable, giveTable = buildRatioTables(4)
+// that re-simulating an episode divides nothing; made when first needed,
+// not at every start of a program that imports the package.
+var ratioTables = sync.OnceValues(func() (score, give [][]apd.Decimal) { return buildRatioTables(4) })
 
 func buildRatioTables(maxPlayed int) (score, give [][]apd.Decimal) {
 	score = make([][]apd.Decimal, maxPlayed+1)

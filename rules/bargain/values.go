@@ -1,11 +1,18 @@
 package bargain
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // valueTables holds V(c) for every counts triple with each count in
-// MinCount..MaxCount, indexed by tableIndex. It is built once, so drawing a
-// match never enumerates or allocates a table.
-var valueTables = buildValueTables()
+// MinCount..MaxCount, indexed by tableIndex. It is built once, when first
+// needed (not at every start of a program that imports the package), so
+// drawing a match never enumerates or allocates a table.
+var valueTables = sync.OnceValue(func() *[64][]Vector {
+	t := buildValueTables()
+	return &t
+})
 
 func tableIndex(c Vector) int {
 	return (c[0]-MinCount)*16 + (c[1]-MinCount)*4 + (c[2] - MinCount)
@@ -47,7 +54,7 @@ func valueTable(c Vector) ([]Vector, error) {
 			return nil, fmt.Errorf("count of %s is %d; expected %d..%d", ItemNames[i], n, MinCount, MaxCount)
 		}
 	}
-	return valueTables[tableIndex(c)], nil
+	return valueTables()[tableIndex(c)], nil
 }
 
 // ValueTable returns V(c): every value vector v in {0..10}^3 with

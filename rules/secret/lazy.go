@@ -1,6 +1,9 @@
 package secret
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
 	"runtime"
 	"slices"
 	"sync"
@@ -41,9 +44,12 @@ type Lazy struct {
 	index    []int64
 	players  []lazyPlayer
 	names    []string
-	// byCommitment is the positions of each commitment, in order
-	// (copied-commitment flags, Find).
-	byCommitment map[commit.Commitment][]int
+	// byCommitment is the positions of the posts sorted by commitment,
+	// then position (commitmentKey.compare): Find and the
+	// copied-commitment flags bisect it (commitmentRange). A sorted
+	// slice, not a map of every commitment: a sixth of the memory, made
+	// in a fraction of the time.
+	byCommitment []commitmentKey
 	// next is the earliest maturation or revelation date after at.
 	next time.Time
 }
@@ -80,16 +86,16 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 	n := posts.len()
 	z := &Lazy{g: g, at: at, edits: edits, reveals: reveals,
 		posts: posts, playerOf: make([]int32, n), rank: make([]int32, n), index: make([]int64, n)}
-	// The commitments' index is built beside the players' (two maps of
-	// every post: on a large ledger, on two goroutines).
+	// The commitments' index is built beside the players' (on a large
+	// ledger, on two goroutines).
 	done := make(chan struct{})
 	index := func() {
 		defer close(done)
-		z.byCommitment = make(map[commit.Commitment][]int, n)
+		z.byCommitment = make([]commitmentKey, n)
 		for i := range n {
-			c := posts.at(i).Commitment
-			z.byCommitment[c] = append(z.byCommitment[c], i)
+			z.byCommitment[i] = commitmentKey{binary.BigEndian.Uint64(posts.at(i).Commitment[:8]), int32(i)}
 		}
+		slices.SortFunc(z.byCommitment, z.compareKeys)
 	}
 	if n >= parallelFrom {
 		go index()
@@ -126,8 +132,56 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 }
 
 // Find returns the positions of the actions whose post carries commitment
-// c, in order (none if no post does). The slice must not be changed.
-func (z *Lazy) Find(c commit.Commitment) []int { return z.byCommitment[c] }
+// c, in order (none if no post does), in a new slice; a bisection of
+// the posts sorted by commitment.
+func (z *Lazy) Find(c commit.Commitment) []int {
+	lo, hi := z.commitmentRange(&c)
+	if lo == hi {
+		return nil
+	}
+	out := make([]int, hi-lo)
+	for k := range out {
+		out[k] = int(z.byCommitment[lo+k].pos)
+	}
+	return out
+}
+
+// commitmentKey is a post's place in Lazy.byCommitment: the first 8
+// bytes of its commitment (big-endian, so that keys sort as the
+// commitments do) and its position in the posts.
+type commitmentKey struct {
+	prefix uint64
+	pos    int32
+}
+
+// compareKeys orders keys by commitment (the prefix, then the whole
+// commitment: no two commitments compare equal unless they are), then by
+// position.
+func (z *Lazy) compareKeys(a, b commitmentKey) int {
+	if a.prefix != b.prefix {
+		return cmp.Compare(a.prefix, b.prefix)
+	}
+	if c := bytes.Compare(z.posts.at(int(a.pos)).Commitment[:], z.posts.at(int(b.pos)).Commitment[:]); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.pos, b.pos)
+}
+
+// commitmentRange returns the keys [lo, hi) of byCommitment whose posts
+// carry commitment c, in position order (lo == hi if none).
+func (z *Lazy) commitmentRange(c *commit.Commitment) (lo, hi int) {
+	prefix := binary.BigEndian.Uint64(c[:8])
+	order := func(k commitmentKey) int {
+		if k.prefix != prefix {
+			return cmp.Compare(k.prefix, prefix)
+		}
+		return bytes.Compare(z.posts.at(int(k.pos)).Commitment[:], c[:])
+	}
+	lo, _ = slices.BinarySearchFunc(z.byCommitment, 0, func(k commitmentKey, _ int) int { return order(k) })
+	for hi = lo; hi < len(z.byCommitment) && order(z.byCommitment[hi]) == 0; hi++ {
+	}
+	return lo, hi
+}
 
 // At is the instant judged.
 func (z *Lazy) At() time.Time { return z.at }
@@ -170,7 +224,7 @@ func (z *Lazy) Judgement() *Judgement {
 func (z *Lazy) JudgeRest(stop func() bool) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(z.players)) {
+	for range min(max(runtime.GOMAXPROCS(0)-1, 1), len(z.players)) {
 		wg.Go(func() {
 			for n := next.Add(1) - 1; n < int64(len(z.players)) && !stop(); n = next.Add(1) - 1 {
 				pl := &z.players[n]
@@ -201,15 +255,15 @@ func (z *Lazy) judgePlayer(pl *lazyPlayer) {
 	for _, i := range pl.all {
 		a := z.slot(i)
 		p := &a.Post
-		list := z.byCommitment[p.Commitment]
-		if len(list) < 2 {
+		lo, hi := z.commitmentRange(&p.Commitment)
+		if hi-lo < 2 {
 			continue
 		}
 		j, ok := other[p.Commitment]
 		if !ok {
 			j = -1
-			for _, k := range list {
-				if z.playerOf[k] != z.playerOf[i] {
+			for _, key := range z.byCommitment[lo:hi] {
+				if k := int(key.pos); z.playerOf[k] != z.playerOf[i] {
 					j = k
 					break
 				}
