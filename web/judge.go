@@ -370,7 +370,7 @@ func (jc *judgeCache) lookup(c commit.Commitment) (*judgement, []int, error) {
 
 // judgeRest judges the players of the actions at idx, then, on the first
 // lookup of jd, starts judging the other players in the background (on
-// every CPU, a player at a time: secret.Lazy.JudgeRest) until jd's
+// every CPU but one, a player at a time: secret.Lazy.JudgeRest) until jd's
 // judgement is replaced, so later lookups find their actions judged. The
 // first lookup after a start or a new entry waits for its own players
 // only, with no background work competing.

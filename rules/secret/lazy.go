@@ -217,10 +217,11 @@ func (z *Lazy) Judgement() *Judgement {
 	return &Judgement{At: z.at, Actions: actions}
 }
 
-// JudgeRest judges the players not judged yet, on up to GOMAXPROCS
-// goroutines taking the players in turn, until all are or stop reports
-// true (it is asked before each player): a server calls it in the
-// background so that lookups find their actions judged.
+// JudgeRest judges the players not judged yet, on up to GOMAXPROCS-1
+// goroutines (at least one; a processor is left to whatever else runs,
+// such as a server's requests) taking the players in turn, until all are
+// or stop reports true (it is asked before each player): a server calls
+// it in the background so that lookups find their actions judged.
 func (z *Lazy) JudgeRest(stop func() bool) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
