@@ -54,21 +54,36 @@ type Lazy struct {
 	next time.Time
 }
 
-// slot returns where the action of posts[i] is kept; its player must
-// have been judged (judgePlayer makes the player's actions).
+// slot returns where the action of posts[i] is kept; it is final once
+// its player's judged count passed it (judgeUpTo).
 func (z *Lazy) slot(i int) *Action {
 	return &z.players[z.playerOf[i]].actions[z.rank[i]]
 }
 
-// lazyPlayer is one player's posts and whether they are judged.
+// lazyPlayer is one player's posts and how far they are judged. A
+// player's actions are judged in time order, as far as an asked action
+// (judgeUpTo): an action depends only on its player's earlier actions,
+// so a lookup of a player's early action does not wait for the later
+// ones.
 type lazyPlayer struct {
-	once   sync.Once
-	types  []string // the player's action types, in order of first post
-	groups [][]int  // positions in posts, one list per action type (types[k]'s is groups[k])
-	all    []int    // every position, in order
+	types []string // the player's action types, in order of first post
+	all   []int    // every position, in order
+	group []int32  // group[k]: the type of all[k] (an index in types)
+	// judged is how many of all's actions are judged (final, never
+	// written again); read without mu, written under it after the
+	// actions it covers.
+	judged atomic.Int32
+	mu     sync.Mutex // held while judging
 	// actions are the actions of all's posts (actions[k] is all[k]'s),
-	// made and written by judgePlayer only.
+	// made when the player is first judged and written under mu only.
 	actions []Action
+	// The judging's state, kept while the player is partly judged: the
+	// outstanding attempts of each type (judgeOne's live), the earliest
+	// post of each commitment by another player (copy flags) and the
+	// first action of each revealed salt (salt-reuse flags).
+	live  [][]*Action
+	other map[commit.Commitment]int
+	seen  map[string]int
 }
 
 // Prepare checks g and h as Judge does and returns the judgement of h at
@@ -114,16 +129,15 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 		}
 		pl := &z.players[pn]
 		z.playerOf[i], z.rank[i], z.index[i] = pn, int32(len(pl.all)), p.Index
-		// A player posts a few action types: their groups are found by
-		// a look along the player's types, not through a map of every
-		// player and type.
+		// A player posts a few action types: a post's is found by a look
+		// along the player's types, not through a map of every player
+		// and type.
 		gi := slices.Index(pl.types, p.ActionType)
 		if gi < 0 {
-			gi = len(pl.groups)
+			gi = len(pl.types)
 			pl.types = append(pl.types, p.ActionType)
-			pl.groups = append(pl.groups, nil)
 		}
-		pl.groups[gi] = append(pl.groups[gi], i)
+		pl.group = append(pl.group, int32(gi))
 		pl.all = append(pl.all, i)
 	}
 	z.next = g.nextDate(&posts, at)
@@ -194,11 +208,12 @@ func (z *Lazy) Len() int { return z.posts.len() }
 // then, and with no new entry, no state changes. It judges nothing.
 func (z *Lazy) NextDate() time.Time { return z.next }
 
-// Action is action i as Judge's Actions[i]; the first call for a player
-// judges all of that player's actions. The Action must not be changed.
+// Action is action i as Judge's Actions[i]. It judges the player's
+// actions up to i (in time order) that are not judged yet. The Action
+// must not be changed.
 func (z *Lazy) Action(i int) *Action {
 	pl := &z.players[z.playerOf[i]]
-	pl.once.Do(func() { z.judgePlayer(pl) })
+	z.judgeUpTo(pl, z.rank[i]+1)
 	return z.slot(i)
 }
 
@@ -208,7 +223,7 @@ func (z *Lazy) Action(i int) *Action {
 func (z *Lazy) Judgement() *Judgement {
 	for i := range z.players {
 		pl := &z.players[i]
-		pl.once.Do(func() { z.judgePlayer(pl) })
+		z.judgeUpTo(pl, int32(len(pl.all)))
 	}
 	actions := make([]Action, z.posts.len())
 	for i := range actions {
@@ -229,66 +244,81 @@ func (z *Lazy) JudgeRest(stop func() bool) {
 		wg.Go(func() {
 			for n := next.Add(1) - 1; n < int64(len(z.players)) && !stop(); n = next.Add(1) - 1 {
 				pl := &z.players[n]
-				pl.once.Do(func() { z.judgePlayer(pl) })
+				z.judgeUpTo(pl, int32(len(pl.all)))
 			}
 		})
 	}
 	wg.Wait()
 }
 
-// judgePlayer judges one player's actions, as judgeAll, flagCopies and
-// flagSaltReuse do for them.
-func (z *Lazy) judgePlayer(pl *lazyPlayer) {
-	pl.actions = make([]Action, len(pl.all))
-	for _, group := range pl.groups {
-		var live []*Action
-		for _, i := range group {
-			p := *z.posts.at(i)
-			a := z.slot(i)
-			*a = z.g.judgeOne(p, z.edits[p.Index], z.reveals[p.Index], &live, z.at)
-			live = append(live, a)
-		}
+// judgeUpTo judges the player's first n actions (in time order) that are
+// not judged yet, as judgeAll, flagCopies and flagSaltReuse do for them:
+// each action in turn, then its copy and salt-reuse flags, which rest on
+// earlier posts only.
+func (z *Lazy) judgeUpTo(pl *lazyPlayer, n int32) {
+	if pl.judged.Load() >= n {
+		return
 	}
-	// flagCopies: the flag names the earliest post of the commitment by
-	// another player, if earlier (the earliest post of each player is
-	// among flagCopies' firsts, in time order); found once per commitment.
-	other := map[commit.Commitment]int{}
-	for _, i := range pl.all {
-		a := z.slot(i)
-		p := &a.Post
-		lo, hi := z.commitmentRange(&p.Commitment)
-		if hi-lo < 2 {
-			continue
-		}
-		j, ok := other[p.Commitment]
-		if !ok {
-			j = -1
-			for _, key := range z.byCommitment[lo:hi] {
-				if k := int(key.pos); z.playerOf[k] != z.playerOf[i] {
-					j = k
-					break
-				}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	k := pl.judged.Load()
+	if k >= n {
+		return // judged meanwhile
+	}
+	if pl.actions == nil {
+		pl.actions = make([]Action, len(pl.all))
+		pl.live = make([][]*Action, len(pl.types))
+		pl.other = map[commit.Commitment]int{}
+		pl.seen = map[string]int{}
+	}
+	for ; k < n; k++ {
+		i := pl.all[k]
+		p := *z.posts.at(i)
+		a := &pl.actions[k]
+		live := &pl.live[pl.group[k]]
+		*a = z.g.judgeOne(p, z.edits[p.Index], z.reveals[p.Index], live, z.at)
+		*live = append(*live, a)
+		z.flagCopy(pl, i, a)
+		// flagSaltReuse, keyed by player and salt: one player's actions
+		// alone.
+		if salt, ok := revealedSalt(a, z.reveals); ok {
+			if j, dup := pl.seen[salt]; dup {
+				a.Flags = append(a.Flags, saltFlag(a, z.slot(j), salt))
+			} else {
+				pl.seen[salt] = i
 			}
-			other[p.Commitment] = j
-		}
-		if j >= 0 && j < i {
-			earlier := Post{Stamp: Stamp{Index: z.index[j]}, Player: z.names[z.playerOf[j]]}
-			a.Flags = append(a.Flags, copyFlag(p, &earlier))
 		}
 	}
-	// flagSaltReuse, keyed by player and salt: one player's actions alone.
-	seen := map[string]int{}
-	for _, i := range pl.all {
-		a := z.slot(i)
-		salt, ok := revealedSalt(a, z.reveals)
-		if !ok {
-			continue
+	pl.judged.Store(n)
+	if int(n) == len(pl.all) {
+		pl.live, pl.other, pl.seen = nil, nil, nil
+	}
+}
+
+// flagCopy is flagCopies for action a of posts[i]: the flag names the
+// earliest post of the commitment by another player, if earlier (the
+// earliest post of each player is among flagCopies' firsts, in time
+// order); found once per commitment of the player.
+func (z *Lazy) flagCopy(pl *lazyPlayer, i int, a *Action) {
+	p := &a.Post
+	lo, hi := z.commitmentRange(&p.Commitment)
+	if hi-lo < 2 {
+		return
+	}
+	j, ok := pl.other[p.Commitment]
+	if !ok {
+		j = -1
+		for _, key := range z.byCommitment[lo:hi] {
+			if k := int(key.pos); z.playerOf[k] != z.playerOf[i] {
+				j = k
+				break
+			}
 		}
-		if j, dup := seen[salt]; dup {
-			a.Flags = append(a.Flags, saltFlag(a, z.slot(j), salt))
-			continue
-		}
-		seen[salt] = i
+		pl.other[p.Commitment] = j
+	}
+	if j >= 0 && j < i {
+		earlier := Post{Stamp: Stamp{Index: z.index[j]}, Player: z.names[z.playerOf[j]]}
+		a.Flags = append(a.Flags, copyFlag(p, &earlier))
 	}
 }
 

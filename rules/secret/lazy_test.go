@@ -84,3 +84,40 @@ func TestLazyMatchesJudge(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyJudgesInTimeOrder: a player's actions are judged as far as the
+// asked one only, so asking them one at a time in each of three orders
+// (newest first, a random order, oldest first), with nothing judged in
+// the background, resumes each player's judging from where it stopped;
+// every action is still Judge's, and Judgement afterwards too.
+func TestLazyJudgesInTimeOrder(t *testing.T) {
+	start := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	h, end := genHistory(rand.New(rand.NewPCG(3, 14)), start)
+	for _, at := range []time.Time{end, start.Add(end.Sub(start) / 2)} {
+		j, err := secret.Game{}.Judge(h, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(j.Actions)
+		orders := map[string][]int{"newest first": make([]int, n), "random": rand.New(rand.NewPCG(9, 9)).Perm(n), "oldest first": make([]int, n)}
+		for i := range n {
+			orders["newest first"][i], orders["oldest first"][i] = n-1-i, i
+		}
+		for name, order := range orders {
+			z, err := secret.Game{}.Prepare(h, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range order {
+				if a := z.Action(i); !reflect.DeepEqual(*a, j.Actions[i]) {
+					t.Fatalf("%s, at %s: action %d (entry %d) differs:\nlazy:  %+v\nJudge: %+v", name, at, i, a.Post.Index, *a, j.Actions[i])
+				}
+			}
+			want, _ := json.Marshal(j)
+			got, _ := json.Marshal(z.Judgement())
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s, at %s: the judgements' JSON differ", name, at)
+			}
+		}
+	}
+}
