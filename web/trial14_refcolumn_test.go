@@ -1,0 +1,44 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/sealedhq/sealed/ledger"
+)
+
+// TestReplayTieRefColumnNulled (trial 14): the ref column of a
+// seed-reveal is a copy of its leaf's seed_commit member, which the
+// signed tree does not cover. Set to NULL in the database, the row no
+// longer answers EntriesReferencing (WHERE ref = ?), so the replay's
+// ledger check (verify.CheckResult) no longer sees the seed-reveal and
+// serves "no seed-reveal names the seed commitment", not tied, with 200:
+// a verdict the signed leaves do not support. entryOf cannot refuse a row
+// the query did not return. Before e7c6795 the page answered 409: its
+// search index comes from judgeCache.get, whose VerifiedSizeEach then
+// held every row's lookup columns to its leaf. Want: 409 (altered), or
+// the verdict of the leaves (tied, seed revealed at entry 1).
+func TestReplayTieRefColumnNulled(t *testing.T) {
+	f := newTieFixture(t)
+	f.add(t, "sc", "2026-11-16T08:00:00Z", &ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: tieMatch,
+		RulesVersion: "auction-0.2", Config: []byte(tieConfig), Commitment: tieCommitmentA})
+	sc := f.idx["sc"]
+	f.add(t, "sr", "2026-11-16T12:00:00Z", &ledger.Body{Kind: ledger.KindSeedReveal, SeedCommit: &sc, Seed: tieSeedA})
+	f.add(t, "real", "2026-11-16T12:00:01Z", &ledger.Body{Kind: ledger.KindResult, Game: "auction", MatchID: tieMatch,
+		ReplaySHA256: f.digest["a"], Summary: []byte(`{"note":"real"}`)})
+	if r := getReport(t, f.server(t, nil), "2"); r.Ledger == nil || !r.Ledger.Tied || r.Ledger.SeedReveal != 1 {
+		t.Fatalf("before tampering: %+v", r)
+	}
+	ts := tamperFixture(t, f, `UPDATE entries SET ref = NULL WHERE idx = `+itoa(f.idx["sr"]))
+	for _, path := range []string{"/api/v1/replays/2/report", "/replay/2"} {
+		w := do(ts, "GET", path, "")
+		body := w.Body.String()
+		if w.Code == http.StatusConflict && strings.Contains(body, "altered") {
+			continue
+		}
+		if w.Code != http.StatusOK || strings.Contains(body, "no seed-reveal names the seed commitment") {
+			t.Errorf("%s with the seed-reveal's ref column set to NULL: %d; want 409 or the leaves' verdict (tied), got:\n%.600s", path, w.Code, body)
+		}
+	}
+}
