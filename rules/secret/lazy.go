@@ -192,9 +192,16 @@ func (z *Lazy) commitmentRange(c *commit.Commitment) (lo, hi int) {
 		return bytes.Compare(z.posts.at(int(k.pos)).Commitment[:], c[:])
 	}
 	lo, _ = slices.BinarySearchFunc(z.byCommitment, 0, func(k commitmentKey, _ int) int { return order(k) })
-	for hi = lo; hi < len(z.byCommitment) && order(z.byCommitment[hi]) == 0; hi++ {
-	}
-	return lo, hi
+	// The end by bisection too, not by a walk over the keys of c: a
+	// commitment posted by n players (copies) would otherwise cost n
+	// steps for each of their posts, n² when they are judged.
+	hi, _ = slices.BinarySearchFunc(z.byCommitment[lo:], 0, func(k commitmentKey, _ int) int {
+		if order(k) <= 0 {
+			return -1
+		}
+		return 1
+	})
+	return lo, lo + hi
 }
 
 // At is the instant judged.
