@@ -42,3 +42,23 @@ func TestReplayTieRefColumnNulled(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeStrayRowFarPastTheEnd (trial 14): one row copied to index
+// 1<<60 in the database (as someone with write access to the file can)
+// makes the store's size (max(idx)+1) enormous; judgeCache.extend sized
+// the history's posts from it (dcb4002) and panicked (makeslice: cap out
+// of range: 500 on every commitment lookup; with the row at 1e11,
+// sealed serve died of a fatal "runtime: out of memory" before it
+// listened). Want: the judgement of the signed entries (the row past the
+// checkpoint is not judged), or 409.
+func TestJudgeStrayRowFarPastTheEnd(t *testing.T) {
+	f := newFixture(t)
+	ts := tamperFixture(t, f, `INSERT INTO entries SELECT 1152921504606846976, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref FROM entries WHERE idx = 8`)
+	v := readVector(t, "bid")
+	for _, path := range []string{"/api/v1/commitments/" + v.Commitment, "/c/" + v.Commitment} {
+		w := do(ts, "GET", path, "")
+		if w.Code != http.StatusOK && w.Code != http.StatusConflict {
+			t.Errorf("%s with a stray row at index 1<<60: %d %.300s", path, w.Code, w.Body.String())
+		}
+	}
+}
