@@ -136,9 +136,12 @@ func (jc *judgeCache) extend() (int64, error) {
 	// large slice at every growth by a quarter, about five times its size
 	// in all, every byte of it fresh memory to fault in (10 µs a page on
 	// the machine of docs/performance.md). A batch is reused once decoded.
+	// The bound is the latest signed checkpoint's size, which
+	// VerifiedSizeEach reads up to, not the store's size (max(idx)+1): a
+	// row altered or added far past the end would make that enormous.
 	var add secret.History
-	if n, err := jc.l.Size(); err == nil && n > jc.histSize {
-		add.Posts = make([]secret.Post, 0, n-jc.histSize)
+	if cp, err := jc.l.LatestCheckpoint(); err == nil && cp.Size > jc.histSize {
+		add.Posts = make([]secret.Post, 0, cp.Size-jc.histSize)
 	}
 	var found searchAdds
 	const batchSize, inFlight = 512, 256
