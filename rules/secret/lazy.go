@@ -45,7 +45,7 @@ type Lazy struct {
 	players  []lazyPlayer
 	names    []string
 	// byCommitment is the positions of the posts sorted by commitment,
-	// then position (commitmentKey.compare): Find and the
+	// then position (Lazy.compareKeys): Find and the
 	// copied-commitment flags bisect it (commitmentRange). A sorted
 	// slice, not a map of every commitment: a sixth of the memory, made
 	// in a fraction of the time.
@@ -89,7 +89,7 @@ type lazyPlayer struct {
 // Prepare checks g and h as Judge does and returns the judgement of h at
 // the instant at, to be made one player at a time (Lazy). It costs a sort
 // of the posts' positions (none when the posts are in time order and all
-// at or before at) and a map of their commitments; the rules run when an
+// at or before at) and a sort of their commitments; the rules run when an
 // action is asked for. The Lazy keeps h.Posts itself, which it never
 // writes, instead of a copy: the caller must not change them while it
 // uses the Lazy (appending to the slice is fine).
