@@ -56,14 +56,7 @@ func checkColumns(e *StoredEntry) string {
 	var m leafMembers
 	scanMembers(e.Leaf, &m)
 	lkind, _ := m.str(e.Leaf, mKind)
-	lref := int64(-1)
-	for _, k := range [...]int{mCommit, mSeedCommit} {
-		if raw := m.raw(e.Leaf, k); raw != nil {
-			if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-				lref = v
-			}
-		}
-	}
+	lref := leafRef(e.Leaf, &m)
 	lcommitment := ""
 	if lkind == string(KindCommit) {
 		lcommitment, _ = m.str(e.Leaf, mCommitment)
@@ -92,6 +85,21 @@ func checkColumns(e *StoredEntry) string {
 	return fmt.Sprintf("the stored columns disagree with the leaf: kind %q (leaf %q), posted_at %s (leaf %s), ref %s (leaf %s), commitment %s (leaf %s)",
 		e.Kind, lkind, show(e.HasPostedAt, e.PostedAt), show(hasPosted, strconv.Quote(lposted)),
 		show(e.Ref >= 0, e.Ref), show(lref >= 0, lref), show(e.Commitment != "", strconv.Quote(e.Commitment)), show(lcommitment != "", strconv.Quote(lcommitment)))
+}
+
+// leafRef is the ref column's value for a leaf (members m): its
+// seed_commit member if it has an integer one, else its commit member if
+// it has an integer one, else -1 (NULL).
+func leafRef(leaf []byte, m *leafMembers) int64 {
+	ref := int64(-1)
+	for _, k := range [...]int{mCommit, mSeedCommit} {
+		if raw := m.raw(leaf, k); raw != nil {
+			if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+				ref = v
+			}
+		}
+	}
+	return ref
 }
 
 // dedupOfLeaf recomputes the duplicate key of a canonical leaf

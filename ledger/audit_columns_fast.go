@@ -91,20 +91,7 @@ func (c *chunkColumns) row(leaf []byte, m *leafMembers, kind Kind, last bool) bo
 			return false
 		}
 	}
-	// ref: commit or seed_commit, at most one, a plain integer.
-	rc, rs := m.raw(leaf, mCommit), m.raw(leaf, mSeedCommit)
-	switch {
-	case m[mCommit] >= 0 && m[mSeedCommit] >= 0:
-		return false
-	case m[mCommit] >= 0:
-		if !plainInt(rc) || !bytes.Equal(rc, tr) {
-			return false
-		}
-	case m[mSeedCommit] >= 0:
-		if !plainInt(rs) || !bytes.Equal(rs, tr) {
-			return false
-		}
-	case len(tr) != 0:
+	if !refMatches(leaf, m, tr) {
 		return false
 	}
 	// commitment: a commit's, non-empty text; NULL for other kinds.
@@ -118,6 +105,23 @@ func (c *chunkColumns) row(leaf []byte, m *leafMembers, kind Kind, last bool) bo
 		return false
 	}
 	return true
+}
+
+// refMatches reports whether tr, a row's ref column as a chunk
+// aggregates it (decimal, or empty for NULL), is its leaf's commit or
+// seed_commit member (at most one of them, a plain integer), or empty
+// when the leaf has neither.
+func refMatches(leaf []byte, m *leafMembers, tr []byte) bool {
+	rc, rs := m.raw(leaf, mCommit), m.raw(leaf, mSeedCommit)
+	switch {
+	case m[mCommit] >= 0 && m[mSeedCommit] >= 0:
+		return false
+	case m[mCommit] >= 0:
+		return plainInt(rc) && bytes.Equal(rc, tr)
+	case m[mSeedCommit] >= 0:
+		return plainInt(rs) && bytes.Equal(rs, tr)
+	}
+	return len(tr) == 0
 }
 
 // done reports whether every value of the chunk was compared and the

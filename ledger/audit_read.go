@@ -215,11 +215,16 @@ func (l *Ledger) checkLeafChunks(ctx context.Context, ins []chan entryChunk, col
 // length, a leaf hash, a time): the chunk is then read again row by row.
 func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash, results *[]namedReplay, seeds *[]StoredSeedCommit, columns *bool) bool {
 	n := int64(len(hashes))
-	dedups := !e.NoDedups
+	// A chunk read with Leaves holds no duplicate keys but the ref
+	// column, each compared with its leaf (refMatches).
+	leavesOnly := e.Leaves && !e.HasColumns
+	dedups := !leavesOnly
 	if e.Count != n || e.Times != n || e.MinLeafHash != tlog.HashSize || int64(len(e.LeafHashes)) != n*tlog.HashSize ||
-		dedups && (e.MinDedup != 32 || int64(len(e.Dedups)) != n*32) {
+		dedups && (e.MinDedup != 32 || int64(len(e.Dedups)) != n*32) ||
+		leavesOnly && (!e.HasRefs || (e.RefType != "integer" && e.RefType != "null")) {
 		return false
 	}
+	refs := e.Refs
 	cols, colsOK := startColumns(e, n)
 	prev := c.prev
 	found := *results
@@ -254,6 +259,8 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 			if d, ok := dedupOfMembers(kind, body, &m); !ok || !bytes.Equal(d[:], e.Dedups[i*32:(i+1)*32]) {
 				return false
 			}
+		} else if tr, ok := cutToken(&refs, last); !ok || !plain || !refMatches(body, &m, tr) {
+			return false
 		}
 		switch kind {
 		case KindResult:
@@ -273,7 +280,7 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 			return false
 		}
 	}
-	if len(bodies) != 0 {
+	if len(bodies) != 0 || leavesOnly && len(refs) != 0 {
 		return false
 	}
 	c.prev = prev
@@ -288,8 +295,12 @@ func (c *leafChecker) checkBlobs(e *EntryChunk, first int64, hashes []tlog.Hash,
 // entry appends to c.entries the entry of a leaf checkBlobs checked, as
 // leafEntryOf converts its row: the kind and posted_at are the leaf's
 // members, the integration time the stored one, which checkBlobs found
-// in the leaf. false if posted_at does not parse.
+// in the leaf. false if the leaf has no kind or its posted_at does not
+// parse (the row path then decides).
 func (c *leafChecker) entry(index int64, kind Kind, body []byte, h tlog.Hash, integrated int64, m *leafMembers) bool {
+	if kind == "" {
+		return false // leafEntryOf refuses a leaf without a kind
+	}
 	e := Entry{Index: index, Kind: kind, Leaf: body, LeafHash: h, IntegratedAt: time.Unix(0, integrated).UTC()}
 	if m[mPostedAt] >= 0 {
 		s, ok := m.bytes(body, mPostedAt)

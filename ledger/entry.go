@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
@@ -61,13 +62,15 @@ func entryOf(s *StoredEntry) (Entry, error) {
 }
 
 // leafEntryOf converts a stored row to an Entry as VerifiedSizeEach hands
-// it, checking what the signed tree covers: the leaf must hash to the
-// stored leaf hash and hold the stored integration time. The kind and
-// posted_at are the leaf's own members; the lookup columns and the
-// duplicate key are not read (entryOf, which every other read uses,
-// checks them, and so does the audit). A row that fails, or a leaf
-// without a kind or with a posted_at that is not a TimeLayout time, is an
-// error wrapping ErrTampered that names the entry.
+// it, checking what the signed tree covers and what reads select rows
+// by: the leaf must hash to the stored leaf hash and hold the stored
+// integration time, and the ref column must be the leaf's commit or
+// seed_commit (leafRef). The kind and posted_at are the leaf's own
+// members; the other lookup columns and the duplicate key are not read
+// (entryOf, which every other read uses, checks them, and so does the
+// audit). A row that fails, or a leaf without a kind or with a posted_at
+// that is not a TimeLayout time, is an error wrapping ErrTampered that
+// names the entry.
 func leafEntryOf(s *StoredEntry) (Entry, error) {
 	e := Entry{Index: s.Index, Leaf: json.RawMessage(s.Leaf), IntegratedAt: time.Unix(0, s.IntegratedAt).UTC()}
 	if len(s.LeafHash) != tlog.HashSize {
@@ -86,6 +89,17 @@ func leafEntryOf(s *StoredEntry) (Entry, error) {
 	kind, ok := m.str(s.Leaf, mKind)
 	if !ok || kind == "" {
 		return e, fmt.Errorf("entry %d: the leaf has no kind: %w", s.Index, ErrTampered)
+	}
+	// The ref column is what EntriesReferencing selects rows by: a row
+	// whose ref was moved would be missing from it, not refused.
+	if ref := leafRef(s.Leaf, &m); s.Ref != ref {
+		show := func(v int64) string {
+			if v < 0 {
+				return "none"
+			}
+			return strconv.FormatInt(v, 10)
+		}
+		return e, fmt.Errorf("entry %d: the stored columns disagree with the leaf: ref %s (leaf %s): %w", s.Index, show(s.Ref), show(ref), ErrTampered)
 	}
 	e.Kind = kindOf([]byte(kind))
 	if m[mPostedAt] >= 0 {

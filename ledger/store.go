@@ -332,10 +332,15 @@ type EntryChunk struct {
 	// concatenated in index order.
 	MinDedup int64
 	Dedups   []byte
-	// NoDedups is set by a caller that does not check the duplicate keys
-	// ([Ledger.VerifiedSizeEach]): the store may then leave MinDedup and
-	// Dedups empty.
-	NoDedups bool
+	// Leaves is set by a caller that checks the leaves and the ref
+	// column only ([Ledger.VerifiedSizeEach]; Columns unset): the store
+	// may then leave MinDedup, Dedups and the other lookup columns
+	// empty, and reads the ref column into Refs (as with Columns) and
+	// the storage class of its maximum into RefType ("integer" or "null"
+	// when every ref is a number or NULL), and sets HasRefs.
+	Leaves  bool
+	RefType string
+	HasRefs bool
 
 	// Columns is set by the caller to ask for the lookup columns too; a
 	// store that fills them sets HasColumns. KindRows and CommitmentRows

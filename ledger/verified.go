@@ -25,9 +25,12 @@ type verifiedLeaves struct {
 // checkpoint against it: every leaf is read, hashed (RFC 6962) and the
 // tree of those hashes must have the checkpoint's signed root; each leaf
 // must also hash to its stored leaf hash and hold its stored integration
-// time. It reads nothing else: the lookup columns and duplicate keys,
-// which the signed tree does not cover, are checked by every other read of
-// an entry (Entry, Entries, CommitsByCommitment, EntriesReferencing),
+// time, and its ref column must be its leaf's commit or seed_commit (the
+// column EntriesReferencing selects rows by, so a row whose ref was moved
+// would be missing there, not refused). It reads nothing else: the other
+// lookup columns and the duplicate keys, which the signed tree does not
+// cover and no read selects rows by alone, are checked by every other read
+// of an entry (Entry, Entries, CommitsByCommitment, EntriesReferencing),
 // which refuses a row whose columns disagree with its leaf, and by the
 // audit. It returns the size checked: every entry below it, as served by
 // this Ledger from then on, is backed by a signed checkpoint (a read of
@@ -47,20 +50,20 @@ func (l *Ledger) VerifiedSize(ctx context.Context) (int64, error) {
 // anew (those from the size verified before up to the new size, in index
 // order) as it reads them, so a reader can build on them without reading
 // them again. fn sees an entry before the checkpoint's root is compared:
-// the entries are backed by the signed checkpoint only if
-// VerifiedSizeEach returns no error, so fn should keep them aside until
-// then. An error from fn stops the check and is returned. fn must not
-// call the Ledger's VerifiedSize methods; it may keep the entry's Leaf,
-// but not the *Entry itself, which may be reused once fn returns.
-// The entries handed to fn are taken from their leaves alone: the kind
-// and posted_at are the leaf's members, never a lookup column (an entry
-// whose column disagrees with its leaf is handed as its leaf says, while
-// Entry refuses its row). A store with chunked reads (ChunkReader) is
-// read as the audit reads it, a chunk of aggregates at a time (two chunks
-// read and checked at once, without the lookup columns and duplicate
-// keys: NoDedups), and a chunk that does not check out is read again row
-// by row, which decides: fn sees the same entries, and the same errors
-// are returned.
+// the entries are backed by the signed checkpoint only if VerifiedSizeEach
+// returns no error, so fn should keep them aside until then. An error from
+// fn stops the check and is returned. fn must not call the Ledger's
+// VerifiedSize methods; it may keep the entry's Leaf, but not the *Entry
+// itself, which may be reused once fn returns. The entries handed to fn
+// are taken from their leaves alone: the kind and posted_at are the leaf's
+// members, never a lookup column (an entry whose kind, posted_at or
+// commitment column disagrees with its leaf is handed as its leaf says,
+// while Entry refuses its row). A store
+// with chunked reads (ChunkReader) is read as the audit reads it, a chunk
+// of aggregates at a time (two chunks read and checked at once, the leaves
+// and the ref column only: EntryChunk.Leaves), and a chunk that does not
+// check out is read again row by row, which decides: fn sees the same
+// entries, and the same errors are returned.
 func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (int64, error) {
 	v := &l.verified
 	v.mu.Lock()
@@ -146,8 +149,8 @@ func (l *Ledger) verifyRows(ctx context.Context, from, to, size int64, each func
 
 // verifyChunks is verifyRows through the store's chunk reads (the
 // audit's fast path, ChunkReader): each chunk of entries is read as a few
-// aggregates (leaves, leaf hashes and integration times: NoDedups, no
-// lookup columns) and checked as the audit checks them, in Go
+// aggregates (leaves, leaf hashes, integration times and the ref
+// column: EntryChunk.Leaves) and checked as the audit checks them, in Go
 // (checkBlobs); a chunk that does not check out in every respect is read
 // again row by row (verifyRows), which decides, so the fast path can only
 // accept what leafEntryOf accepts. Two goroutines (and connections) read and check
@@ -180,7 +183,7 @@ func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int6
 			lc := leafChecker{store: l.store}
 			for a := from + int64(k)*verifyEntryChunk; a < to; a += auditEntryReaders * verifyEntryChunk {
 				r := checked{first: a, end: min(a+verifyEntryChunk, to)}
-				c := &EntryChunk{NoDedups: true}
+				c := &EntryChunk{Leaves: true}
 				if r.err = cr.EntryChunk(ctx, r.first, r.end, c); r.err == nil {
 					n := int(r.end - r.first)
 					hashes = slices.Grow(hashes[:0], n)[:n]

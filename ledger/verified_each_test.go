@@ -78,9 +78,10 @@ func TestVerifiedSizeEach(t *testing.T) {
 // entryOf). With a lookup column rewritten in the second chunk, which the
 // signed tree does not cover, the check passes on both paths (the chunks,
 // and rows for a store without them) and hands the entry as its leaf
-// says, while Entry refuses the row; with a stored leaf hash rewritten
-// there instead, the check fails on both paths naming the entry, and fn
-// has seen the entries before it only.
+// says, while Entry refuses the row; with a stored leaf hash or a ref
+// column (which reads select rows by) rewritten there instead, the check
+// fails on both paths naming the entry, and fn has seen the entries
+// before it only.
 func TestVerifiedSizeEachChunks(t *testing.T) {
 	ctx := context.Background()
 	l, path, _ := newTestLedger(t, ledger.Options{CheckpointInterval: time.Millisecond})
@@ -188,18 +189,46 @@ func TestVerifiedSizeEachChunks(t *testing.T) {
 		}
 	}
 
-	lh := alter(t, `UPDATE entries SET leaf_hash = zeroblob(32) WHERE idx = `+fmt.Sprint(bad))
-	for name, r := range readers(t, lh) {
-		seen := 0
-		_, err = r.VerifiedSizeEach(ctx, func(e *ledger.Entry) error {
-			if e.Index != int64(seen) {
-				t.Fatalf("%s: entry %d handed after %d others", name, e.Index, seen)
+	// What the check refuses, naming the entry, on both paths: a stored
+	// leaf hash rewritten, and a ref column moved (EntriesReferencing
+	// selects rows by it: the row would be missing there, not refused).
+	const reveal = 1501 // a reveal of commit 1500 (1501 % 5 == 1)
+	for _, c := range []struct {
+		name, stmt, want string
+		first            int64 // the entry refused (-1: none)
+	}{
+		{"leaf hash", `UPDATE entries SET leaf_hash = zeroblob(32) WHERE idx = ` + fmt.Sprint(bad), fmt.Sprintf("entry %d: the leaf hashes to", bad), bad},
+		{"ref NULL", `UPDATE entries SET ref = NULL WHERE idx = ` + fmt.Sprint(reveal), fmt.Sprintf("entry %d: the stored columns disagree with the leaf: ref none (leaf %d)", reveal, bad), reveal},
+		{"ref moved", `UPDATE entries SET ref = 3 WHERE idx = ` + fmt.Sprint(reveal), fmt.Sprintf("entry %d: the stored columns disagree with the leaf: ref 3 (leaf %d)", reveal, bad), reveal},
+		{"ref on a commit", `UPDATE entries SET ref = 0 WHERE idx = ` + fmt.Sprint(bad), fmt.Sprintf("entry %d: the stored columns disagree with the leaf: ref 0 (leaf none)", bad), bad},
+		// SQLite's INTEGER affinity stores the text '1500' as the
+		// integer 1500 again: nothing to refuse.
+		{"ref as text", `UPDATE entries SET ref = '` + fmt.Sprint(bad) + `' WHERE idx = ` + fmt.Sprint(reveal), "", -1},
+		// A value of another type: the store refuses the row's read
+		// (its range's, so fewer entries may be handed first).
+		{"ref as real", `UPDATE entries SET ref = 1500.5 WHERE idx = ` + fmt.Sprint(reveal), fmt.Sprintf("the row at index %d holds the real number 1500.5 in column ref", reveal), reveal},
+		{"ref as blob", `UPDATE entries SET ref = x'01' WHERE idx = ` + fmt.Sprint(reveal), fmt.Sprintf("the row at index %d holds", reveal), reveal},
+	} {
+		first := c.first
+		for name, r := range readers(t, alter(t, c.stmt)) {
+			seen := int64(0)
+			_, err = r.VerifiedSizeEach(ctx, func(e *ledger.Entry) error {
+				if e.Index != seen {
+					t.Fatalf("%s, %s: entry %d handed after %d others", c.name, name, e.Index, seen)
+				}
+				seen++
+				return nil
+			})
+			if first < 0 {
+				if err != nil || seen != n {
+					t.Fatalf("%s, %s: %v, %d entries handed; want all %d", c.name, name, err, seen, n)
+				}
+				continue
 			}
-			seen++
-			return nil
-		})
-		if !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), fmt.Sprintf("entry %d: the leaf hashes to", bad)) || seen != bad {
-			t.Fatalf("%s, with entry %d's leaf hash rewritten: %v, %d entries handed; want ErrTampered naming it, %d handed", name, bad, err, seen, bad)
+			typed := strings.HasPrefix(c.name, "ref as ")
+			if !errors.Is(err, ledger.ErrTampered) || !strings.Contains(err.Error(), c.want) || seen != first && !(typed && seen < first) {
+				t.Fatalf("%s, %s: %v, %d entries handed; want ErrTampered containing %q, %d handed", c.name, name, err, seen, c.want, first)
+			}
 		}
 	}
 

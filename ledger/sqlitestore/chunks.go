@@ -31,13 +31,14 @@ const entryChunkQuery = `SELECT count(*), count(integrated_at), coalesce(min(len
 	coalesce(min(length(dedup)), 0), CAST(group_concat(dedup, '') AS BLOB)
 	FROM (SELECT body, leaf_hash, integrated_at, dedup FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
 
-// entryLeavesQuery is entryChunkQuery without the duplicate keys (the
-// chunk's NoDedups): MinDedup and Dedups are read as 0 and empty.
+// entryLeavesQuery is entryChunkQuery without the duplicate keys, and
+// with the ref column (the chunk's Leaves): the storage class of its
+// maximum and the column comma-separated, NULL as ”.
 const entryLeavesQuery = `SELECT count(*), count(integrated_at), coalesce(min(length(leaf_hash)), 0),
 	CAST(group_concat(body, '') AS BLOB), CAST(group_concat(leaf_hash, '') AS BLOB),
 	CAST(group_concat(length(body), ',') AS BLOB), CAST(group_concat(integrated_at, ',') AS BLOB),
-	0, x''
-	FROM (SELECT body, leaf_hash, integrated_at FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
+	typeof(max(ref)), CAST(group_concat(coalesce(ref, ''), ',') AS BLOB)
+	FROM (SELECT body, leaf_hash, integrated_at, ref FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx)`
 
 // entryColumnsQuery is entryChunkQuery and the lookup columns, as
 // ledger.EntryChunk describes them: the counts of non-NULL kind and
@@ -82,10 +83,11 @@ func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryC
 		return err
 	}
 	q := entryChunkQuery
+	leaves := c.Leaves && !c.Columns
 	switch {
 	case c.Columns:
 		q = entryColumnsQuery
-	case c.NoDedups:
+	case leaves:
 		q = entryLeavesQuery
 	}
 	rows, err := s.r.QueryContext(ctx, q, from, to)
@@ -99,14 +101,22 @@ func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryC
 		}
 		return fmt.Errorf("audit: no row from the entry chunk query")
 	}
-	var bodies, leaves, lengths, instants, dedups sql.RawBytes
-	dest := []any{&c.Count, &c.Times, &c.MinLeafHash, &bodies, &leaves, &lengths, &instants, &c.MinDedup, &dedups}
+	var bodies, hashes, lengths, instants, dedups sql.RawBytes
 	var kinds, posted, refs, commitments sql.RawBytes
-	if c.Columns {
-		dest = append(dest, &c.KindRows, &c.CommitmentRows, &c.Types, &kinds, &posted, &refs, &commitments)
+	dest := []any{&c.Count, &c.Times, &c.MinLeafHash, &bodies, &hashes, &lengths, &instants}
+	switch {
+	case leaves:
+		dest = append(dest, &c.RefType, &refs)
+	case c.Columns:
+		dest = append(dest, &c.MinDedup, &dedups, &c.KindRows, &c.CommitmentRows, &c.Types, &kinds, &posted, &refs, &commitments)
+	default:
+		dest = append(dest, &c.MinDedup, &dedups)
 	}
 	if err := rows.Scan(dest...); err != nil {
 		return err
+	}
+	if c.HasRefs = leaves; leaves {
+		c.Refs = keep(c.Refs, refs)
 	}
 	if c.HasColumns = c.Columns; c.Columns {
 		c.Kinds = keep(c.Kinds, kinds)
@@ -116,7 +126,7 @@ func (s *Store) EntryChunk(ctx context.Context, from, to int64, c *ledger.EntryC
 	}
 	c.Dedups = keep(c.Dedups, dedups)
 	c.Bodies = keep(c.Bodies, bodies)
-	c.LeafHashes = keep(c.LeafHashes, leaves)
+	c.LeafHashes = keep(c.LeafHashes, hashes)
 	c.Lengths = keep(c.Lengths, lengths)
 	c.Instants = keep(c.Instants, instants)
 	return rows.Close()
