@@ -118,6 +118,8 @@ func TestTamper(t *testing.T) {
 		// The lookup columns rulings read must equal the signed leaf.
 		{"kind column", nil, `UPDATE entries SET kind = 'result' WHERE idx = 4`, 4, -1, "columns disagree with the leaf"},
 		{"posted_at column", nil, `UPDATE entries SET posted_at = 1795132800000000000 WHERE idx = 5`, 5, -1, "columns disagree with the leaf"},
+		// Trial 14: a text posted_at stopped the audit with a scan error.
+		{"posted_at column as text", nil, `UPDATE entries SET posted_at = 'x' WHERE idx = 5`, 5, -1, `posted_at "x" (leaf`},
 		{"commitment column", nil, `UPDATE entries SET commitment = NULL WHERE idx = 6`, 6, -1, "columns disagree with the leaf"},
 		{"ref column", nil, `UPDATE entries SET ref = 3 WHERE idx = 8`, 8, -1, "columns disagree with the leaf"},
 		{"truncated log", nil, fmt.Sprintf(`DROP TRIGGER hashes_no_delete; DELETE FROM entries WHERE idx >= 17; DELETE FROM hashes WHERE id >= %d`, tlog.StoredHashIndex(0, 17)), 17, 20, "missing"},

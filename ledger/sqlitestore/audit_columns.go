@@ -36,14 +36,14 @@ ORDER BY idx LIMIT 1`
 // equal the leaf's fields. It returns the first disagreeing entry's index
 // and what differed, or -1.
 func auditColumns(ctx context.Context, db *sql.DB, from, to int64) (int64, string, error) {
+	// The columns are scanned as whatever SQLite holds: a disagreeing
+	// row may hold a value of another type (a text posted_at), which is
+	// the finding to name, not a scan error.
 	var (
-		idx                         int64
-		kind                        string
-		lkind, lposted, lcommitment sql.NullString
-		commitment                  sql.NullString
-		posted, ref, lref           sql.NullInt64
+		idx                                                     int64
+		kind, lkind, posted, lposted, ref, lref, commitment, lc any
 	)
-	err := db.QueryRowContext(ctx, columnsQuery, from, to).Scan(&idx, &kind, &lkind, &posted, &lposted, &ref, &lref, &commitment, &lcommitment)
+	err := db.QueryRowContext(ctx, columnsQuery, from, to).Scan(&idx, &kind, &lkind, &posted, &lposted, &ref, &lref, &commitment, &lc)
 	if errors.Is(err, sql.ErrNoRows) {
 		return -1, "", nil
 	}
@@ -52,18 +52,17 @@ func auditColumns(ctx context.Context, db *sql.DB, from, to int64) (int64, strin
 	}
 	show := func(v any) string {
 		switch v := v.(type) {
-		case sql.NullString:
-			if v.Valid {
-				return fmt.Sprintf("%q", v.String)
-			}
-		case sql.NullInt64:
-			if v.Valid {
-				return fmt.Sprint(v.Int64)
-			}
+		case nil:
+			return "none"
+		case string:
+			return fmt.Sprintf("%q", v)
+		case []byte:
+			return fmt.Sprintf("%q", v)
 		}
-		return "none"
+		return fmt.Sprint(v)
 	}
-	what := fmt.Sprintf("the stored columns disagree with the leaf: kind %q (leaf %s), posted_at %s (leaf %s), ref %s (leaf %s), commitment %s (leaf %s)",
-		kind, show(lkind), show(posted), show(lposted), show(ref), show(lref), show(commitment), show(lcommitment))
+	lcommitment := lc
+	what := fmt.Sprintf("the stored columns disagree with the leaf: kind %s (leaf %s), posted_at %s (leaf %s), ref %s (leaf %s), commitment %s (leaf %s)",
+		show(kind), show(lkind), show(posted), show(lposted), show(ref), show(lref), show(commitment), show(lcommitment))
 	return idx, what, nil
 }
