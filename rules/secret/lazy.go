@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -52,6 +53,12 @@ type Lazy struct {
 	// which Find returns slices of.
 	byCommitment []commitmentKey
 	found        []int
+	// dir[b] is the first key of byCommitment whose prefix's top bits
+	// (prefix>>shift) are at least b: a lookup bisects one bucket of
+	// about one key, not the whole slice (whose every step would be a
+	// cache miss on a large ledger).
+	dir   []int32
+	shift uint
 	// next is the earliest maturation or revelation date after at.
 	next time.Time
 }
@@ -116,6 +123,17 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 		z.found = make([]int, n)
 		for k, key := range z.byCommitment {
 			z.found[k] = int(key.pos)
+		}
+		// The directory: about one bucket per post, by the prefix's top
+		// bits (the commitments are hashes: evenly spread).
+		z.shift = uint(64 - bits.Len(uint(n)))
+		z.dir = make([]int32, 1<<(64-z.shift)+1)
+		k := 0
+		for b := range z.dir {
+			for k < n && z.byCommitment[k].prefix>>z.shift < uint64(b) {
+				k++
+			}
+			z.dir[b] = int32(k)
 		}
 	}
 	if n >= parallelFrom {
@@ -193,17 +211,20 @@ func (z *Lazy) commitmentRange(c *commit.Commitment) (lo, hi int) {
 		}
 		return bytes.Compare(z.posts.at(int(k.pos)).Commitment[:], c[:])
 	}
-	lo, _ = slices.BinarySearchFunc(z.byCommitment, 0, func(k commitmentKey, _ int) int { return order(k) })
+	b := prefix >> z.shift
+	from, to := int(z.dir[b]), int(z.dir[b+1])
+	bucket := z.byCommitment[from:to]
+	lo, _ = slices.BinarySearchFunc(bucket, 0, func(k commitmentKey, _ int) int { return order(k) })
 	// The end by bisection too, not by a walk over the keys of c: a
 	// commitment posted by n players (copies) would otherwise cost n
 	// steps for each of their posts, n² when they are judged.
-	hi, _ = slices.BinarySearchFunc(z.byCommitment[lo:], 0, func(k commitmentKey, _ int) int {
+	hi, _ = slices.BinarySearchFunc(bucket[lo:], 0, func(k commitmentKey, _ int) int {
 		if order(k) <= 0 {
 			return -1
 		}
 		return 1
 	})
-	return lo, lo + hi
+	return from + lo, from + lo + hi
 }
 
 // At is the instant judged.
