@@ -40,7 +40,26 @@ func (e *Entry) Body() (*Body, error) {
 // wrapping ErrTampered that names the entry and what differs: readers
 // never act on a column the signed leaf does not back.
 func entryOf(s *StoredEntry) (Entry, error) {
-	e := Entry{Index: s.Index, Kind: s.Kind, Leaf: json.RawMessage(s.Leaf), IntegratedAt: time.Unix(0, s.IntegratedAt).UTC()}
+	e, err := leafOf(s)
+	if err != nil {
+		return e, err
+	}
+	e.Kind = s.Kind
+	if problem := checkColumns(s); problem != "" {
+		return e, fmt.Errorf("entry %d: %s: %w", s.Index, problem, ErrTampered)
+	}
+	if s.HasPostedAt {
+		e.PostedAt = time.Unix(0, s.PostedAt).UTC()
+	}
+	return e, nil
+}
+
+// leafOf is the Entry of a stored row without its kind and posted_at,
+// after the checks every reading makes: the leaf must hash to the stored
+// leaf hash (32 bytes) and hold the stored integration time; otherwise an
+// error wrapping ErrTampered that names the entry.
+func leafOf(s *StoredEntry) (Entry, error) {
+	e := Entry{Index: s.Index, Leaf: json.RawMessage(s.Leaf), IntegratedAt: time.Unix(0, s.IntegratedAt).UTC()}
 	if len(s.LeafHash) != tlog.HashSize {
 		return e, fmt.Errorf("entry %d: stored leaf hash has %d bytes: %w", s.Index, len(s.LeafHash), ErrTampered)
 	}
@@ -51,12 +70,6 @@ func entryOf(s *StoredEntry) (Entry, error) {
 	if !leafHasTime(s.Leaf, s.IntegratedAt, &timeNeedle{}) {
 		return e, fmt.Errorf("entry %d: the stored integration time %s differs from the leaf's integrated_at: %w",
 			s.Index, e.IntegratedAt.Format(TimeLayout), ErrTampered)
-	}
-	if problem := checkColumns(s); problem != "" {
-		return e, fmt.Errorf("entry %d: %s: %w", s.Index, problem, ErrTampered)
-	}
-	if s.HasPostedAt {
-		e.PostedAt = time.Unix(0, s.PostedAt).UTC()
 	}
 	return e, nil
 }
@@ -72,17 +85,9 @@ func entryOf(s *StoredEntry) (Entry, error) {
 // that is not a TimeLayout time, is an error wrapping ErrTampered that
 // names the entry.
 func leafEntryOf(s *StoredEntry) (Entry, error) {
-	e := Entry{Index: s.Index, Leaf: json.RawMessage(s.Leaf), IntegratedAt: time.Unix(0, s.IntegratedAt).UTC()}
-	if len(s.LeafHash) != tlog.HashSize {
-		return e, fmt.Errorf("entry %d: stored leaf hash has %d bytes: %w", s.Index, len(s.LeafHash), ErrTampered)
-	}
-	e.LeafHash = tlog.Hash(s.LeafHash)
-	if h := tlog.RecordHash(s.Leaf); h != e.LeafHash {
-		return e, fmt.Errorf("entry %d: the leaf hashes to %s, not to its stored leaf hash %s: %w", s.Index, h, e.LeafHash, ErrTampered)
-	}
-	if !leafHasTime(s.Leaf, s.IntegratedAt, &timeNeedle{}) {
-		return e, fmt.Errorf("entry %d: the stored integration time %s differs from the leaf's integrated_at: %w",
-			s.Index, e.IntegratedAt.Format(TimeLayout), ErrTampered)
+	e, err := leafOf(s)
+	if err != nil {
+		return e, err
 	}
 	var m leafMembers
 	scanMembers(s.Leaf, &m)

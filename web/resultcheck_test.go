@@ -80,6 +80,19 @@ func getReport(t *testing.T, s *Server, id string) reportJSON {
 	return r
 }
 
+// addTiedMatch adds to f a match tied to the ledger: the seed-commit of
+// tieMatch ("sc", entry 0), its seed-reveal ("sr", entry 1) and the
+// result of replay a ("real", entry 2), played from that seed.
+func addTiedMatch(t *testing.T, f *fixture) {
+	t.Helper()
+	f.add(t, "sc", "2026-11-16T08:00:00Z", &ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: tieMatch,
+		RulesVersion: "auction-0.2", Config: []byte(tieConfig), Commitment: tieCommitmentA})
+	sc := f.idx["sc"]
+	f.add(t, "sr", "2026-11-16T12:00:00Z", &ledger.Body{Kind: ledger.KindSeedReveal, SeedCommit: &sc, Seed: tieSeedA})
+	f.add(t, "real", "2026-11-16T12:00:01Z", &ledger.Body{Kind: ledger.KindResult, Game: "auction", MatchID: tieMatch,
+		ReplaySHA256: f.digest["a"], Summary: []byte(`{"note":"real"}`)})
+}
+
 // TestReplayTiedToLedger is the security review's repro through the site:
 // the match's seed committed at entry 0 and revealed at entry 1, the real
 // result at entry 2; then a second result for the same match, posted
@@ -88,12 +101,7 @@ func getReport(t *testing.T, s *Server, id string) reportJSON {
 // is not tied to the ledger. Indexes and commitments worked by hand.
 func TestReplayTiedToLedger(t *testing.T) {
 	f := newTieFixture(t)
-	f.add(t, "sc", "2026-11-16T08:00:00Z", &ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: tieMatch,
-		RulesVersion: "auction-0.2", Config: []byte(tieConfig), Commitment: tieCommitmentA})
-	sc := f.idx["sc"]
-	f.add(t, "sr", "2026-11-16T12:00:00Z", &ledger.Body{Kind: ledger.KindSeedReveal, SeedCommit: &sc, Seed: tieSeedA})
-	f.add(t, "real", "2026-11-16T12:00:01Z", &ledger.Body{Kind: ledger.KindResult, Game: "auction", MatchID: tieMatch,
-		ReplaySHA256: f.digest["a"], Summary: []byte(`{"note":"real"}`)})
+	addTiedMatch(t, f)
 	s := f.server(t, func(o *Options) { o.WriteRate, o.WriteBurst = 1e6, 1e6 })
 	f.clk.set(at(t, "2026-11-16T13:00:00Z"))
 	auth := []string{"Authorization", "Bearer " + testToken, "Content-Type", "application/json"}

@@ -38,14 +38,7 @@ func TestLazyMatchesJudge(t *testing.T) {
 		h, end := genHistory(rand.New(rand.NewPCG(uint64(si), 56)), start)
 		for gi, g := range games {
 			for _, at := range []time.Time{end, start.Add(end.Sub(start) / 3), start.Add(-time.Hour)} {
-				j, err := g.Judge(h, at)
-				if err != nil {
-					t.Fatal(err)
-				}
-				z, err := g.Prepare(h, at)
-				if err != nil {
-					t.Fatal(err)
-				}
+				j, z := judgeAndPrepare(t, g, h, at)
 				if z.Len() != len(j.Actions) || !z.At().Equal(at) {
 					t.Fatalf("start %d, game %d, at %s: %d actions, want %d", si, gi, at, z.Len(), len(j.Actions))
 				}
@@ -120,4 +113,19 @@ func TestLazyJudgesInTimeOrder(t *testing.T) {
 			}
 		}
 	}
+}
+
+// judgeAndPrepare returns g's judgement of h at at (Judge, the
+// reference) and the Lazy to compare with it (Prepare).
+func judgeAndPrepare(t *testing.T, g secret.Game, h secret.History, at time.Time) (*secret.Judgement, *secret.Lazy) {
+	t.Helper()
+	j, err := g.Judge(h, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := g.Prepare(h, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j, z
 }

@@ -4,29 +4,23 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/sealedhq/sealed/ledger"
 )
 
 // TestReplayTieRefColumnNulled (trial 14): the ref column of a
 // seed-reveal is a copy of its leaf's seed_commit member, which the
 // signed tree does not cover. Set to NULL in the database, the row no
-// longer answers EntriesReferencing (WHERE ref = ?), so the replay's
-// ledger check (verify.CheckResult) no longer sees the seed-reveal and
-// serves "no seed-reveal names the seed commitment", not tied, with 200:
-// a verdict the signed leaves do not support. entryOf cannot refuse a row
-// the query did not return. Before e7c6795 the page answered 409: its
-// search index comes from judgeCache.get, whose VerifiedSizeEach then
-// held every row's lookup columns to its leaf. Want: 409 (altered), or
-// the verdict of the leaves (tied, seed revealed at entry 1).
+// longer answers EntriesReferencing (WHERE ref = ?), and entryOf cannot
+// refuse a row the query did not return: the replay's ledger check
+// (verify.CheckResult) would not see the seed-reveal and would serve "no
+// seed-reveal names the seed commitment", not tied, with 200, a verdict
+// the signed leaves do not support (it did, while VerifiedSizeEach read
+// no lookup column). The site's check before judging holds the ref
+// column to its leaf, so the replay's page and report answer 409
+// (altered), or would give the leaves' verdict (tied, seed revealed at
+// entry 1).
 func TestReplayTieRefColumnNulled(t *testing.T) {
 	f := newTieFixture(t)
-	f.add(t, "sc", "2026-11-16T08:00:00Z", &ledger.Body{Kind: ledger.KindSeedCommit, Game: "auction", MatchID: tieMatch,
-		RulesVersion: "auction-0.2", Config: []byte(tieConfig), Commitment: tieCommitmentA})
-	sc := f.idx["sc"]
-	f.add(t, "sr", "2026-11-16T12:00:00Z", &ledger.Body{Kind: ledger.KindSeedReveal, SeedCommit: &sc, Seed: tieSeedA})
-	f.add(t, "real", "2026-11-16T12:00:01Z", &ledger.Body{Kind: ledger.KindResult, Game: "auction", MatchID: tieMatch,
-		ReplaySHA256: f.digest["a"], Summary: []byte(`{"note":"real"}`)})
+	addTiedMatch(t, f)
 	if r := getReport(t, f.server(t, nil), "2"); r.Ledger == nil || !r.Ledger.Tied || r.Ledger.SeedReveal != 1 {
 		t.Fatalf("before tampering: %+v", r)
 	}
@@ -45,12 +39,13 @@ func TestReplayTieRefColumnNulled(t *testing.T) {
 
 // TestJudgeStrayRowFarPastTheEnd (trial 14): one row copied to index
 // 1<<60 in the database (as someone with write access to the file can)
-// makes the store's size (max(idx)+1) enormous; judgeCache.extend sized
-// the history's posts from it (dcb4002) and panicked (makeslice: cap out
-// of range: 500 on every commitment lookup; with the row at 1e11,
-// sealed serve died of a fatal "runtime: out of memory" before it
-// listened). Want: the judgement of the signed entries (the row past the
-// checkpoint is not judged), or 409.
+// makes the store's size (max(idx)+1) enormous; judgeCache.extend once
+// sized the history's posts from it and panicked (makeslice: cap out of
+// range: 500 on every commitment lookup; with the row at 1e11, sealed
+// serve died of a fatal "runtime: out of memory" before it listened). It
+// sizes them from the signed checkpoint: the lookups answer with the
+// judgement of the signed entries (the row past the checkpoint is not
+// judged), or 409.
 func TestJudgeStrayRowFarPastTheEnd(t *testing.T) {
 	f := newFixture(t)
 	ts := tamperFixture(t, f, `INSERT INTO entries SELECT 1152921504606846976, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref FROM entries WHERE idx = 8`)

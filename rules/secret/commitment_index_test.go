@@ -61,14 +61,7 @@ func TestLazyCommitmentIndexCrafted(t *testing.T) {
 		}
 		g := secret.Game{}
 		for _, at := range []time.Time{start.Add(100 * time.Hour), start.Add(20 * time.Hour)} {
-			j, err := g.Judge(h, at)
-			if err != nil {
-				t.Fatal(err)
-			}
-			z, err := g.Prepare(h, at)
-			if err != nil {
-				t.Fatal(err)
-			}
+			j, z := judgeAndPrepare(t, g, h, at)
 			for _, i := range r.Perm(z.Len()) {
 				if a := z.Action(i); !reflect.DeepEqual(*a, j.Actions[i]) {
 					t.Fatalf("seed %d: action %d differs:\nlazy:  %+v\nJudge: %+v", seed, i, *a, j.Actions[i])
