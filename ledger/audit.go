@@ -205,6 +205,12 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 		rep.Problem = &AuditProblem{Index: index, Checkpoint: cp, Table: tableOf(index, cp, what), What: what}
 		return rep, nil
 	}
+	// A row at an index no log reaches (the stored hash ids of a log of
+	// 2^62 entries would overflow int64): a row added far past the end,
+	// named as itself rather than through the ids it would overflow.
+	if n > maxLogSize {
+		return fail(n-1, -1, "an entry stored at index %d, past the size any log can have (%d): a row was added far past the end", n-1, maxLogSize)
+	}
 	var cps []StoredCheckpoint
 	for _, c := range all {
 		if c.Size > n {
@@ -504,3 +510,8 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	}
 	return rep, nil
 }
+
+// maxLogSize is the largest log size the audit reads: the stored hash ids
+// of a larger log (about twice its size, tlog.StoredHashIndex) would
+// overflow int64.
+const maxLogSize = 1 << 62

@@ -118,6 +118,10 @@ func TestTamper(t *testing.T) {
 		// The lookup columns rulings read must equal the signed leaf.
 		{"kind column", nil, `UPDATE entries SET kind = 'result' WHERE idx = 4`, 4, -1, "columns disagree with the leaf"},
 		{"posted_at column", nil, `UPDATE entries SET posted_at = 1795132800000000000 WHERE idx = 5`, 5, -1, "columns disagree with the leaf"},
+		// Trial 14: a row copied far past the end was named as stored
+		// hash 0 missing (the hash ids of a log that large overflow).
+		{"row far past the end", nil, `INSERT INTO entries SELECT 9223372036854775806, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref FROM entries WHERE idx = 19`, 9223372036854775806, -1, "past the size any log can have"},
+		{"row past the end", nil, `INSERT INTO entries SELECT 100000, kind, body, leaf_hash, integrated_at, posted_at, dedup, commitment, ref FROM entries WHERE idx = 19`, 20, -1, "missing"},
 		// Trial 14: a text posted_at stopped the audit with a scan error.
 		{"posted_at column as text", nil, `UPDATE entries SET posted_at = 'x' WHERE idx = 5`, 5, -1, `posted_at "x" (leaf`},
 		{"commitment column", nil, `UPDATE entries SET commitment = NULL WHERE idx = 6`, 6, -1, "columns disagree with the leaf"},
