@@ -82,17 +82,7 @@ func TestLazyCommitmentIndexCrafted(t *testing.T) {
 				x[0] ^= 0x40
 				probe = append(probe, x)
 			}
-			for _, c := range probe {
-				var brute []int
-				for i := range j.Actions {
-					if j.Actions[i].Post.Commitment == c {
-						brute = append(brute, i)
-					}
-				}
-				if got := z.Find(c); !slices.Equal(got, brute) {
-					t.Fatalf("seed %d: Find(%x) = %v, want %v", seed, c[:10], got, brute)
-				}
-			}
+			checkFind(t, z, j, probe, fmt.Sprintf("seed %d", seed))
 		}
 	}
 }

@@ -137,14 +137,18 @@ func genOrdered(rng *rand.Rand, n int, start time.Time, mode int) (secret.Histor
 		for i := range h.Posts {
 			h.Posts[i].PostedAt = h.Posts[i].IntegratedAt.Add(-time.Duration(rng.IntN(7200)) * time.Second)
 		}
-		slices.SortFunc(h.Posts, func(a, b secret.Post) int {
-			ta, _ := a.Time()
-			tb, _ := b.Time()
-			if c := ta.Compare(tb); c != 0 {
-				return c
-			}
-			return int(a.Index - b.Index)
-		})
+		slices.SortFunc(h.Posts, byTime)
 	}
 	return h, start.Add(time.Duration(idx) * 250 * time.Second)
+}
+
+// byTime orders posts by their time (Post.Time), then ledger index, as
+// Judge takes them.
+func byTime(a, b secret.Post) int {
+	ta, _ := a.Time()
+	tb, _ := b.Time()
+	if c := ta.Compare(tb); c != 0 {
+		return c
+	}
+	return int(a.Index - b.Index)
 }

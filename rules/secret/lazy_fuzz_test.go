@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -67,29 +68,18 @@ func genRandomHistory(r *rand.Rand, n int, start time.Time) (secret.History, []c
 	}
 	// crafted commitments around bucket boundaries
 	total := n
-	L := 0
-	for x := total; x > 0; x >>= 1 {
-		L++
-	}
+	L := bits.Len(uint(total))
 	shift := uint(64 - L)
 	var crafted []commit.Commitment
-	mk := func(prefix uint64, tail byte) commit.Commitment {
-		var c commit.Commitment
-		binary.BigEndian.PutUint64(c[:8], prefix)
-		for i := 8; i < len(c); i++ {
-			c[i] = tail
-		}
-		return c
-	}
 	for range 4 {
 		var b uint64
 		if shift < 64 {
 			b = uint64(r.IntN(1<<L + 1))
 			b <<= shift
 		}
-		crafted = append(crafted, mk(b, byte(r.IntN(2))*0xff), mk(b-1, byte(r.IntN(256))), mk(b+1, 0))
+		crafted = append(crafted, prefixedCommitment(b, byte(r.IntN(2))*0xff), prefixedCommitment(b-1, byte(r.IntN(256))), prefixedCommitment(b+1, 0))
 	}
-	crafted = append(crafted, mk(0, 0), mk(^uint64(0), 0xff), mk(0, 0xff), mk(^uint64(0), 0))
+	crafted = append(crafted, prefixedCommitment(0, 0), prefixedCommitment(^uint64(0), 0xff), prefixedCommitment(0, 0xff), prefixedCommitment(^uint64(0), 0))
 	idx := r.Perm(n * 5)
 	next := 0
 	stamp := func(base time.Time) secret.Stamp {
@@ -165,18 +155,40 @@ func genRandomHistory(r *rand.Rand, n int, start time.Time) (secret.History, []c
 	r.Shuffle(len(h.Reveals), func(a, b int) { h.Reveals[a], h.Reveals[b] = h.Reveals[b], h.Reveals[a] })
 	switch r.IntN(3) {
 	case 0: // time order (maybe)
-		slices.SortFunc(h.Posts, func(a, b secret.Post) int {
-			ta, _ := a.Time()
-			tb, _ := b.Time()
-			if c := ta.Compare(tb); c != 0 {
-				return c
-			}
-			return int(a.Index - b.Index)
-		})
+		slices.SortFunc(h.Posts, byTime)
 	case 1:
 		slices.SortFunc(h.Posts, func(a, b secret.Post) int { return int(a.Index - b.Index) })
 	}
 	return h, crafted
+}
+
+// prefixedCommitment is the commitment of 8 bytes prefix (big-endian)
+// and 24 bytes tail: placed where the index's directory puts it.
+func prefixedCommitment(prefix uint64, tail byte) commit.Commitment {
+	var c commit.Commitment
+	binary.BigEndian.PutUint64(c[:8], prefix)
+	for i := 8; i < len(c); i++ {
+		c[i] = tail
+	}
+	return c
+}
+
+// checkFind fails t unless z.Find of each commitment of probes gives the
+// positions of the actions of j (Judge's) whose post carries it, as a
+// scan finds them; what says where.
+func checkFind(t *testing.T, z *secret.Lazy, j *secret.Judgement, probes []commit.Commitment, what string) {
+	t.Helper()
+	for _, c := range probes {
+		var scan []int
+		for i := range j.Actions {
+			if j.Actions[i].Post.Commitment == c {
+				scan = append(scan, i)
+			}
+		}
+		if got := z.Find(c); !slices.Equal(got, scan) {
+			t.Fatalf("%s: Find(%x) = %v, a scan finds %v", what, c[:10], got, scan)
+		}
+	}
 }
 
 // randomStats counts the states, failure reasons and flags the random
@@ -293,14 +305,7 @@ func TestLazyRandomHistories(t *testing.T) {
 					t.Fatalf("seed %d at %d mode %d: JSON differs", seed, ai, mode)
 				}
 				if mode == 0 {
-					var next time.Time
-					for k := range j.Actions {
-						for _, d := range []time.Time{j.Actions[k].Maturation, j.Actions[k].Revelation} {
-							if d.After(at) && (next.IsZero() || d.Before(next)) {
-								next = d
-							}
-						}
-					}
+					next := judgedNextDate(j, at)
 					if got := z.NextDate(); !got.Equal(next) {
 						t.Errorf("seed %d at %d: NextDate %s, want %s", seed, ai, got, next)
 					}
@@ -318,17 +323,7 @@ func TestLazyRandomHistories(t *testing.T) {
 						binary.BigEndian.PutUint64(x[:8], p-1)
 						probes = append(probes, x)
 					}
-					for _, c := range probes {
-						var brute []int
-						for i := range j.Actions {
-							if j.Actions[i].Post.Commitment == c {
-								brute = append(brute, i)
-							}
-						}
-						if got := z.Find(c); !slices.Equal(got, brute) {
-							t.Fatalf("seed %d at %d: Find(%x) = %v, want %v", seed, ai, c[:10], got, brute)
-						}
-					}
+					checkFind(t, z, j, probes, fmt.Sprintf("seed %d at %d", seed, ai))
 				}
 			}
 		}
@@ -343,20 +338,9 @@ func TestLazyCommitmentIndexEdges(t *testing.T) {
 	start := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	for _, n := range []int{0, 1, 2, 3, 4, 7, 8, 9, 255, 256, 257, 2047, 2048, 2049, 4095, 4096, 4097} {
 		r := rand.New(rand.NewPCG(uint64(n), 77))
-		L := 0
-		for x := n; x > 0; x >>= 1 {
-			L++
-		}
+		L := bits.Len(uint(n))
 		shift := uint(64 - L)
 		var pool []commit.Commitment
-		mk := func(prefix uint64, tail byte) commit.Commitment {
-			var c commit.Commitment
-			binary.BigEndian.PutUint64(c[:8], prefix)
-			for i := 8; i < len(c); i++ {
-				c[i] = tail
-			}
-			return c
-		}
 		for range 20 {
 			var b uint64
 			if L > 0 {
@@ -366,9 +350,9 @@ func TestLazyCommitmentIndexEdges(t *testing.T) {
 			if shift == 64 {
 				e = 0
 			}
-			pool = append(pool, mk(e, 0), mk(e, 0xff), mk(e-1, 0), mk(e-1, 0xff), mk(e+1, 7))
+			pool = append(pool, prefixedCommitment(e, 0), prefixedCommitment(e, 0xff), prefixedCommitment(e-1, 0), prefixedCommitment(e-1, 0xff), prefixedCommitment(e+1, 7))
 		}
-		pool = append(pool, mk(0, 0), mk(^uint64(0), 0xff))
+		pool = append(pool, prefixedCommitment(0, 0), prefixedCommitment(^uint64(0), 0xff))
 		var h secret.History
 		for i := range n {
 			c := pool[r.IntN(len(pool))]
@@ -391,17 +375,7 @@ func TestLazyCommitmentIndexEdges(t *testing.T) {
 			x[31] ^= 1
 			probes = append(probes, x)
 		}
-		for _, c := range probes {
-			var brute []int
-			for i := range j.Actions {
-				if j.Actions[i].Post.Commitment == c {
-					brute = append(brute, i)
-				}
-			}
-			if got := z.Find(c); !slices.Equal(got, brute) {
-				t.Fatalf("n %d: Find(%x) = %v, want %v", n, c[:10], got, brute)
-			}
-		}
+		checkFind(t, z, j, probes, fmt.Sprintf("n %d", n))
 		for _, i := range r.Perm(z.Len()) {
 			if a := z.Action(i); !reflect.DeepEqual(*a, j.Actions[i]) {
 				t.Fatalf("n %d: action %d differs", n, i)
@@ -455,14 +429,7 @@ func TestLazyOnePlayerManyGoroutines(t *testing.T) {
 		wg.Go(func() { z.JudgeRest(func() bool { return false }) })
 		wg.Go(func() { z.Judgement() })
 		wg.Wait()
-		var next time.Time
-		for k := range j.Actions {
-			for _, d := range []time.Time{j.Actions[k].Maturation, j.Actions[k].Revelation} {
-				if d.After(at) && (next.IsZero() || d.Before(next)) {
-					next = d
-				}
-			}
-		}
+		next := judgedNextDate(j, at)
 		if got := z.NextDate(); !got.Equal(next) {
 			t.Errorf("seed %d: NextDate %s, want %s", seed, got, next)
 		}

@@ -42,14 +42,7 @@ func TestLazyMatchesJudge(t *testing.T) {
 				if z.Len() != len(j.Actions) || !z.At().Equal(at) {
 					t.Fatalf("start %d, game %d, at %s: %d actions, want %d", si, gi, at, z.Len(), len(j.Actions))
 				}
-				var next time.Time // the earliest judged date after at
-				for k := range j.Actions {
-					for _, d := range []time.Time{j.Actions[k].Maturation, j.Actions[k].Revelation} {
-						if d.After(at) && (next.IsZero() || d.Before(next)) {
-							next = d
-						}
-					}
-				}
+				next := judgedNextDate(j, at)
 				if got := z.NextDate(); got != next {
 					t.Fatalf("start %d, game %d, at %s: NextDate %s, the judged dates give %s", si, gi, at, got, next)
 				}
@@ -128,4 +121,18 @@ func judgeAndPrepare(t *testing.T, g secret.Game, h secret.History, at time.Time
 		t.Fatal(err)
 	}
 	return j, z
+}
+
+// judgedNextDate is the earliest maturation or revelation date after at
+// among j's actions (the zero time if none): what Lazy.NextDate must be.
+func judgedNextDate(j *secret.Judgement, at time.Time) time.Time {
+	var next time.Time
+	for k := range j.Actions {
+		for _, d := range []time.Time{j.Actions[k].Maturation, j.Actions[k].Revelation} {
+			if d.After(at) && (next.IsZero() || d.Before(next)) {
+				next = d
+			}
+		}
+	}
+	return next
 }
