@@ -58,12 +58,12 @@ func (l *Ledger) VerifiedSize(ctx context.Context) (int64, error) {
 // are taken from their leaves alone: the kind and posted_at are the leaf's
 // members, never a lookup column (an entry whose kind, posted_at or
 // commitment column disagrees with its leaf is handed as its leaf says,
-// while Entry refuses its row). A store
-// with chunked reads (ChunkReader) is read as the audit reads it, a chunk
-// of aggregates at a time (two chunks read and checked at once, the leaves
-// and the ref column only: EntryChunk.Leaves), and a chunk that does not
-// check out is read again row by row, which decides: fn sees the same
-// entries, and the same errors are returned.
+// while Entry refuses its row). A store with chunked reads (ChunkReader)
+// is read as the audit reads it, a chunk of aggregates at a time (two
+// chunks read and checked at once, the leaves and the ref column only:
+// EntryChunk.Leaves), and a chunk that does not check out is read again
+// row by row, which decides: fn sees the same entries, and the same errors
+// are returned.
 func (l *Ledger) VerifiedSizeEach(ctx context.Context, fn func(*Entry) error) (int64, error) {
 	v := &l.verified
 	v.mu.Lock()
@@ -147,14 +147,15 @@ func (l *Ledger) verifyRows(ctx context.Context, from, to, size int64, each func
 	return nil
 }
 
-// verifyChunks is verifyRows through the store's chunk reads (the
-// audit's fast path, ChunkReader): each chunk of entries is read as a few
-// aggregates (leaves, leaf hashes, integration times and the ref
-// column: EntryChunk.Leaves) and checked as the audit checks them, in Go
+// verifyChunks is verifyRows through the store's chunk reads (the audit's
+// fast path, ChunkReader): each chunk of entries is read as a few
+// aggregates (leaves, leaf hashes, integration times and the ref column:
+// EntryChunk.Leaves) and checked as the audit checks them, in Go
 // (checkBlobs); a chunk that does not check out in every respect is read
 // again row by row (verifyRows), which decides, so the fast path can only
-// accept what leafEntryOf accepts. Two goroutines (and connections) read and check
-// chunks, taking turns; the entries are handed to each in index order.
+// accept what leafEntryOf accepts. Two goroutines (and connections) read
+// and check chunks, taking turns; the entries are handed to each in index
+// order.
 func (l *Ledger) verifyChunks(ctx context.Context, cr ChunkReader, from, to int64, each func(*Entry) error) error {
 	// Every return cancels the readers and waits for them: none reads the
 	// store after this returned.

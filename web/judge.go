@@ -129,19 +129,23 @@ func (jc *judgeCache) check(cur *judgement) (*judgement, error) {
 func (jc *judgeCache) extend() (int64, error) {
 	// The entries are decoded by another goroutine, in batches, while the
 	// check reads and hashes the next ones, into one history whose slices
-	// are sized before they grow: room for a post per entry the latest
-	// checkpoint covers past jc.hist (an upper bound; the room no post takes is never
-	// written, so never faulted in), and for the reveals and edits a batch
-	// brings, doubled when short. Appending entry by entry would copy a
-	// large slice at every growth by a quarter, about five times its size
-	// in all, every byte of it fresh memory to fault in (10 µs a page on
-	// the machine of docs/performance.md). A batch is reused once decoded.
-	// The checkpoint's size, which VerifiedSizeEach reads up to, not the
-	// store's (max(idx)+1): a row altered or added far past the end would
-	// make that enormous.
+	// are sized before they grow: on the first reading, room for a post per
+	// entry the latest signed checkpoint covers (an upper bound: the room
+	// no post takes is never written), and for the reveals and edits a
+	// batch brings, doubled when short (reserve). Appending entry by entry
+	// would copy a large slice at every growth by a quarter, about five
+	// times its size in all, every byte of it fresh memory to fault in (10
+	// µs a page on the machine of docs/performance.md). A batch is reused
+	// once decoded. The checkpoint's size, which VerifiedSizeEach reads up
+	// to, not the store's (max(idx)+1): a row altered or added far past the
+	// end would make that enormous. Later readings, of what a new
+	// checkpoint added, grow by doubling, without a second read of the
+	// checkpoint.
 	var add secret.History
-	if cp, err := jc.l.LatestCheckpoint(); err == nil && cp.Size > jc.histSize {
-		add.Posts = make([]secret.Post, 0, cp.Size-jc.histSize)
+	if jc.histSize == 0 {
+		if cp, err := jc.l.LatestCheckpoint(); err == nil {
+			add.Posts = make([]secret.Post, 0, cp.Size)
+		}
 	}
 	var found searchAdds
 	const batchSize, inFlight = 512, 256

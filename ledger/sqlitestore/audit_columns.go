@@ -40,10 +40,10 @@ func auditColumns(ctx context.Context, db *sql.DB, from, to int64) (int64, strin
 	// row may hold a value of another type (a text posted_at), which is
 	// the finding to name, not a scan error.
 	var (
-		idx                                                     int64
-		kind, lkind, posted, lposted, ref, lref, commitment, lc any
+		idx                                                              int64
+		kind, lkind, posted, lposted, ref, lref, commitment, lcommitment any
 	)
-	err := db.QueryRowContext(ctx, columnsQuery, from, to).Scan(&idx, &kind, &lkind, &posted, &lposted, &ref, &lref, &commitment, &lc)
+	err := db.QueryRowContext(ctx, columnsQuery, from, to).Scan(&idx, &kind, &lkind, &posted, &lposted, &ref, &lref, &commitment, &lcommitment)
 	if errors.Is(err, sql.ErrNoRows) {
 		return -1, "", nil
 	}
@@ -61,7 +61,6 @@ func auditColumns(ctx context.Context, db *sql.DB, from, to int64) (int64, strin
 		}
 		return fmt.Sprint(v)
 	}
-	lcommitment := lc
 	what := fmt.Sprintf("the stored columns disagree with the leaf: kind %s (leaf %s), posted_at %s (leaf %s), ref %s (leaf %s), commitment %s (leaf %s)",
 		show(kind), show(lkind), show(posted), show(lposted), show(ref), show(lref), show(commitment), show(lcommitment))
 	return idx, what, nil

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,15 +46,15 @@ type Lazy struct {
 	index    []int64
 	players  []lazyPlayer
 	names    []string
-	// byCommitment is the positions of the posts sorted by commitment,
-	// then position (Lazy.compareKeys): Find and the
-	// copied-commitment flags bisect it (commitmentRange). A sorted
-	// slice, not a map of every commitment: a sixth of the memory, made
-	// in a fraction of the time. found is the same positions as ints,
-	// which Find returns slices of.
-	byCommitment []commitmentKey
-	found        []int
-	// dir[b] is the first key of byCommitment whose prefix's top bits
+	// found is the positions of the posts sorted by commitment, then
+	// position (commitmentKey.compare), and prefixes the first 8 bytes of
+	// their commitments (big-endian: sorted too): Find and the
+	// copied-commitment flags bisect them (commitmentRange). A sorted
+	// slice, not a map of every commitment: a fraction of the memory, made
+	// in a fraction of the time; Find returns slices of found.
+	found    []int
+	prefixes []uint64
+	// dir[b] is the first place in found whose prefix's top bits
 	// (prefix>>shift) are at least b: a lookup bisects one bucket of
 	// about one key, not the whole slice (whose every step would be a
 	// cache miss on a large ledger).
@@ -115,14 +116,14 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 	done := make(chan struct{})
 	index := func() {
 		defer close(done)
-		z.byCommitment = make([]commitmentKey, n)
+		keys := make([]commitmentKey, n)
 		for i := range n {
-			z.byCommitment[i] = commitmentKey{binary.BigEndian.Uint64(posts.at(i).Commitment[:8]), int32(i)}
+			keys[i] = commitmentKey{binary.BigEndian.Uint64(posts.at(i).Commitment[:8]), int32(i)}
 		}
-		slices.SortFunc(z.byCommitment, z.compareKeys)
-		z.found = make([]int, n)
-		for k, key := range z.byCommitment {
-			z.found[k] = int(key.pos)
+		slices.SortFunc(keys, func(a, b commitmentKey) int { return a.compare(b, &posts) })
+		z.found, z.prefixes = make([]int, n), make([]uint64, n)
+		for k, key := range keys {
+			z.found[k], z.prefixes[k] = int(key.pos), key.prefix
 		}
 		// The directory: about one bucket per post, by the prefix's top
 		// bits (the commitments are hashes: evenly spread).
@@ -130,7 +131,7 @@ func (g Game) Prepare(h History, at time.Time) (*Lazy, error) {
 		z.dir = make([]int32, 1<<(64-z.shift)+1)
 		k := 0
 		for b := range z.dir {
-			for k < n && z.byCommitment[k].prefix>>z.shift < uint64(b) {
+			for k < n && z.prefixes[k]>>z.shift < uint64(b) {
 				k++
 			}
 			z.dir[b] = int32(k)
@@ -180,51 +181,45 @@ func (z *Lazy) Find(c commit.Commitment) []int {
 	return z.found[lo:hi:hi]
 }
 
-// commitmentKey is a post's place in Lazy.byCommitment: the first 8
-// bytes of its commitment (big-endian, so that keys sort as the
-// commitments do) and its position in the posts.
+// commitmentKey is a post's place in the commitment index, while Prepare
+// sorts it: the first 8 bytes of its commitment (big-endian, so that keys
+// sort as the commitments do) and its position in the posts.
 type commitmentKey struct {
 	prefix uint64
 	pos    int32
 }
 
-// compareKeys orders keys by commitment (the prefix, then the whole
-// commitment: no two commitments compare equal unless they are), then by
-// position.
-func (z *Lazy) compareKeys(a, b commitmentKey) int {
+// compare orders keys by commitment (the prefix, then the whole
+// commitment of posts: no two commitments compare equal unless they
+// are), then by position.
+func (a commitmentKey) compare(b commitmentKey, posts *ordering) int {
 	if a.prefix != b.prefix {
 		return cmp.Compare(a.prefix, b.prefix)
 	}
-	if c := bytes.Compare(z.posts.at(int(a.pos)).Commitment[:], z.posts.at(int(b.pos)).Commitment[:]); c != 0 {
+	if c := bytes.Compare(posts.at(int(a.pos)).Commitment[:], posts.at(int(b.pos)).Commitment[:]); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.pos, b.pos)
 }
 
-// commitmentRange returns the keys [lo, hi) of byCommitment whose posts
-// carry commitment c, in position order (lo == hi if none).
+// commitmentRange returns the places [lo, hi) of found whose posts carry
+// commitment c, in position order (lo == hi if none).
 func (z *Lazy) commitmentRange(c *commit.Commitment) (lo, hi int) {
 	prefix := binary.BigEndian.Uint64(c[:8])
-	order := func(k commitmentKey) int {
-		if k.prefix != prefix {
-			return cmp.Compare(k.prefix, prefix)
+	order := func(k int) int {
+		if z.prefixes[k] != prefix {
+			return cmp.Compare(z.prefixes[k], prefix)
 		}
-		return bytes.Compare(z.posts.at(int(k.pos)).Commitment[:], c[:])
+		return bytes.Compare(z.posts.at(z.found[k]).Commitment[:], c[:])
 	}
 	b := prefix >> z.shift
 	from, to := int(z.dir[b]), int(z.dir[b+1])
-	bucket := z.byCommitment[from:to]
-	lo, _ = slices.BinarySearchFunc(bucket, 0, func(k commitmentKey, _ int) int { return order(k) })
-	// The end by bisection too, not by a walk over the keys of c: a
+	lo = from + sort.Search(to-from, func(k int) bool { return order(from+k) >= 0 })
+	// The end by bisection too, not by a walk over the places of c: a
 	// commitment posted by n players (copies) would otherwise cost n
 	// steps for each of their posts, n² when they are judged.
-	hi, _ = slices.BinarySearchFunc(bucket[lo:], 0, func(k commitmentKey, _ int) int {
-		if order(k) <= 0 {
-			return -1
-		}
-		return 1
-	})
-	return from + lo, from + lo + hi
+	hi = lo + sort.Search(to-lo, func(k int) bool { return order(lo+k) > 0 })
+	return lo, hi
 }
 
 // At is the instant judged.
@@ -338,8 +333,8 @@ func (z *Lazy) flagCopy(pl *lazyPlayer, i int, a *Action) {
 	j, ok := pl.other[p.Commitment]
 	if !ok {
 		j = -1
-		for _, key := range z.byCommitment[lo:hi] {
-			if k := int(key.pos); z.playerOf[k] != z.playerOf[i] {
+		for _, k := range z.found[lo:hi] {
+			if z.playerOf[k] != z.playerOf[i] {
 				j = k
 				break
 			}
