@@ -66,10 +66,10 @@ func (l *Ledger) proveIncluded(ctx context.Context, es []*Entry) error {
 			return fmt.Errorf("the latest checkpoint has size %d, but a checkpoint of size %d was read before (the log was cut or rolled back): %w", cp.Size, size, ErrTampered)
 		}
 		if cp.Size > size {
+			// proveEdge records cp's right edge in p, read again below.
 			if err := l.proveEdge(ctx, cp); err != nil {
 				return err
 			}
-			size = cp.Size
 		}
 	}
 	// The leaves to prove, in index order, once each.

@@ -175,7 +175,7 @@ func TestPostgresURLs(t *testing.T) {
 	fresh := dbName(srv.NewDatabase(t))
 	code, _, stderr = runSealed(t, "", "ledger", "init", "--db", "postgres:///"+fresh+at+"&password=S3cretPW", "--key", filepath.Join(dir, "nodir", "k.key"))
 	oneLineAndHint("init with a key in a directory that does not exist", code, stderr, "creating the key file", "give --key a FILE in a directory that exists")
-	code, stdout, stderr = runSealed(t, "", "ledger", "list", "--db", "postgres:///"+fresh+at+"&user="+pgtest.User)
+	code, _, stderr = runSealed(t, "", "ledger", "list", "--db", "postgres:///"+fresh+at+"&user="+pgtest.User)
 	// The database named once, what it lacks said once (newcomer trial 7a,
 	// finding 5: "... is not a sealed ledger: postgres ...: not a sealed
 	// ledger (no ...)", with a hint about a file).

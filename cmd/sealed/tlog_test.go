@@ -90,7 +90,7 @@ func TestFsck(t *testing.T) {
 			proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				resp, err := http.Get(target.String() + strings.TrimPrefix(r.URL.Path, "/"))
 				if err != nil {
-					http.Error(w, err.Error(), 502)
+					http.Error(w, err.Error(), http.StatusBadGateway)
 					return
 				}
 				defer resp.Body.Close()

@@ -263,7 +263,7 @@ func runVerify(a *app, o *verifyOptions) error {
 	var in revealInput
 	switch {
 	case o.TextSet:
-		in, err = readReveal(strings.NewReader(o.Text))
+		in, _ = readReveal(strings.NewReader(o.Text)) // a strings.Reader does not fail
 	case o.File != "" && o.File != stdioName:
 		var f *os.File
 		if f, err = os.Open(o.File); err != nil {

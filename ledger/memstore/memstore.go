@@ -30,8 +30,6 @@ type Store struct {
 	cosigs      []ledger.StoredCosignature
 	players     map[string]ledger.StoredPlayer
 	seedCommits []ledger.StoredSeedCommit
-	readOnly    bool
-	closed      bool
 }
 
 // New returns an empty store holding no ledger.

@@ -145,7 +145,7 @@ func damageKey(t *testing.T, db, name, keySQL string) {
 		t.Fatalf("%s's root page has type %d; want 10, one leaf holding every key", name, page[0])
 	}
 	at := bytes.Index(page, key)
-	if at < 0 || bytes.Index(page[at+1:], key) >= 0 {
+	if at < 0 || bytes.Contains(page[at+1:], key) {
 		t.Fatalf("key %x is not on %s's page exactly once", key, name)
 	}
 	page[at+len(key)-1] ^= 0x01

@@ -8,9 +8,6 @@ import (
 	"github.com/sealedhq/sealed/ledger"
 )
 
-// playersTailMigration is the schema migration that adds players_tail.
-const playersTailMigration = 6
-
 // playersFoldAt is how many rows players_tail holds before the append
 // that reaches it moves them into players (playersTail.fold). Larger
 // means fewer, longer folds; a fold writes each page of players it

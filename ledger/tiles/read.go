@@ -43,10 +43,7 @@ func Covers(t tlog.Tile, size int64) bool {
 		return false
 	}
 	end := t.N<<Height + int64(t.W)
-	if end > size>>(Height*l) {
-		return false
-	}
-	return true
+	return end <= size>>(Height*l)
 }
 
 // storeHashes reads stored hashes from a store.
