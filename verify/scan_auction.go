@@ -188,6 +188,9 @@ func (s *scanner) auctionEvent(ev *auction.Event) {
 			s.fail()
 		}
 	}
+	if !auctionEventFits(ev.Type, ev.Action, seen) {
+		s.fail() // requireAuctionMembers names the member
+	}
 }
 
 func (s *scanner) seatBids() []auction.SeatBid {

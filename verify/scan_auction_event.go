@@ -176,6 +176,9 @@ func (s *scanner) auctionEventFast(ev *auction.Event) bool {
 			case aeAction:
 				ev.Action = str
 			case aeMessage:
+				if ev.Action != "say" {
+					return false // requireAuctionMembers names it
+				}
 				ev.Message = s.strs.one(str)
 			}
 		case aeTieBreak:

@@ -22,7 +22,10 @@ func (s *scanner) decodeBargain(w *bargainWire) error {
 		return nil
 	}
 	*w, s.texts = bargainWire{}, s.texts[:0]
-	return decodeStrict(s.data, w, "bargaining replay")
+	if err := decodeStrict(s.data, w, "bargaining replay"); err != nil {
+		return err
+	}
+	return requireMatchInputMembers(s.data, "bargaining replay")
 }
 
 // engineReplay is the scanner's fast path for engineWire; false means it

@@ -29,6 +29,9 @@ func (s *scanner) contributionList() []commit.ReplayContribution {
 				s.fail()
 			}
 		}
+		if seen&3 != 3 {
+			s.fail() // no "seat" or "client_seed": requireMatchInputMembers says which
+		}
 		out = append(out, c)
 	}
 	return out
@@ -59,6 +62,7 @@ func (s *scanner) beaconRef() *commit.ReplayBeacon {
 			s.fail()
 		}
 	}
+	s.all(seen, beaconKeys) // requireMatchInputMembers names a missing one
 	return b
 }
 
