@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTrial16AuditRenamedColumnExit: docs/ledger.md, "Audit": "a table
+// missing, a column renamed, dropped, retyped or with another key is a
+// finding naming the table (`audit failed: players_tail: column 3 is
+// name, where the schema has player ...`, exit 1)". That holds for
+// entries, hashes, players_tail, replays, ... but a column of log_meta,
+// schema_version or checkpoints renamed or dropped, or the checkpoints
+// table dropped, makes `sealed ledger audit` exit 2 (bad input) with
+// SQLite's own error and no hint ("sealed: cannot open the ledger X: no
+// such column: key"): the ledger was altered, and the audit is the
+// check that failed. A single bit flipped in the file (the "k" of
+// log_meta's "key" in sqlite_master) gives the same exit 2.
+func TestTrial16AuditRenamedColumnExit(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.db")
+	if code, _, stderr := runSealed(t, "", "ledger", "init", "--db", base, "--origin", "example.com/t16"); code != 0 {
+		t.Fatalf("init: %d %s", code, stderr)
+	}
+	if code, _, stderr := runSealed(t, "", "ledger", "append", "--db", base, "--kind", "commit", "--player", "ann",
+		"--action-type", "bid", "--channel", "#auctions", "--commitment", strings.Repeat("ab", 32)); code != 0 {
+		t.Fatalf("append: %d %s", code, stderr)
+	}
+	tamperDB(t, base, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	raw, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, sql string }{
+		{"log_meta key renamed", `ALTER TABLE log_meta RENAME COLUMN key TO cey`},
+		{"log_meta value renamed", `ALTER TABLE log_meta RENAME COLUMN value TO val`},
+		{"schema_version version renamed", `ALTER TABLE schema_version RENAME COLUMN version TO v`},
+		{"checkpoints note renamed", `ALTER TABLE checkpoints RENAME COLUMN note TO n`},
+		{"checkpoints created_at dropped", `ALTER TABLE checkpoints DROP COLUMN created_at`},
+		{"checkpoints dropped", `DROP TABLE checkpoints`},
+		// For comparison, these already exit 1 naming the table:
+		{"entries kind renamed", `ALTER TABLE entries RENAME COLUMN kind TO kynd`},
+		{"hashes dropped", `DROP TABLE hashes`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "x.db")
+			if err := os.WriteFile(db, raw, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			tamperDB(t, db, tc.sql)
+			code, stdout, stderr := runSealed(t, "", "ledger", "audit", "--db", db)
+			if code != 1 || !strings.Contains(stdout+stderr, "audit failed:") {
+				t.Errorf("audit after %s: exit %d, want 1 and \"audit failed: ...\" naming the table\nstdout: %s\nstderr: %s", tc.sql, code, stdout, stderr)
+			}
+		})
+	}
+}
