@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/sealedhq/sealed/ledger/tlogclient"
 	"golang.org/x/mod/sumdb/note"
@@ -82,5 +85,34 @@ func TestTrial16SplitBundleStopsAtWidth(t *testing.T) {
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
 		t.Errorf("SplitBundle of a 1 MiB answer for a bundle of width 256 allocated %d bytes before refusing it (%v)", alloc, err)
+	}
+}
+
+// TestTrial16ProveHugeCheckpointReturns: `sealed ledger prove --url URL
+// --index 5` against a log whose signed checkpoint claims 2^62 entries
+// (tiles all 404) never returns: tlog.ProveRecord loops in maxpow2 at 100%
+// CPU before asking for a tile. `sealed ledger watch` does the same
+// (tlog.ProveTree) when the new checkpoint claims that size: a cron job
+// that never ends and never alerts. Run in a child process, which is
+// killed after 10 s.
+func TestTrial16ProveHugeCheckpointReturns(t *testing.T) {
+	if os.Getenv("TRIAL16_CHILD") == "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestTrial16ProveHugeCheckpointReturns$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "TRIAL16_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if ctx.Err() != nil {
+			t.Fatal("Client.ProveInclusion against a checkpoint of size 2^62 did not return within 10 s (killed)")
+		}
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	url, vkey := hostileLog(t, 1<<62)
+	c := &tlogclient.Client{URL: url, VerifierKey: vkey}
+	if _, err := c.ProveInclusion(context.Background(), 5); err == nil {
+		t.Error("ProveInclusion from a log whose tiles are all 404 passed")
 	}
 }
