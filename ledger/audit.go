@@ -208,8 +208,8 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	// A row at an index no log reaches (the stored hash ids of a log of
 	// 2^62 entries would overflow int64): a row added far past the end,
 	// named as itself rather than through the ids it would overflow.
-	if n > maxLogSize {
-		return fail(n-1, -1, "an entry stored at index %d, past the size any log can have (%d): a row was added far past the end", n-1, maxLogSize)
+	if n > MaxTreeSize {
+		return fail(n-1, -1, "an entry stored at index %d, past the size any log can have (%d): a row was added far past the end", n-1, MaxTreeSize)
 	}
 	var cps []StoredCheckpoint
 	for _, c := range all {
@@ -511,7 +511,12 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 	return rep, nil
 }
 
-// maxLogSize is the largest log size the audit reads: the stored hash ids
-// of a larger log (about twice its size, tlog.StoredHashIndex) would
-// overflow int64.
-const maxLogSize = 1 << 62
+// MaxTreeSize is the largest tree size sealed reads, proves or checks,
+// 2^62-1 entries: the stored hash ids of a larger tree (about twice its
+// size, tlog.StoredHashIndex) would overflow int64, and
+// golang.org/x/mod/sumdb/tlog never returns from a proof over more (its
+// maxpow2 loops forever above 2^62, and a tile reader asks it about the
+// size plus one). No log comes near it (a billion entries a second for
+// 146 years), so a checkpoint or proof claiming more is refused as
+// malformed (ParseCheckpoint, VerifyInclusion, VerifyConsistency).
+const MaxTreeSize = 1<<62 - 1

@@ -37,8 +37,9 @@ func FormatCheckpoint(origin string, size int64, root tlog.Hash) string {
 
 // ParseCheckpoint parses a C2SP tlog-checkpoint body (the text of a note,
 // without signatures). The origin must be non-empty, the size a decimal
-// without leading zeros in 0..2^63-1, the root hash standard base64 of 32
-// bytes; extension lines, if any, must be non-empty and are ignored.
+// without leading zeros in 0..MaxTreeSize (2^62-1), the root hash
+// standard base64 of 32 bytes; extension lines, if any, must be non-empty
+// and are ignored.
 func ParseCheckpoint(text string) (origin string, size int64, root tlog.Hash, err error) {
 	if !strings.HasSuffix(text, "\n") {
 		return "", 0, root, fmt.Errorf("checkpoint: text does not end in a newline")
@@ -56,8 +57,8 @@ func ParseCheckpoint(text string) (origin string, size int64, root tlog.Hash, er
 		return "", 0, root, fmt.Errorf("checkpoint: tree size %q is not a decimal number without leading zeros", s)
 	}
 	size, err = strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return "", 0, root, fmt.Errorf("checkpoint: tree size %q out of range", s)
+	if err != nil || size > MaxTreeSize {
+		return "", 0, root, fmt.Errorf("checkpoint: tree size %s is out of range; expected at most 2^62-1 (%d)", s, int64(MaxTreeSize))
 	}
 	raw, err := base64.StdEncoding.Strict().DecodeString(lines[2])
 	if err != nil || len(raw) != tlog.HashSize {

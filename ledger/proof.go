@@ -360,11 +360,14 @@ func hashesOf(what string, raw ...[]byte) ([]tlog.Hash, error) {
 
 // VerifyInclusion checks an RFC 6962 §2.1.1 inclusion proof given as raw
 // values, as test vectors and other logs carry them: a leaf index and tree
-// size up to 2^64-1, hashes of any length. Sizes above 2^63-1, an index not
-// below the size and hashes that are not 32 bytes are errors, as is a
-// proof that does not lead to root (tlog.CheckRecord).
+// size up to 2^64-1, hashes of any length. Sizes above MaxTreeSize
+// (2^62-1), an index not below the size and hashes that are not 32 bytes
+// are errors, as is a proof that does not lead to root (tlog.CheckRecord).
 func VerifyInclusion(index, size uint64, leafHash, root []byte, proof [][]byte) error {
-	if size > math.MaxInt64 || index >= size {
+	if size > MaxTreeSize {
+		return fmt.Errorf("tree size %d is out of range; expected at most 2^62-1 (%d)", size, int64(MaxTreeSize))
+	}
+	if index >= size {
 		return fmt.Errorf("index %d is not in a tree of size %d", index, size)
 	}
 	hs, err := hashesOf("hash", leafHash, root)
@@ -379,14 +382,14 @@ func VerifyInclusion(index, size uint64, leafHash, root []byte, proof [][]byte) 
 }
 
 // VerifyConsistency checks an RFC 6962 §2.1.2 consistency proof given as
-// raw values. Following RFC 9162 §2.1.4.2, equal sizes need an empty proof
-// and equal roots (compared as bytes); size1 = 0 is refused (nothing to
-// prove); otherwise hashes must be 32 bytes and the proof must verify
-// (tlog.CheckTree).
+// raw values, with sizes up to MaxTreeSize (2^62-1). Following RFC 9162
+// §2.1.4.2, equal sizes need an empty proof and equal roots (compared as
+// bytes); size1 = 0 is refused (nothing to prove); otherwise hashes must
+// be 32 bytes and the proof must verify (tlog.CheckTree).
 func VerifyConsistency(size1, size2 uint64, root1, root2 []byte, proof [][]byte) error {
 	switch {
-	case size1 > size2 || size2 > math.MaxInt64:
-		return fmt.Errorf("sizes %d and %d: expected size1 <= size2 < 2^63", size1, size2)
+	case size1 > size2 || size2 > MaxTreeSize:
+		return fmt.Errorf("sizes %d and %d: expected size1 <= size2 <= 2^62-1", size1, size2)
 	case size1 == 0:
 		return fmt.Errorf("a consistency proof from the empty tree proves nothing")
 	case size1 == size2:

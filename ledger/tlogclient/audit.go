@@ -77,7 +77,9 @@ func (c *Client) Audit(ctx context.Context, progress func(done, total int64)) (*
 			go func() { ch <- c.fetchLevel0(ctx, n, size) }()
 		}
 	}()
-	mem := make(memHashes, 0, tlog.StoredHashCount(size))
+	// The stored hashes grow with the tiles fetched, not with the size
+	// the checkpoint claims (up to ledger.MaxTreeSize).
+	mem := make(memHashes, 0, tlog.StoredHashCount(min(size, 1<<20)))
 	for ch := range slots {
 		f := <-ch
 		if f.err != nil {
@@ -107,7 +109,7 @@ func (c *Client) Audit(ctx context.Context, progress func(done, total int64)) (*
 		m := size >> (tiles.Height * l)
 		for n := int64(0); n<<tiles.Height < m; n++ {
 			t := tlog.Tile{H: tiles.Height, L: l, N: n, W: int(min(m-n<<tiles.Height, 1<<tiles.Height))}
-			got, err := c.Fetch(ctx, tiles.Path(t))
+			got, err := c.fetchTile(ctx, t)
 			if err != nil {
 				return rep, err
 			}
@@ -133,8 +135,8 @@ func (c *Client) fetchLevel0(ctx context.Context, n, size int64) fetched {
 	var tile []byte
 	var terr error
 	done := make(chan struct{})
-	go func() { tile, terr = c.Fetch(ctx, tiles.Path(ht)); close(done) }()
-	bundle, err := c.Fetch(ctx, tiles.Path(bt))
+	go func() { tile, terr = c.fetchTile(ctx, ht); close(done) }()
+	bundle, err := c.fetchTile(ctx, bt)
 	<-done
 	if err != nil {
 		return fetched{err: err}

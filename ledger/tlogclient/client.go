@@ -50,9 +50,41 @@ func (c *Client) http() *http.Client {
 	return &http.Client{Timeout: 30 * time.Second}
 }
 
-// Fetch GETs path under the log's prefix; any status but 200 is a
-// *StatusError carrying the log's explanation.
+// Answer size limits: Fetch reads at most maxAnswer bytes of an answer;
+// a checkpoint (a signed note with its cosignatures) at most
+// maxCheckpointAnswer, and a tile at most what one of its width holds
+// (maxTileAnswer), so that a log, or a mirror in front of it, cannot make
+// a client hold more than the tree it claims.
+const (
+	maxAnswer           = 64 << 20
+	maxCheckpointAnswer = 1 << 20
+	maxEntrySize        = 1<<16 - 1 // an entry bundle's 2-byte length (c2sp.org/tlog-tiles)
+)
+
+// maxTileAnswer is the most bytes tile t can hold: 32 bytes a hash of a
+// hash tile, and 2 + 65,535 bytes an entry of an entry bundle.
+func maxTileAnswer(t tlog.Tile) int64 {
+	if t.L < 0 {
+		return int64(t.W) * (2 + maxEntrySize)
+	}
+	return int64(t.W) * tlog.HashSize
+}
+
+// fetchTile fetches tile t (a hash tile, or an entry bundle for L = -1),
+// refusing an answer longer than the tile can be with a *CheckError.
+func (c *Client) fetchTile(ctx context.Context, t tlog.Tile) ([]byte, error) {
+	return c.fetch(ctx, tiles.Path(t), maxTileAnswer(t))
+}
+
+// Fetch GETs path under the log's prefix, reading at most 64 MiB of the
+// answer; any status but 200 is a *StatusError carrying the log's
+// explanation, and a longer answer is a *CheckError.
 func (c *Client) Fetch(ctx context.Context, path string) ([]byte, error) {
+	return c.fetch(ctx, path, maxAnswer)
+}
+
+// fetch is Fetch reading at most limit bytes of an answer of 200.
+func (c *Client) fetch(ctx context.Context, path string, limit int64) ([]byte, error) {
 	u := strings.TrimSuffix(c.URL, "/") + "/" + path
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -63,12 +95,22 @@ func (c *Client) Fetch(ctx context.Context, path string) ([]byte, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if resp.StatusCode != http.StatusOK {
+		b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		if err != nil {
+			return nil, fmt.Errorf("GET %s: %w", u, err)
+		}
+		return nil, &StatusError{URL: u, Status: resp.Status, Code: resp.StatusCode, Body: firstLine(b)}
+	}
+	if resp.ContentLength > limit {
+		return nil, checkErr("GET %s: the answer is %d bytes long; expected at most %d, the most it can hold", u, resp.ContentLength, limit)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("GET %s: %w", u, err)
 	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, &StatusError{URL: u, Status: resp.Status, Code: resp.StatusCode, Body: firstLine(b)}
+	if int64(len(b)) > limit {
+		return nil, checkErr("GET %s: the answer is longer than %d bytes, the most it can hold", u, limit)
 	}
 	return b, nil
 }
@@ -121,7 +163,7 @@ func (e *RangeError) Error() string {
 // policy's cosignatures. Errors: a *CheckError for a checkpoint that does
 // not open with the key or misses the quorum (its Msg says which).
 func (c *Client) Checkpoint(ctx context.Context) (*ledger.Checkpoint, []witness.Cosignature, error) {
-	b, err := c.Fetch(ctx, "checkpoint")
+	b, err := c.fetch(ctx, "checkpoint", maxCheckpointAnswer)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -171,7 +213,7 @@ func (r tileReader) ReadTiles(ts []tlog.Tile) ([][]byte, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i], errs[i] = r.c.Fetch(r.ctx, tiles.Path(t))
+			out[i], errs[i] = r.c.fetchTile(r.ctx, t)
 		}()
 	}
 	wg.Wait()
@@ -208,7 +250,7 @@ func (c *Client) ProveInclusion(ctx context.Context, index int64) (*ledger.Inclu
 	n := index >> tiles.Height
 	w := int(min(cp.Size-n<<tiles.Height, 1<<tiles.Height))
 	t := tlog.Tile{H: tiles.Height, L: -1, N: n, W: w}
-	b, err := c.Fetch(ctx, tiles.Path(t))
+	b, err := c.fetchTile(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -226,10 +268,14 @@ func (c *Client) ProveInclusion(ctx context.Context, index int64) (*ledger.Inclu
 
 // SplitBundle splits an entry bundle into its w leaves (each behind a
 // big-endian uint16 length). Anything else, fewer or more leaves or bytes
-// left over, is an error.
+// left over, is an error; reading stops at the first byte past the w-th
+// leaf.
 func SplitBundle(b []byte, w int) ([][]byte, error) {
-	out := make([][]byte, 0, w)
+	out := make([][]byte, 0, max(w, 0))
 	for len(b) > 0 {
+		if len(out) == w {
+			return nil, fmt.Errorf("entry bundle: more than %d entries (%d bytes left after entry %d)", w, len(b), w-1)
+		}
 		if len(b) < 2 {
 			return nil, fmt.Errorf("entry bundle: 1 byte left where a 2-byte length was expected")
 		}
