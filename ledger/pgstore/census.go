@@ -9,7 +9,7 @@ import (
 
 // Census implements ledger.Store.
 func (s *Store) Census(ctx context.Context) (_ *ledger.Census, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	c := &ledger.Census{SchemaLatest: SchemaVersion()}
 	// One statement, so one snapshot: with a writer appending meanwhile,
 	// counts read one after the other would find the stored hashes of
@@ -87,7 +87,7 @@ func (s *Store) Census(ctx context.Context) (_ *ledger.Census, err error) {
 // another type than the schema's is an error wrapping ledger.ErrTampered
 // naming the row and the column.
 func (s *Store) EachReplay(ctx context.Context, fn func(digest string, data []byte) error) (err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	rows, err := s.pool.Query(ctx, `SELECT sha256, bytes FROM replays ORDER BY sha256`)
 	if err != nil {
 		return err

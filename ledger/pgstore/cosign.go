@@ -9,7 +9,7 @@ import (
 
 // PutCosignature implements ledger.Store.
 func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature) (err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	if err := s.refuseReadOnly("storing a cosignature"); err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func (s *Store) PutCosignature(ctx context.Context, c *ledger.StoredCosignature)
 // of another type than the schema's is an error wrapping
 // ledger.ErrTampered naming the row and the column (cosignatureOfRow).
 func (s *Store) Cosignatures(ctx context.Context, id, minSize int64, limit int) (_ []ledger.StoredCosignature, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	var lim *int
 	if limit > 0 {
 		lim = &limit

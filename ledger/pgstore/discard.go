@@ -80,7 +80,7 @@ var schemaObjects = regexp.MustCompile(`(?m)^CREATE (TABLE|FUNCTION) (\w+)`)
 // Open with Options.Create made the schema. A copy discards only under
 // its copy lock (LockCopy).
 func (s *Store) Discard(ctx context.Context) (err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	if err := s.refuseReadOnly("discarding a copy"); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -24,8 +25,30 @@ const (
 // made again once there is room); a page or index the server finds
 // damaged (XX001, XX002) wraps ledger.ErrTampered (the database is
 // damaged: exit 1 from the CLI, 409 from the site), not a store that
-// could not be read just now. Any other error is left as it is.
-func classify(err *error) {
+// could not be read just now. A table or column the server says is
+// missing (42P01, 42703) in a database holding a ledger is the schema
+// check's finding on it (its table and what differs, as the audit names
+// it), wrapping ledger.ErrTampered: a ledger's tables are never altered,
+// and the identity rows and checkpoints are read before the audit's
+// schema check could run. Any other error is left as it is.
+func (s *Store) classify(err *error) {
+	classifyServer(err)
+	var pe *pgconn.PgError
+	if *err == nil || !errors.As(*err, &pe) || (pe.Code != undefinedTable && pe.Code != undefinedColumn) ||
+		errors.Is(*err, ledger.ErrTampered) || errors.Is(*err, ledger.ErrNotLedger) {
+		return
+	}
+	if table, what, cerr := s.checkSchema(context.Background(), true, false); cerr == nil && table != "" {
+		*err = fmt.Errorf("%s: %s: %w", table, what, ledger.ErrTampered)
+	}
+}
+
+// undefinedColumn is SQLSTATE 42703, a query naming a column its table
+// does not have.
+const undefinedColumn = "42703"
+
+// classifyServer is classify's verdicts on the server's storage.
+func classifyServer(err *error) {
 	var pe *pgconn.PgError
 	if *err == nil || !errors.As(*err, &pe) {
 		return

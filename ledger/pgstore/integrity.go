@@ -36,7 +36,7 @@ const indexesWhat = "the indexes against their tables"
 // checked. An index that disagrees with its table then goes unseen: a
 // writer would not find an entry whose index entry is missing.
 func (s *Store) CheckIntegrity(ctx context.Context) (err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	var schema string
 	err = s.pool.QueryRow(ctx, `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'amcheck'`).Scan(&schema)
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -70,7 +70,7 @@ func (s *Store) hasPlayers(ctx context.Context) (bool, int, error) {
 // row holding NULL or a value of another type is an error wrapping
 // ledger.ErrTampered (playerOfRow).
 func (s *Store) PlayerBySkeleton(ctx context.Context, skeleton string) (_ *ledger.StoredPlayer, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	v := make([]any, 3)
 	err = s.pool.QueryRow(ctx, `SELECT skeleton, player, idx FROM players WHERE skeleton = $1`, skeleton).Scan(&v[0], &v[1], &v[2])
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -110,7 +110,7 @@ func playerOfRow(v []any) (ledger.StoredPlayer, error) {
 // another type than the schema's (a column altered) is an error
 // wrapping ledger.ErrTampered (playerOfRow).
 func (s *Store) EachPlayer(ctx context.Context, fn func(ledger.StoredPlayer) error) (err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	if ok, _, err := s.hasPlayers(ctx); err != nil || !ok {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/sealedhq/sealed/ledger"
 )
 
@@ -21,7 +22,7 @@ import (
 // each of the same type, NOT NULL and default, and no other. A version
 // newer than this code's is left to the census.
 func (s *Store) CheckSchema(ctx context.Context) (table, what string, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	return s.checkSchema(ctx, true, false)
 }
 
@@ -34,7 +35,7 @@ func (s *Store) CheckSchema(ctx context.Context) (table, what string, err error)
 // the migrations do not make is a finding too (one a later migration
 // makes names the schema_version row that is missing).
 func (s *Store) CheckSchemaObjects(ctx context.Context) (table, what string, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	return s.checkSchema(ctx, false, true)
 }
 
@@ -105,6 +106,10 @@ func schemaProblem(ctx context.Context, q querier, tables, objects bool) (table,
 func schemaVersions(ctx context.Context, q querier) ([]int, error) {
 	// Any type converts to text: a version column retyped is read too.
 	rows, err := q.Query(ctx, `SELECT version::text FROM schema_version`)
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == undefinedColumn {
+		return nil, fmt.Errorf("schema_version: the table cannot be read as a sealed ledger writes it (%s; the schema was altered): %w", pe.Message, ledger.ErrTampered)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading schema version: %w", notLedger(err))
 	}

@@ -58,7 +58,7 @@ func (s *Store) hasSeedCommits(ctx context.Context) (bool, int, error) {
 
 // SeedCommits implements ledger.Store (the table's primary key).
 func (s *Store) SeedCommits(ctx context.Context, commitment string) (_ []int64, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	if ok, _, err := s.hasSeedCommits(ctx); err != nil {
 		return nil, fmt.Errorf("reading seed_commits: %w", err)
 	} else if !ok {
@@ -71,13 +71,13 @@ func (s *Store) SeedCommits(ctx context.Context, commitment string) (_ []int64, 
 // the range's leaves for ledger.SeedLeafNeedle (position in bytea) and
 // sends only the rows holding it.
 func (s *Store) SeedLeafCandidates(ctx context.Context, from, to int64) (_ []ledger.StoredEntry, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	return s.queryEntries(ctx, `WHERE idx >= $1 AND idx < $2 AND position($3::bytea IN body) > 0 ORDER BY idx`, from, to, []byte(ledger.SeedLeafNeedle))
 }
 
 // SeedCommitsOfMatch implements ledger.Store (seed_commits_match).
 func (s *Store) SeedCommitsOfMatch(ctx context.Context, game, matchID string) (_ []int64, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	if ok, _, err := s.hasSeedCommits(ctx); err != nil {
 		return nil, fmt.Errorf("reading seed_commits: %w", err)
 	} else if !ok {
@@ -117,7 +117,7 @@ func seedCommitIndexes(ctx context.Context, q querier, what, query string, args 
 // of another type than the schema's is an error wrapping
 // ledger.ErrTampered.
 func (s *Store) EachSeedCommit(ctx context.Context, fn func(ledger.StoredSeedCommit) error) (err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	if ok, _, err := s.hasSeedCommits(ctx); err != nil || !ok {
 		return err
 	}

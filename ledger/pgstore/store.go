@@ -163,7 +163,7 @@ func notLedger(err error) error {
 // type than the schema's (each wrapping ledger.ErrTampered and naming
 // the table); a schema newer than this code (wrapping ErrSchemaTooNew).
 func (s *Store) Meta(ctx context.Context) (_ *ledger.Meta, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	versions, meta, err := identityTables(ctx, s.pool)
 	if err != nil {
 		return nil, s.fail(err)
@@ -235,7 +235,7 @@ func (s *Store) Meta(ctx context.Context) (_ *ledger.Meta, err error) {
 // schema (opened without Options.Create; wrapping ledger.ErrNotLedger),
 // a database that already holds a ledger.
 func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.StoredCheckpoint) (err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	if err := s.refuseReadOnly("creating a ledger"); err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 
 // Size implements ledger.Store.
 func (s *Store) Size(ctx context.Context) (_ int64, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	var n int64
 	if err := s.pool.QueryRow(ctx, `SELECT coalesce(max(idx)+1, 0) FROM entries`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("reading tree size: %w", notLedger(err))
@@ -288,7 +288,7 @@ func (s *Store) Size(ctx context.Context) (_ int64, err error) {
 
 // ReadHashes implements ledger.Store.
 func (s *Store) ReadHashes(ctx context.Context, indexes []int64) (_ []tlog.Hash, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	return readHashes(ctx, s.pool, indexes)
 }
 
@@ -428,13 +428,13 @@ func entryOfRow(v []any) (ledger.StoredEntry, error) {
 
 // EntryRange implements ledger.Store.
 func (s *Store) EntryRange(ctx context.Context, from, to int64) (_ []ledger.StoredEntry, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	return s.queryEntries(ctx, `WHERE idx >= $1 AND idx < $2 ORDER BY idx`, from, to)
 }
 
 // HashRange implements ledger.Store.
 func (s *Store) HashRange(ctx context.Context, from, to int64) (_ []ledger.StoredHash, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	rows, err := s.pool.Query(ctx, `SELECT id, hash FROM hashes WHERE id >= $1 AND id < $2 ORDER BY id`, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("reading stored hashes: %w", err)
@@ -457,13 +457,13 @@ func (s *Store) HashRange(ctx context.Context, from, to int64) (_ []ledger.Store
 // EntriesByCommitment implements ledger.Store (through the index
 // entries_commitment).
 func (s *Store) EntriesByCommitment(ctx context.Context, commitment string) (_ []ledger.StoredEntry, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	return s.queryEntries(ctx, `WHERE commitment = $1 ORDER BY idx`, commitment)
 }
 
 // EntriesByRef implements ledger.Store (through the index entries_ref).
 func (s *Store) EntriesByRef(ctx context.Context, index int64) (_ []ledger.StoredEntry, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	return s.queryEntries(ctx, `WHERE ref = $1 ORDER BY idx`, index)
 }
 
@@ -522,7 +522,7 @@ func checkpointOfRow(v []any) (ledger.StoredCheckpoint, error) {
 
 // Checkpoints implements ledger.Store.
 func (s *Store) Checkpoints(ctx context.Context, maxSize int64) (_ []ledger.StoredCheckpoint, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	return s.queryCheckpoints(ctx, `WHERE size <= $1 ORDER BY size, id`, maxSize)
 }
 
@@ -539,13 +539,13 @@ func (s *Store) oneCheckpoint(ctx context.Context, where string, args ...any) (*
 
 // LatestCheckpoint implements ledger.Store.
 func (s *Store) LatestCheckpoint(ctx context.Context) (_ *ledger.StoredCheckpoint, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	return s.oneCheckpoint(ctx, `ORDER BY size DESC, id ASC LIMIT 1`)
 }
 
 // CheckpointAt implements ledger.Store.
 func (s *Store) CheckpointAt(ctx context.Context, size int64) (_ *ledger.StoredCheckpoint, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	c, err := s.oneCheckpoint(ctx, `WHERE size = $1 ORDER BY id LIMIT 1`, size)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint of size %d: %w", size, err)
@@ -556,7 +556,7 @@ func (s *Store) CheckpointAt(ctx context.Context, size int64) (_ *ledger.StoredC
 // Replay implements ledger.Store. A row holding NULL or a value of
 // another type than bytea is an error wrapping ledger.ErrTampered.
 func (s *Store) Replay(ctx context.Context, digest string) (_ []byte, err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	var v any
 	err = s.pool.QueryRow(ctx, `SELECT bytes FROM replays WHERE sha256 = $1`, digest).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -579,7 +579,7 @@ func (s *Store) Replay(ctx context.Context, digest string) (_ []byte, err error)
 // largest stored, assigned under a lock of its own (checkpointLockKey) so
 // that IDs have no gaps even with several processes storing checkpoints.
 func (s *Store) PutCheckpoint(ctx context.Context, cp *ledger.StoredCheckpoint) (err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	if err := s.refuseReadOnly("storing a checkpoint"); err != nil {
 		return err
 	}
@@ -630,7 +630,7 @@ func nonNil(b []byte) []byte {
 
 // PutReplay implements ledger.Store.
 func (s *Store) PutReplay(ctx context.Context, digest string, replay []byte) (err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	if err := s.refuseReadOnly("storing a replay"); err != nil {
 		return err
 	}

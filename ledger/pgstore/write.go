@@ -36,7 +36,7 @@ const (
 // server's flushed WAL. An error from the COMMIT itself (the connection
 // lost before the answer) leaves the outcome unknown and is returned.
 func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) (err error) {
-	defer classify(&err)
+	defer s.classify(&err)
 	if err := s.refuseReadOnly("writing entries"); err != nil {
 		return err
 	}

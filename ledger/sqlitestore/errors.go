@@ -1,8 +1,10 @@
 package sqlitestore
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 
 	"github.com/mattn/go-sqlite3"
@@ -18,9 +20,31 @@ import (
 // 409 from the site), not a store that could not be read just now; a
 // write that found no room (SQLITE_FULL, or an I/O error with ENOSPC or
 // EFBIG: the file system is full, or the file size limit is reached)
-// wraps ledger.ErrStoreFull. Any other error is left as it is.
+// wraps ledger.ErrStoreFull. A table or column SQLite says is missing
+// ("no such column: key") is the schema check's finding on the file (its
+// table and what differs, as the audit names it), wrapping
+// ledger.ErrTampered: a ledger's tables are never altered, and the
+// identity rows and checkpoints are read before the audit's schema check
+// could run. Any other error is left as it is.
 func (s *Store) classify(err *error) {
 	*err = classified(s.path, *err)
+	if *err == nil || s.r == nil || !missingSchemaObject(*err) || errors.Is(*err, ledger.ErrTampered) || errors.Is(*err, ledger.ErrNotLedger) {
+		return
+	}
+	if table, what, cerr := checkSchema(context.Background(), s.r); cerr == nil && table != "" {
+		*err = fmt.Errorf("%s: %s: %w", table, what, ledger.ErrTampered)
+	}
+}
+
+// missingSchemaObject reports whether err is SQLite's error for a
+// statement naming a table or column the database does not have.
+func missingSchemaObject(err error) bool {
+	var se sqlite3.Error
+	if !errors.As(err, &se) || se.Code != sqlite3.ErrError {
+		return false
+	}
+	msg := se.Error()
+	return strings.HasPrefix(msg, "no such table") || strings.HasPrefix(msg, "no such column")
 }
 
 // classified is err as classify gives it for the file at path.

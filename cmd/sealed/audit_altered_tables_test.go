@@ -1,13 +1,14 @@
 package main
 
 import (
+	"github.com/sealedhq/sealed/internal/pgtest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestTrial16AuditRenamedColumnExit: docs/ledger.md, "Audit": "a table
+// TestAuditRenamedColumnExit (trial 16, finding 4): docs/ledger.md, "Audit": "a table
 // missing, a column renamed, dropped, retyped or with another key is a
 // finding naming the table (`audit failed: players_tail: column 3 is
 // name, where the schema has player ...`, exit 1)". That holds for
@@ -18,7 +19,7 @@ import (
 // such column: key"): the ledger was altered, and the audit is the
 // check that failed. A single bit flipped in the file (the "k" of
 // log_meta's "key" in sqlite_master) gives the same exit 2.
-func TestTrial16AuditRenamedColumnExit(t *testing.T) {
+func TestAuditRenamedColumnExit(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.db")
 	if code, _, stderr := runSealed(t, "", "ledger", "init", "--db", base, "--origin", "example.com/t16"); code != 0 {
@@ -53,6 +54,36 @@ func TestTrial16AuditRenamedColumnExit(t *testing.T) {
 			code, stdout, stderr := runSealed(t, "", "ledger", "audit", "--db", db)
 			if code != 1 || !strings.Contains(stdout+stderr, "audit failed:") {
 				t.Errorf("audit after %s: exit %d, want 1 and \"audit failed: ...\" naming the table\nstdout: %s\nstderr: %s", tc.sql, code, stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestAuditRenamedColumnPostgres is TestAuditRenamedColumnExit on
+// PostgreSQL, whose server said "ERROR: column "key" does not exist
+// (SQLSTATE 42703)" with exit 2: each altered table is the audit's
+// finding, exit 1, naming the table.
+func TestAuditRenamedColumnPostgres(t *testing.T) {
+	srv := pgtest.Start(t, pgtest.Options{})
+	src := filepath.Join(t.TempDir(), "base.db")
+	mustRun(t, 0, "", "ledger", "init", "--db", src, "--origin", "example.com/t16pg")
+	mustRun(t, 0, "", "ledger", "append", "--db", src, "--kind", "commit", "--player", "ann",
+		"--action-type", "bid", "--channel", "#auctions", "--commitment", strings.Repeat("ab", 32))
+	for _, tc := range []struct{ table, sql string }{
+		{"log_meta", `ALTER TABLE log_meta RENAME COLUMN key TO cey`},
+		{"schema_version", `ALTER TABLE schema_version RENAME COLUMN version TO v`},
+		{"checkpoints", `ALTER TABLE checkpoints RENAME COLUMN note TO n`},
+		{"checkpoints", `ALTER TABLE checkpoints DROP COLUMN created_at`},
+	} {
+		t.Run(tc.sql, func(t *testing.T) {
+			pg := srv.NewDatabase(t)
+			mustRun(t, 0, "", "ledger", "copy", "--from", src, "--to", pg)
+			if err := pgtest.Exec(t, pg, tc.sql); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := runSealed(t, "", "ledger", "audit", "--db", pg)
+			if code != 1 || !strings.Contains(stdout, "audit failed: "+tc.table+": ") {
+				t.Errorf("audit after %s: exit %d, want 1 and \"audit failed: %s: ...\"\nstdout: %s\nstderr: %s", tc.sql, code, tc.table, stdout, stderr)
 			}
 		})
 	}
