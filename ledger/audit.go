@@ -254,10 +254,13 @@ func (l *Ledger) auditTree(ctx context.Context, progress func(done, total int64)
 				cp.Size, cp.Root, c.Size, base64.StdEncoding.EncodeToString(c.Root))
 		}
 	}
-	// In storing order: ids 1, 2, 3, ... without a gap (a deleted row), no
-	// note stored twice (the log never signs one size twice), created_at
-	// the time the log's timestamped signature carries; once checkpoints
-	// carry that signature, every later one must.
+	// By id: ids 1, 2, 3, ... without a gap (a deleted row), no note
+	// stored twice (the log never signs one size twice), created_at the
+	// time the log's timestamped signature carries; once checkpoints
+	// carry that signature, every later one must. The order of the ids
+	// itself is not signed, nor by size where several processes write
+	// (each stores its own view after its batch): two rows whose ids were
+	// swapped pass (docs/ledger.md, "Audit").
 	byID := slices.Clone(cps)
 	slices.SortFunc(byID, func(a, b StoredCheckpoint) int { return cmpInt64(a.ID, b.ID) })
 	seen := map[[32]byte]int64{}
