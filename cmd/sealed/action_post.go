@@ -73,6 +73,12 @@ never taken (the ledger records what happened).`,
 }
 
 func runActionPost(a *app, o *actionPostOptions) error {
+	if o.Receipt == stdioName {
+		// - is stdout, where the post says what it recorded: the receipt
+		// would be mixed into those lines, or a file named "-".
+		return usageErrorf("--receipt takes a FILE, not - (stdout carries what the post recorded)").
+			withHint("give --receipt a file, e.g. --receipt bid.receipt, and pass it on from there")
+	}
 	if err := checkPlayer("player", o.Player); err != nil {
 		return err
 	}

@@ -68,6 +68,10 @@ Exit status: 0 everything verifies, 1 a check failed, 2 bad usage.`,
 			if o.Force && o.DB == "" {
 				return usageErrorf("--force goes with --db: it allows replacing the demo ledger in FILE")
 			}
+			if o.DB == stdioName {
+				return usageErrorf("sealed demo builds its ledger in a SQLite file and writes its keys beside it: --db takes a FILE, not - (stdout)").
+					withHint("give --db a file, e.g. --db sealed-demo.db, or leave it out for a temporary one")
+			}
 			if o.DB != "" && (stores.IsURL(o.DB) || stores.CheckName(o.DB) != nil) {
 				// The demo writes its key, verifier key and token beside
 				// the ledger: files. Refused before anything is made.

@@ -39,6 +39,10 @@ root) both checkpoints and the failing proof are printed and the exit is
 			if o.URL == "" || o.State == "" {
 				return usageErrorf("watch needs --url URL and --state FILE")
 			}
+			if o.State == stdioName {
+				return usageErrorf("--state takes a FILE, not -: watch reads the last checkpoint seen from it and writes the new one back").
+					withHint("give --state a file kept between runs, e.g. --state log.checkpoint")
+			}
 			if err := checkURL(o.URL); err != nil {
 				return err
 			}

@@ -86,7 +86,8 @@ func OpenStore(ctx context.Context, name string, readOnly, create bool) (ledger.
 }
 
 // CheckName returns the error OpenStore gives for a name that names no
-// store, before it opens anything: an empty name, a name with a scheme
+// store, before it opens anything: an empty name, "-" (stdin or stdout on
+// a command line; wrapping ErrNotStore), a name with a scheme
 // other than PostgreSQL's or a libpq keyword/value connection string
 // ("host=... dbname=...", not shown; both wrapping ErrNotStore), an
 // ambiguous URL
@@ -94,6 +95,10 @@ func OpenStore(ctx context.Context, name string, readOnly, create bool) (ledger.
 func CheckName(name string) error {
 	if name == "" {
 		return errors.New("no ledger named: expected a SQLite file path or a postgres:// URL")
+	}
+	if name == "-" {
+		// - is stdin or stdout everywhere else on the command line.
+		return fmt.Errorf("-: %w (- is stdin or stdout; a file named - is ./-)", ErrNotStore)
 	}
 	if IsURL(name) {
 		if err := pgurl.Check(name); err != nil {

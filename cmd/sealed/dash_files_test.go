@@ -30,10 +30,10 @@ func noDashFile(t *testing.T, what string) {
 	}
 }
 
-// TestTrial16DashDemoDB: README: "a ledger database is never `-` (`ledger
+// TestDashDemoDB (trial 16, finding 6): README: "a ledger database is never `-` (`ledger
 // init` and `ledger copy` refuse it)". `sealed demo --db -` builds a
 // ledger in a file named "-" (with "-.key", "-.vkey", "--wal", "--shm").
-func TestTrial16DashDemoDB(t *testing.T) {
+func TestDashDemoDB(t *testing.T) {
 	t.Chdir(t.TempDir())
 	code, stdout, stderr := runSealed(t, "", "demo", "--db", "-")
 	if code != 2 {
@@ -42,9 +42,9 @@ func TestTrial16DashDemoDB(t *testing.T) {
 	noDashFile(t, "sealed demo --db -")
 }
 
-// TestTrial16DashReceipt: `sealed action post --receipt -` writes the
+// TestDashReceipt: `sealed action post --receipt -` writes the
 // receipt to a file named "-", not to stdout.
-func TestTrial16DashReceipt(t *testing.T) {
+func TestDashReceipt(t *testing.T) {
 	db, key := newCLILedger(t)
 	t.Chdir(t.TempDir())
 	// printf 'bid 15 on lot 1\nsalt: b0b' | sha256sum
@@ -59,10 +59,10 @@ func TestTrial16DashReceipt(t *testing.T) {
 	noDashFile(t, "sealed action post --receipt -")
 }
 
-// TestTrial16DashWatchState: `sealed ledger watch --state -` keeps its state
+// TestDashWatchState: `sealed ledger watch --state -` keeps its state
 // in a file named "-": "saved in -", and the next run with an empty stdin
 // says the checkpoint "extends the one seen before".
-func TestTrial16DashWatchState(t *testing.T) {
+func TestDashWatchState(t *testing.T) {
 	log := tlogtest.NewLog(t, "example.com/watch")
 	log.Fill(t, 5, "a")
 	srv := httptest.NewServer(&tiles.Handler{Store: log.Store})
@@ -73,4 +73,22 @@ func TestTrial16DashWatchState(t *testing.T) {
 		t.Errorf("ledger watch --state -: exit %d, want 2 (the state is read and rewritten: a file, never stdin or stdout)\n%s%s", code, stdout, stderr)
 	}
 	noDashFile(t, "sealed ledger watch --state -")
+}
+
+// TestDashLedger: every verb that opens a ledger refuses --db - (exit 2),
+// as stdin or stdout is never a database, and makes no file named "-".
+func TestDashLedger(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, args := range [][]string{
+		{"ledger", "list", "--db", "-"},
+		{"ledger", "audit", "--db", "-"},
+		{"ledger", "append", "--db", "-", "--kind", "commit", "--player", "ann", "--action-type", "bid", "--channel", "#a", "--commitment", strings.Repeat("ab", 32)},
+		{"serve", "--db", "-"},
+	} {
+		code, stdout, stderr := runSealed(t, "", args...)
+		if code != 2 || !strings.Contains(stderr, "- is stdin or stdout") {
+			t.Errorf("%q: exit %d, want 2 naming - as stdin or stdout\n%s%s", args, code, stdout, stderr)
+		}
+		noDashFile(t, strings.Join(args, " "))
+	}
 }
