@@ -125,7 +125,7 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 	if err != nil {
 		return err
 	}
-	pol, err := o.Policy.policy(a)
+	pol, err := o.Policy.policy(a, pinned)
 	if err != nil {
 		return err
 	}
@@ -140,6 +140,9 @@ func runLedgerAudit(a *app, o *ledgerAuditOptions) error {
 		return openError(o.DB, err)
 	}
 	defer l.Close()
+	if err := notLog(pol, l.VerifierKey()); err != nil {
+		return err
+	}
 	// Audit checks every checkpoint signature with the ledger's stored
 	// key; with a pinned key, that stored key must be the pinned one, so
 	// the signatures are checked with the pinned key.

@@ -30,7 +30,7 @@ func runLedgerAuditURL(a *app, o *ledgerAuditOptions) error {
 		return usageErrorf("audit --url needs the log's verifier key: --vkey KEY or --vkey-file FILE").
 			withHint("the log's operator publishes it; a remote log's own word for its key proves nothing")
 	}
-	pol, err := o.Policy.policy(a)
+	pol, err := o.Policy.policy(a, vkey)
 	if err != nil {
 		return err
 	}

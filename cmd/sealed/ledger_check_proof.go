@@ -118,7 +118,7 @@ func runLedgerCheckProof(a *app, o *ledgerCheckProofOptions) error {
 			return err
 		}
 	}
-	pol, err := o.Policy.policy(a)
+	pol, err := o.Policy.policy(a, vkey)
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func runLedgerWatch(a *app, o *ledgerWatchOptions) error {
 	if vkey == "" {
 		return usageErrorf("watch needs the log's verifier key: --vkey KEY or --vkey-file FILE")
 	}
-	pol, err := o.Policy.policy(a)
+	pol, err := o.Policy.policy(a, vkey)
 	if err != nil {
 		return err
 	}

@@ -30,8 +30,10 @@ func (p *policyFlags) add(c *cobra.Command) {
 // quorumSet reports whether --quorum was given.
 func (p *policyFlags) quorumSet() bool { return p.flags != nil && p.flags.Changed("quorum") }
 
-// policy returns the policy the flags give, or nil when none was given.
-func (p *policyFlags) policy(a *app) (*witness.Policy, error) {
+// policy returns the policy the flags give for the log whose verifier key
+// is vkey ("" when not known yet: then notLog checks it once it is), or
+// nil when none was given.
+func (p *policyFlags) policy(a *app, vkey string) (*witness.Policy, error) {
 	if p.File != "" && len(p.Keys) > 0 {
 		return nil, usageErrorf("give the witnesses with --witness KEY or --witnesses FILE, not both")
 	}
@@ -71,7 +73,20 @@ func (p *policyFlags) policy(a *app) (*witness.Policy, error) {
 			return nil, e
 		}
 	}
+	if err := notLog(pol, vkey); err != nil {
+		return nil, err
+	}
 	return pol, nil
+}
+
+// notLog refuses (exit 2) a policy naming the log's own key, vkey, as a
+// witness's (witness.Policy.CheckNotLog).
+func notLog(pol *witness.Policy, vkey string) error {
+	if err := pol.CheckNotLog(vkey); err != nil {
+		return usageErrorf("%v", err).
+			withHint("give --witness the key each witness prints (litewitness's verifier key), not the log's")
+	}
+	return nil
 }
 
 // remoteErr maps a tlogclient error: a failed check exits 1, as does a

@@ -189,6 +189,9 @@ func (c *Client) Open(signed []byte) (*ledger.Checkpoint, []witness.Cosignature,
 	}
 	var cs []witness.Cosignature
 	if c.Policy != nil {
+		if err := c.Policy.CheckNotLog(c.VerifierKey); err != nil {
+			return nil, nil, err
+		}
 		cs, err = c.Policy.Check(signed)
 		if err != nil {
 			return nil, nil, checkErr("checkpoint of size %d: %v", cp.Size, err)

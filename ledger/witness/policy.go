@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	neturl "net/url"
 	"sort"
 	"strconv"
@@ -60,6 +62,40 @@ func keyType(vkey string) int {
 		return -1
 	}
 	return int(b[0])
+}
+
+// ed25519Key returns the Ed25519 public key of a vkey (name+hash+base64
+// of a type byte, 0x01 or 0x04, and 32 bytes), or nil.
+func ed25519Key(vkey string) []byte {
+	f := strings.SplitN(vkey, "+", 3)
+	if len(f) != 3 {
+		return nil
+	}
+	b, err := base64.StdEncoding.DecodeString(f[2])
+	if err != nil || len(b) != 33 || (b[0] != 0x01 && b[0] != 0x04) {
+		return nil
+	}
+	return b[1:]
+}
+
+// CheckNotLog returns an error naming the first witness of p whose
+// Ed25519 key is the one of logVKey, the log's note verifier key. The log
+// signs a cosignature/v1 line of its own beside its signature (with its
+// key, as type 0x04; docs/ledger.md, "Checkpoints"), so such a witness
+// would be met by the log alone, where a witness is there to be
+// independent of it (c2sp.org/tlog-witness). A nil p, or a logVKey that
+// is not an Ed25519 key, gives nil.
+func (p *Policy) CheckNotLog(logVKey string) error {
+	lk := ed25519Key(logVKey)
+	if p == nil || lk == nil {
+		return nil
+	}
+	for _, w := range p.Witnesses {
+		if bytes.Equal(ed25519Key(w.VerifierKey), lk) {
+			return fmt.Errorf("witness %s has the log's own key (%s): the log cosigns its own checkpoints with it, so it would witness itself; expected the keys of witnesses independent of the log", w.Name, logVKey)
+		}
+	}
+	return nil
 }
 
 // Policy is a set of witnesses and how many of them must cosign a
@@ -193,12 +229,22 @@ func (p *Policy) Check(signed []byte) ([]Cosignature, error) {
 	for _, s := range sigs {
 		// note.Open accepts base64 with stray padding bits; only the
 		// canonical encoding counts, so a cosignature has one text.
-		if _, err := base64.StdEncoding.Strict().DecodeString(s.Base64); err != nil {
+		raw, err := base64.StdEncoding.Strict().DecodeString(s.Base64)
+		if err != nil {
 			return nil, fmt.Errorf("witness cosignature by %s: not canonical base64", s.Name)
 		}
 		t, err := tdnote.CoSigV1Timestamp(s)
 		if err != nil {
 			return nil, fmt.Errorf("witness cosignature by %s: %v", s.Name, err)
+		}
+		// The timestamp as signed: 8 big-endian bytes after the key hash
+		// (c2sp.org/tlog-cosignature), which CoSigV1Timestamp reads as
+		// an int64 (2^64-1 as 1969).
+		switch ts := binary.BigEndian.Uint64(raw[4:12]); {
+		case ts == 0:
+			return nil, fmt.Errorf("witness cosignature by %s: timestamp 0, which a witness never signs (c2sp.org/tlog-witness: it MUST NOT be zero), so it is no evidence of when the checkpoint was seen", s.Name)
+		case ts > math.MaxInt64:
+			return nil, fmt.Errorf("witness cosignature by %s: timestamp %d, past 2^63-1 (c2sp.org/tlog-cosignature: it MUST NOT exceed 2^63-1)", s.Name, ts)
 		}
 		out = append(out, Cosignature{Witness: s.Name, Time: t.UTC(), Line: "— " + s.Name + " " + s.Base64 + "\n"})
 		names = append(names, s.Name)
