@@ -273,6 +273,10 @@ func decodeError(err error) error {
 			}
 		}
 		got, n, isNumber := strings.Cut(te.Value, " ")
+		if isNumber && got == "number" && want == "a whole number" && isWholeNumber(n) {
+			// A whole number past the field's Go type.
+			return bodyErr(te.Field, "%s is out of range; expected a whole number from %s", n, rangeOf(te.Type.Kind()))
+		}
 		switch {
 		case isNumber && got == "number":
 			got = n // the number as posted
@@ -289,6 +293,34 @@ func decodeError(err error) error {
 		return bodyErr("", "unknown field %s", f)
 	}
 	return bodyErr("", "%s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// isWholeNumber reports whether s is a JSON integer: an optional minus
+// sign and digits, without fraction or exponent.
+func isWholeNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// rangeOf is the range of an integer kind, "0 to 255", for errors.
+func rangeOf(k reflect.Kind) string {
+	switch k {
+	case reflect.Int8:
+		return "-128 to 127"
+	case reflect.Int16:
+		return "-32768 to 32767"
+	case reflect.Int32:
+		return "-2147483648 to 2147483647"
+	case reflect.Int, reflect.Int64:
+		return "-9223372036854775808 to 9223372036854775807"
+	case reflect.Uint8:
+		return "0 to 255"
+	case reflect.Uint16:
+		return "0 to 65535"
+	case reflect.Uint32:
+		return "0 to 4294967295"
+	}
+	return "0 to 18446744073709551615"
 }
 
 // mayFoldToField reports whether canon (a body in RFC 8785 form, where

@@ -100,6 +100,10 @@ func TestBadBodies(t *testing.T) {
 		{`{"kind":"reveal","commit":0,"player":"p","text_base64":"!!"}`, "text_base64", "base64"},
 		{`{"kind":"reveal","commit":-1,"player":"p","text":"a"}`, "commit", ">= 0"},
 		{`{"kind":"reveal","commit":1.5,"player":"p","text":"a"}`, "commit", "expected a whole number, got 1.5"},
+		// 2^63 and -2^63-1: whole numbers, past int64 (trial 16).
+		{`{"kind":"reveal","commit":9223372036854775808,"player":"p","text":"a"}`, "commit", "9223372036854775808 is out of range; expected a whole number from -9223372036854775808 to 9223372036854775807"},
+		{`{"kind":"reveal","commit":-9223372036854775809,"player":"p","text":"a"}`, "commit", "-9223372036854775809 is out of range"},
+		{`{"kind":"reveal","commit":1e3,"player":"p","text":"a"}`, "commit", "expected a whole number, got 1e3"},
 		{`{"kind":"reveal","commit":0,"player":"p","text":"\ud800"}`, "", "unpaired UTF-16 surrogate"}, // lone surrogate
 		{`{"kind":"seed-commit","game":"chess","match_id":"m","rules_version":"r","config":{},"commitment":"` + hashA + `"}`, "game", "auction or bargain"},
 		{`{"kind":"seed-commit","game":"auction","match_id":"m","rules_version":"r","config":[1],"commitment":"` + hashA + `"}`, "config", "JSON object"},

@@ -127,6 +127,11 @@ func replayFormatStrict(data []byte) (key, value string, err error) {
 	}
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.ReadToken()
+	if t := bytes.TrimLeft(data, " \t\r\n"); err != nil && !bytes.ContainsAny(t[:1], `{["-0123456789tfn`) {
+		// Not JSON at all (a database, an image, a gzip file): say what
+		// it starts with rather than which character is invalid.
+		return "", "", fmt.Errorf("replay is not JSON: it starts with %q; expected a JSON object", t[:min(len(t), 16)])
+	}
 	if err != nil {
 		return "", "", readError(err, "replay")
 	}

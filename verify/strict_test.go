@@ -283,3 +283,19 @@ func TestWrongJSONTypes(t *testing.T) {
 		{"auction pot null", edit(t, a, `"pot": "30.00"`, `"pot": null`), []string{"results.pot is a JSON null"}},
 	})
 }
+
+// TestReplayNotJSON (trial 16): a file that is not JSON at all (a SQLite
+// database given by mistake) is named by what it starts with, not by
+// "invalid character 'S' at start of value".
+func TestReplayNotJSON(t *testing.T) {
+	for _, data := range []string{"SQLite format 3\x00\x10\x00", "\x1f\x8b\x08\x00", "  <html>"} {
+		_, err := CheckReplay([]byte(data))
+		if err == nil || !strings.Contains(err.Error(), "replay is not JSON: it starts with") {
+			t.Errorf("%q: %v", data, err)
+		}
+	}
+	// JSON that is wrong stays a JSON error.
+	if _, err := CheckReplay([]byte(`{"format":`)); err == nil || strings.Contains(err.Error(), "not JSON") {
+		t.Errorf("a cut JSON object: %v", err)
+	}
+}

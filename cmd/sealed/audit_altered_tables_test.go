@@ -88,3 +88,18 @@ func TestAuditRenamedColumnPostgres(t *testing.T) {
 		})
 	}
 }
+
+// TestUnfinishedSQLiteHint (trial 16): a SQLite file holding rows but no
+// ledger identity (what a copy stopped by kill -9 leaves in TO.copying-*)
+// is named as such, with a hint to remove the file, not PostgreSQL's
+// DROP DATABASE.
+func TestUnfinishedSQLiteHint(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "x.db")
+	mustRun(t, 0, "", "ledger", "init", "--db", db, "--origin", "example.com/unfinished")
+	tamperDB(t, db, `DROP TRIGGER IF EXISTS log_meta_no_delete; DELETE FROM log_meta`)
+	code, _, stderr := runSealed(t, "", "ledger", "audit", "--db", db)
+	if code != 2 || !strings.Contains(stderr, "holds rows but no ledger identity") ||
+		!strings.Contains(stderr, "hint: if it is a stopped copy's file, remove it") || strings.Contains(stderr, "DROP") {
+		t.Errorf("audit of a file without identity rows: exit %d\n%s", code, stderr)
+	}
+}

@@ -102,8 +102,12 @@ func openFlagError(flag, db string, err error) *exitError {
 	case errors.Is(err, fs.ErrNotExist) && !stores.IsURL(db):
 		return usageErrorf("no ledger at %s", name).withHint("create one with 'sealed ledger init', or give %s FILE or a postgres:// URL", flag)
 	case errors.Is(err, ledger.ErrUnfinished):
-		return usageErrorf("%s is not a sealed ledger: it holds rows but no ledger identity: what a ledger copy that did not complete leaves, or a ledger whose identity rows were all deleted", name).
-			withHint("if they are a stopped copy's, drop them (DROP DATABASE, or DROP OWNED as their owner) and copy again")
+		e := usageErrorf("%s is not a sealed ledger: it holds rows but no ledger identity: what a ledger copy that did not complete leaves, or a ledger whose identity rows were all deleted", name)
+		if !stores.IsURL(db) {
+			// A stopped copy into SQLite leaves a TO.copying-* file.
+			return e.withHint("if it is a stopped copy's file, remove it (and its -wal and -shm) and copy again")
+		}
+		return e.withHint("if they are a stopped copy's, drop them (DROP DATABASE, or DROP OWNED as their owner) and copy again")
 	case errors.Is(err, ledger.ErrNotLedger):
 		why := strings.TrimSuffix(err.Error(), ": "+ledger.ErrNotLedger.Error()) // said once
 		// The store said more after it: "NAME: not a sealed ledger (...)".

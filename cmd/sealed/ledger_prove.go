@@ -45,8 +45,11 @@ extra line). --url URL builds the proof from the tiles of any C2SP
 tlog-tiles log, against its current checkpoint, with no database.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.DB = g.DB
-			if o.Size < 0 {
-				return usageErrorf("--size must be >= 0")
+			if o.Size < 0 || (o.Size == 0 && cmd.Flags().Changed("size")) {
+				// --size 0 would be the empty tree, which holds no entry
+				// (0 is how the options say "the latest").
+				return usageErrorf("--size %d: expected the size of a checkpoint covering the entry, above its index", o.Size).
+					withHint("leave --size out to prove against the latest checkpoint")
 			}
 			if o.Format != "json" && o.Format != "tlog-proof" {
 				return usageErrorf("--format %q: expected json or tlog-proof", o.Format)
@@ -128,7 +131,7 @@ signed checkpoints, as JSON. Check it with 'sealed ledger check-proof'.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.DB = g.DB
-			if o.Size1 < 1 || o.Size2 < 0 {
+			if o.Size1 < 1 || o.Size2 < 0 || (o.Size2 == 0 && cmd.Flags().Changed("size2")) {
 				return usageErrorf("consistency needs --size1 A >= 1 (and --size2 B >= A, or the latest)")
 			}
 			return runF(a, o)

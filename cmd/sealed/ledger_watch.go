@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/tlogclient"
 	"github.com/spf13/cobra"
 )
@@ -74,6 +75,14 @@ func runLedgerWatch(a *app, o *ledgerWatchOptions) error {
 		old = nil
 	} else if err != nil {
 		return usageErrorf("reading --state %s: %v", o.State, unwrapPathError(err))
+	}
+	if old != nil {
+		// The state is this machine's own record: one that does not open
+		// with the key is bad input, not the log's failure.
+		if _, err := ledger.OpenCheckpoint(vkey, old); err != nil {
+			return usageErrorf("--state %s does not hold a checkpoint of this log: %v", o.State, err).
+				withHint("give --state the file an earlier watch of this log (this --vkey) saved, or a new FILE to start watching afresh")
+		}
 	}
 	c := &tlogclient.Client{URL: o.URL, VerifierKey: vkey, Policy: pol}
 	cp, err := c.Watch(context.Background(), old)

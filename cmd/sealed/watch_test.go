@@ -63,6 +63,22 @@ func TestWatchCLI(t *testing.T) {
 	if now, _ := os.ReadFile(state); string(now) != string(saved) {
 		t.Error("the state file changed after a failed watch")
 	}
+	// A state file that holds no checkpoint of this log (garbage, or
+	// another log's) is bad input naming --state (trial 16), not the
+	// log's failure with a hint about the URL; it is left as it was.
+	other := tlogtest.NewLog(t, "example.com/other")
+	other.Fill(t, 3, "o")
+	otherCP, _, _ := tiles.Checkpoint(context.Background(), other.Store)
+	for _, bad := range [][]byte{[]byte("not a checkpoint\n"), otherCP} {
+		os.WriteFile(state, bad, 0o644)
+		code, out := watch()
+		if code != 2 || !strings.Contains(out, "--state "+state+" does not hold a checkpoint of this log") || !strings.Contains(out, "hint: give --state") {
+			t.Errorf("a state file holding %.20q: %d %s", bad, code, out)
+		}
+		if now, _ := os.ReadFile(state); string(now) != string(bad) {
+			t.Error("a state file that does not open was rewritten")
+		}
+	}
 }
 
 // TestServeWitnesses: `sealed serve --witnesses FILE` submits the log's
