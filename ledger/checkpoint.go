@@ -117,6 +117,12 @@ func OpenCheckpoint(verifierKey string, signed []byte) (*Checkpoint, error) {
 			return nil, fmt.Errorf("checkpoint signature: a signature line names the log %s with key hash %08x, which is not the log's key", sig.Name, sig.Hash)
 		}
 	}
+	// note.Open checks only the first line of a key and skips the others
+	// (a copy, or a second line whose signature is garbage): the log's
+	// keys sign once each, so a second line of one is refused.
+	if err := logLinesOnce(signed, v.Name()); err != nil {
+		return nil, err
+	}
 	origin, size, root, err := ParseCheckpoint(n.Text)
 	if err != nil {
 		return nil, err
@@ -125,6 +131,33 @@ func OpenCheckpoint(verifierKey string, signed []byte) (*Checkpoint, error) {
 		return nil, fmt.Errorf("checkpoint: origin %q is not the verifier key's name %q", origin, v.Name())
 	}
 	return &Checkpoint{Origin: origin, Size: size, Root: root, Note: string(signed)}, nil
+}
+
+// logLinesOnce returns an error if the signature block of the signed note
+// holds two lines under the log's name with one key hash (c2sp.org/
+// signed-note: "— <name> <base64(key hash || signature)>"); lines it
+// cannot read are note.Open's to refuse.
+func logLinesOnce(signed []byte, name string) error {
+	_, block, ok := strings.Cut(string(signed), "\n\n")
+	if !ok {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(block, "\n") {
+		rest, ok := strings.CutPrefix(line, "\u2014 "+name+" ")
+		if !ok {
+			continue
+		}
+		raw, err := base64.StdEncoding.DecodeString(rest)
+		if err != nil || len(raw) < 4 {
+			continue
+		}
+		if seen[string(raw[:4])] {
+			return fmt.Errorf("checkpoint signature: two signature lines of the log %s with key hash %x; the log signs a checkpoint once with each key", name, raw[:4])
+		}
+		seen[string(raw[:4])] = true
+	}
+	return nil
 }
 
 // CheckVerifierKey reports whether verifierKey is a well-formed note

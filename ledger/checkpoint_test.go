@@ -1,6 +1,7 @@
 package ledger_test
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -62,5 +63,39 @@ func TestParseCheckpointRejects(t *testing.T) {
 	}
 	if err := ledger.CheckVerifierKey("nonsense"); err == nil || !strings.Contains(err.Error(), "verifier key") {
 		t.Errorf("CheckVerifierKey(nonsense) = %v", err)
+	}
+}
+
+// TestOpenCheckpointLogLineTwice (trial 18): note.Open checks the first
+// line of a key and skips any other, so a checkpoint with the log's line
+// given twice, or followed by a line of the log's key hash whose
+// signature is garbage, opened as the checkpoint: it is refused, as each
+// checkpoint has one valid text.
+func TestOpenCheckpointLogLineTwice(t *testing.T) {
+	l, _, vkey := newTestLedger(t, ledger.Options{})
+	cp, err := l.LatestCheckpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ledger.OpenCheckpoint(vkey, []byte(cp.Note)); err != nil {
+		t.Fatalf("the checkpoint as signed: %v", err)
+	}
+	body, block, _ := strings.Cut(cp.Note, "\n\n")
+	lines := strings.SplitAfter(block, "\n")
+	first := lines[0] // the log's Ed25519 line
+	name, b64, _ := strings.Cut(strings.TrimPrefix(strings.TrimSuffix(first, "\n"), "— "), " ")
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage := append(append([]byte(nil), raw[:4]...), make([]byte, len(raw)-4)...)
+	for what, extra := range map[string]string{
+		"the log's line twice":          first,
+		"a garbage line of the log key": "— " + name + " " + base64.StdEncoding.EncodeToString(garbage) + "\n",
+	} {
+		signed := body + "\n\n" + block + extra
+		if _, err := ledger.OpenCheckpoint(vkey, []byte(signed)); err == nil || !strings.Contains(err.Error(), "two signature lines of the log") {
+			t.Errorf("%s: %v", what, err)
+		}
 	}
 }
