@@ -45,7 +45,7 @@ func TestHugeTreeSizeReturns(t *testing.T) {
 	}
 	leaf := []byte(`{"kind":"commit"}`)
 	lh := tlog.RecordHash(leaf)
-	for _, size := range []int64{1<<62 + 1} { // and every size up to 2^63-1
+	for _, size := range []int64{1 << 62, 1<<62 + 1, 1<<63 - 1} {
 		msg, err := note.Sign(&note.Note{Text: ledger.FormatCheckpoint(origin, size, lh)}, signer)
 		if err != nil {
 			t.Fatal(err)
