@@ -38,11 +38,11 @@ func NewLog(t testing.TB, origin string) *Log {
 	return open(t, s, key, vkey)
 }
 
-// SameKey creates another in-memory ledger signed with log's key and
-// origin: what an operator who forks or cuts the log would run.
-func SameKey(t testing.TB, log *Log) *Log {
+// Signer returns the note signer of log's key: what its operator, or
+// whoever holds the key, signs checkpoints with.
+func (l *Log) Signer(t testing.TB) note.Signer {
 	t.Helper()
-	b, err := os.ReadFile(log.KeyFile)
+	b, err := os.ReadFile(l.KeyFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +50,14 @@ func SameKey(t testing.TB, log *Log) *Log {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return signer
+}
+
+// SameKey creates another in-memory ledger signed with log's key and
+// origin: what an operator who forks or cuts the log would run.
+func SameKey(t testing.TB, log *Log) *Log {
+	t.Helper()
+	signer := log.Signer(t)
 	root, _ := tlog.TreeHash(0, nil)
 	origin := signer.Name()
 	msg, err := note.Sign(&note.Note{Text: ledger.FormatCheckpoint(origin, 0, root)}, signer)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -43,14 +42,7 @@ func (s *hugeCheckpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestHugeCheckpointSize(t *testing.T) {
 	log := tlogtest.NewLog(t, "example.com/huge")
 	first := log.Fill(t, 5, "h")
-	b, err := os.ReadFile(log.KeyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := note.NewSigner(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	signer := log.Signer(t)
 	for _, size := range []int64{1 << 62, 1<<62 + 1} {
 		msg, err := note.Sign(&note.Note{Text: ledger.FormatCheckpoint("example.com/huge", size, first.Root)}, signer)
 		if err != nil {

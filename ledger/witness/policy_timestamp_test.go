@@ -2,12 +2,6 @@ package witness_test
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/binary"
-	"encoding/hex"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -33,20 +27,12 @@ func TestPolicyCheckTimestampRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := signed[:strings.Index(string(signed), "\n\n")+1]
-	const name = "w.example/stamps"
-	pub, priv, _ := ed25519.GenerateKey(nil)
-	kid := sha256.Sum256(append([]byte(name+"\n\x04"), pub...))
-	vkey := name + "+" + hex.EncodeToString(kid[:4]) + "+" + base64.StdEncoding.EncodeToString(append([]byte{4}, pub...))
-	pol, err := witness.ParsePolicy([]byte("witness " + vkey + "\nquorum 1\n"))
+	c := newSpecCosigner(t, "w.example/stamps")
+	pol, err := witness.ParsePolicy([]byte("witness " + c.vkey + "\nquorum 1\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := func(ts uint64) []byte {
-		msg := append([]byte(fmt.Sprintf("cosignature/v1\ntime %d\n", ts)), body...)
-		sig := binary.BigEndian.AppendUint64(kid[:4:4], ts)
-		sig = append(sig, ed25519.Sign(priv, msg)...)
-		return []byte("— " + name + " " + base64.StdEncoding.EncodeToString(sig) + "\n")
-	}
+	line := func(ts uint64) []byte { return []byte(c.line([]byte(body), ts)) }
 	if cs, err := pol.Check(append(append([]byte(nil), signed...), line(1_800_000_000)...)); err != nil || len(cs) != 1 {
 		t.Fatalf("a cosignature at 1800000000: %+v, %v", cs, err)
 	}

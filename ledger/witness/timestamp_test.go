@@ -108,24 +108,46 @@ func TestWitnessClockSkew(t *testing.T) {
 // the server stops with the test.
 func specWitness(t *testing.T, name string) (vkey, url string, stamp *atomic.Uint64) {
 	t.Helper()
-	pub, priv, err := ed25519.GenerateKey(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kid := sha256.Sum256(append([]byte(name+"\n\x04"), pub...))
-	vkey = name + "+" + hex.EncodeToString(kid[:4]) + "+" + base64.StdEncoding.EncodeToString(append([]byte{4}, pub...))
+	c := newSpecCosigner(t, name)
 	stamp = new(atomic.Uint64)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		i := bytes.Index(body, []byte("\n\n")) // end of the old size and proof
 		cp := body[i+2:]
-		text := cp[:bytes.Index(cp, []byte("\n\n"))+1]
-		ts := stamp.Load()
-		msg := append([]byte(fmt.Sprintf("cosignature/v1\ntime %d\n", ts)), text...)
-		sig := binary.BigEndian.AppendUint64(kid[:4:4], ts)
-		sig = append(sig, ed25519.Sign(priv, msg)...)
-		fmt.Fprintf(w, "— %s %s\n", name, base64.StdEncoding.EncodeToString(sig))
+		io.WriteString(w, c.line(cp[:bytes.Index(cp, []byte("\n\n"))+1], stamp.Load()))
 	}))
 	t.Cleanup(srv.Close)
-	return vkey, srv.URL, stamp
+	return c.vkey, srv.URL, stamp
+}
+
+// specCosigner signs cosignature/v1 lines as C2SP tlog-cosignature
+// defines them, with crypto/ed25519 alone: key ID SHA-256(name || "\n" ||
+// 0x04 || key)[:4], message "cosignature/v1\ntime T\n" and the note body,
+// signature the key ID, T as 8 big-endian bytes and the Ed25519
+// signature.
+type specCosigner struct {
+	name string
+	vkey string // name+keyID+base64(0x04 || key)
+	kid  [4]byte
+	priv ed25519.PrivateKey
+}
+
+func newSpecCosigner(t *testing.T, name string) *specCosigner {
+	t.Helper()
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kid := sha256.Sum256(append([]byte(name+"\n\x04"), pub...))
+	vkey := name + "+" + hex.EncodeToString(kid[:4]) + "+" + base64.StdEncoding.EncodeToString(append([]byte{4}, pub...))
+	return &specCosigner{name: name, vkey: vkey, kid: [4]byte(kid[:4]), priv: priv}
+}
+
+// line is the signature line of a cosignature of the note body body (its
+// text, ending in a newline) timestamped ts.
+func (c *specCosigner) line(body []byte, ts uint64) string {
+	msg := append([]byte(fmt.Sprintf("cosignature/v1\ntime %d\n", ts)), body...)
+	sig := binary.BigEndian.AppendUint64(c.kid[:], ts)
+	sig = append(sig, ed25519.Sign(c.priv, msg)...)
+	return "— " + c.name + " " + base64.StdEncoding.EncodeToString(sig) + "\n"
 }
