@@ -29,12 +29,15 @@ type auctionMembers struct {
 }
 
 // The members each of those objects must have, in the order the format
-// writes them.
+// writes them. auctionConfigMembers are the config's first members in
+// auctionConfigKeys, the ones without a default (stake, rake and
+// payout_unit have one: docs/replays.md, "Sealed auction replays").
 var (
-	seatBidMembers     = []string{"seat", "amount"}
-	playerStateMembers = []string{"seat", "credits", "profit", "items_won"}
-	standingMembers    = []string{"seat", "rank", "score", "credits"}
-	seatPayoutMembers  = []string{"seat", "amount"}
+	auctionConfigMembers = []string{"players", "items", "starting_credits", "value_min", "value_max", "talk_rounds", "pricing"}
+	seatBidMembers       = []string{"seat", "amount"}
+	playerStateMembers   = []string{"seat", "credits", "profit", "items_won"}
+	standingMembers      = []string{"seat", "rank", "score", "credits"}
+	seatPayoutMembers    = []string{"seat", "amount"}
 )
 
 // auctionEventMembers are the members each type of auction event has
@@ -149,10 +152,16 @@ func requireAuctionMembers(data []byte) error {
 	const what = "auction replay"
 	var m auctionMembers
 	var evs struct {
+		Config map[string]jsontext.Value   `json:"config"`
 		Events []map[string]jsontext.Value `json:"events"`
 	}
 	if json.Unmarshal(data, &m) != nil || json.Unmarshal(data, &evs) != nil {
 		return nil // decodeStrict read it: not reached
+	}
+	for _, n := range auctionConfigMembers {
+		if _, ok := evs.Config[n]; !ok && evs.Config != nil {
+			return fmt.Errorf("reading %s: config has no %q; expected %s, and optionally stake, rake and payout_unit (a number left out is not read as 0)", what, n, listAnd(auctionConfigMembers))
+		}
 	}
 	for i, ev := range m.Events {
 		if err := eventMembersFit(i, evs.Events[i]); err != nil {

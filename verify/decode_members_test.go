@@ -30,6 +30,12 @@ func TestAuctionMissingMembers(t *testing.T) {
 		{`{"seat":0,"amount":"0.00"}`, `{"amount":"0.00"}`, `results.payouts[0] has no "seat"; expected seat and amount`},
 		{`"bids":[{"seat":0,"amount":20},{"seat":1,"amount":36}`, `"bids":[{"seat":0},{"seat":1,"amount":36}`, `event 11, bids[0] has no "amount"; expected seat and amount`},
 		{`"auction_end","players":[{"seat":0,"credits":100,"profit":0,"items_won":0}`, `"auction_end","players":[{"seat":0,"credits":100,"profit":0}`, `event 28, players[0] has no "items_won"; expected seat, credits, profit and items_won`},
+		// The config's members without a default: left out, one read as
+		// 0 either failed the check (exit 1) or, equal to 0, passed.
+		{`"starting_credits":100,`, ``, `config has no "starting_credits"; expected players, items, starting_credits, value_min, value_max, talk_rounds and pricing`},
+		{`"talk_rounds":1,`, ``, `config has no "talk_rounds"`},
+		{`{"players":3,`, `{`, `config has no "players"`},
+		{`"pricing":"first",`, ``, `config has no "pricing"`},
 	} {
 		if strings.Count(example, tc.old) != 1 {
 			t.Fatalf("the example has %s %d times; want once", tc.old, strings.Count(example, tc.old))

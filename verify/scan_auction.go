@@ -90,6 +90,9 @@ func (s *scanner) auctionConfig(c *auction.Config) {
 			s.fail()
 		}
 	}
+	if seen&(1<<len(auctionConfigMembers)-1) != 1<<len(auctionConfigMembers)-1 {
+		s.fail() // a required member left out: requireAuctionMembers names it
+	}
 }
 
 // decimal reads a JSON string into a new apd.Decimal with its
