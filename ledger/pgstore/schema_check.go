@@ -256,7 +256,8 @@ func diffObjects(refs map[int]*catalog, got *catalog, k int) (table, what string
 			return table, fmt.Sprintf("the function %s%s has another body than the one schema version %d makes (it was replaced: the schema was altered): %s", w.Name, calledBy, k, excerpt(g.Body))
 		}
 	}
-	for _, g := range got.disabled {
+	if len(got.disabled) > 0 { // the first one
+		g := got.disabled[0]
 		what := fmt.Sprintf("the internal trigger %s is %s, where PostgreSQL makes it enabled (the schema was altered)", g.Name, enabled(g.Enabled))
 		if g.Def != "" {
 			what = fmt.Sprintf("the internal trigger %s, which enforces the constraint %s, is %s, where PostgreSQL makes it enabled (the schema was altered)", g.Name, g.Def, enabled(g.Enabled))
