@@ -110,6 +110,10 @@ func runServe(ctx context.Context, a *app, o *serveOptions) error {
 		if o.KeyFile == "" {
 			o.KeyFile = defaultKeyFile(o.DB)
 		}
+		if o.KeyFile == "" { // a URL has no default key file
+			return usageErrorf("the write API cannot run: serving %s with --token-file needs the ledger's signer key", stores.Redact(o.DB)).
+				withHint("give --key FILE (the key file 'sealed ledger init' wrote), or drop --token-file to serve read-only")
+		}
 	}
 	loc, err := parseZone(o.Zone)
 	if err != nil {
