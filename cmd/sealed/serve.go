@@ -199,9 +199,13 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 			defer release()
 		}
 	}
-	r, err := openLedgerRO(readDB)
+	readFlag := "--db" // the flag the hints of an error name
+	if readDB != o.db {
+		readFlag = "--read-db"
+	}
+	r, err := stores.Open(context.Background(), readDB, ledger.Options{ReadOnly: true})
 	if err != nil {
-		return err
+		return openFlagError(readFlag, readDB, err)
 	}
 	defer r.Close()
 	var w *ledger.Ledger
