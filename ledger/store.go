@@ -28,7 +28,10 @@ type Store interface {
 	Meta(ctx context.Context) (*Meta, error)
 	// Create makes an empty ledger: schema, the identity rows and the
 	// first checkpoint (the empty tree's). It fails if the store already
-	// holds a ledger. With first nil it writes the identity rows alone,
+	// holds a ledger, and, in the transaction that writes the identity,
+	// if it holds rows (a copy's that did not complete: an error wrapping
+	// ErrUnfinished) or a copy into it is under way. With first nil it
+	// writes the identity rows alone,
 	// over rows already stored: Copy writes them last, so that a store
 	// holds no ledger (Meta: ErrNotLedger) until its copy is complete.
 	Create(ctx context.Context, m *Meta, first *StoredCheckpoint) error

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sealedhq/sealed/ledger"
 	"github.com/sealedhq/sealed/ledger/stores"
 	"github.com/spf13/cobra"
 )
@@ -101,6 +102,8 @@ func initError(o *ledgerInitOptions, err error) *exitError {
 		return e.withHint("give --key a new FILE: 'sealed ledger init' never overwrites a signer key")
 	case errors.Is(err, fs.ErrExist):
 		return e.withHint("give --db an empty database (createdb NAME), or use the ledger in this one: sealed ledger audit --db URL")
+	case errors.Is(err, ledger.ErrUnfinished) && stores.IsURL(o.DB):
+		return e.withHint("if they are a stopped copy's, drop them (DROP DATABASE, or DROP OWNED as their owner), then init again")
 	case errors.As(err, &pe) && (pe.Path == o.Key || pe.Path == filepath.Dir(o.Key)):
 		return e.withHint("give --key a FILE in a directory that exists and that you may write to")
 	case isNameError(err):

@@ -83,6 +83,9 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 	if s.meta != nil {
 		return fmt.Errorf("in-memory store already holds a ledger (%s)", s.meta.Origin)
 	}
+	if first != nil && (len(s.entries) > 0 || len(s.hashes) > 0 || len(s.checkpoints) > 0 || len(s.cosigs) > 0 || len(s.replays) > 0 || len(s.players) > 0) {
+		return fmt.Errorf("in-memory store: %w", ledger.ErrUnfinished)
+	}
 	mm := *m
 	s.meta = &mm
 	if first != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sealedhq/sealed/internal/pgtest"
@@ -53,5 +54,29 @@ func TestCreateRacingCopy(t *testing.T) {
 	}
 	if !errors.Is(err, ledger.ErrUnfinished) {
 		t.Errorf("ledger.Create over a copy's rows: %v; want an error wrapping ledger.ErrUnfinished", err)
+	}
+}
+
+// TestCreateUnderCopyLock: a new ledger is not made while a copy into the
+// database holds its copy lock, even before the copy has written a row
+// (its rows would follow under the new identity); once the lock is
+// released, Create succeeds.
+func TestCreateUnderCopyLock(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Shared(t).NewDatabase(t)
+	s := openStore(t, url, pgstore.Options{Create: true})
+	lock, err := pgstore.LockCopy(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := ledger.Create(ctx, s, "test.example/locked", filepath.Join(dir, "k1")); err == nil || !strings.Contains(err.Error(), "a ledger copy into this database is under way") {
+		t.Errorf("Create under a copy's lock: %v; want it refused", err)
+	}
+	if err := lock.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ledger.Create(ctx, s, "test.example/locked", filepath.Join(dir, "k2")); err != nil {
+		t.Errorf("Create once the copy lock is released: %v", err)
 	}
 }

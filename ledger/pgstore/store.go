@@ -262,6 +262,29 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 	if n != 0 {
 		return s.fail(errors.New("the database already holds a ledger"))
 	}
+	if first != nil {
+		// A new ledger. A copy into this database writes its rows before
+		// its identity (Create with first nil), in transactions of its
+		// own, holding the copy lock throughout: under the write lock,
+		// its rows or its lock are seen here, and the ledger is not made
+		// over them (ledger.Create's census runs before this transaction,
+		// so a copy may have begun since; trial 19).
+		var copying bool
+		if err := tx.QueryRow(ctx, `SELECT NOT pg_try_advisory_xact_lock($1)`, copyLockKey).Scan(&copying); err != nil {
+			return s.fail(err)
+		}
+		if copying {
+			return s.fail(errors.New("a ledger copy into this database is under way (another session holds its copy lock): a ledger is not made under it"))
+		}
+		var rows bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM entries) OR EXISTS (SELECT 1 FROM hashes) OR EXISTS (SELECT 1 FROM checkpoints)
+			OR EXISTS (SELECT 1 FROM cosignatures) OR EXISTS (SELECT 1 FROM replays) OR EXISTS (SELECT 1 FROM players)`).Scan(&rows); err != nil {
+			return s.fail(err)
+		}
+		if rows {
+			return s.fail(ledger.ErrUnfinished)
+		}
+	}
 	if _, err := tx.Exec(ctx, `INSERT INTO log_meta(key, value) VALUES('origin', $1), ('verifier_key', $2)`, m.Origin, m.VerifierKey); err != nil {
 		return s.fail(err)
 	}

@@ -331,6 +331,18 @@ func (s *Store) Create(ctx context.Context, m *ledger.Meta, first *ledger.Stored
 	if n != 0 {
 		return fmt.Errorf("%s already holds a ledger", s.path)
 	}
+	if first != nil {
+		// A new ledger is made over no rows (a copy's that did not
+		// complete would be another log's under this identity).
+		var rows bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM entries) OR EXISTS (SELECT 1 FROM hashes) OR EXISTS (SELECT 1 FROM checkpoints)
+			OR EXISTS (SELECT 1 FROM cosignatures) OR EXISTS (SELECT 1 FROM replays) OR EXISTS (SELECT 1 FROM players)`).Scan(&rows); err != nil {
+			return err
+		}
+		if rows {
+			return fmt.Errorf("%s: %w", s.path, ledger.ErrUnfinished)
+		}
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO log_meta(key, value) VALUES('origin', ?), ('verifier_key', ?)`, m.Origin, m.VerifierKey); err != nil {
 		return err
 	}

@@ -95,6 +95,15 @@ func testIdentityLast(ctx context.Context, t *testing.T, s ledger.Store) {
 		t.Fatalf("Meta of rows without the identity rows: %v, want ErrNotLedger", err)
 	}
 	m := &ledger.Meta{Origin: "storetest.example/log", VerifierKey: "storetest.example/log+00000000+AAAA"}
+	// A new ledger (Create with its first checkpoint) is never made over
+	// those rows: they are another log's (trial 19: init racing a copy).
+	first := ledger.StoredCheckpoint{Size: 0, Root: make([]byte, 32), Note: []byte("a new ledger's note\n"), CreatedAt: 2}
+	if err := s.Create(ctx, m, &first); !errors.Is(err, ledger.ErrUnfinished) {
+		t.Fatalf("Create of a new ledger over a copy's rows: %v; want ErrUnfinished", err)
+	}
+	if _, err := s.Meta(ctx); !errors.Is(err, ledger.ErrNotLedger) {
+		t.Fatalf("Meta after the refused Create: %v, want ErrNotLedger", err)
+	}
 	if err := s.Create(ctx, m, nil); err != nil {
 		t.Fatalf("Create with no checkpoint: %v", err)
 	}
