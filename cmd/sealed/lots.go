@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,6 +64,9 @@ func parsePoints(a *app, path string) (map[string]int64, error) {
 			return nil, err
 		}
 		n, err := strconv.ParseInt(string(vals[i]), 10, 64)
+		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(string(vals[i]), "-") {
+			return nil, usageErrorf("--points %s: %q has %s points, out of range; expected a whole number of points from 0 to %d", path, p, vals[i], int64(math.MaxInt64))
+		}
 		if err != nil || n < 0 {
 			return nil, usageErrorf("--points %s: %q has %s points; expected a whole number of points, 0 or more (a JSON number, not a string)", path, p, vals[i])
 		}
