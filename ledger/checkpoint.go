@@ -120,8 +120,8 @@ func OpenCheckpoint(verifierKey string, signed []byte) (*Checkpoint, error) {
 	// note.Open checks only the first line of a key and skips the others
 	// (a copy, or a second line whose signature is garbage): the log's
 	// keys sign once each, so a second line of one is refused.
-	if err := logLinesOnce(signed, v.Name()); err != nil {
-		return nil, err
+	if err := CheckLinesOnce(signed, v.Name()); err != nil {
+		return nil, fmt.Errorf("checkpoint signature: %w", err)
 	}
 	origin, size, root, err := ParseCheckpoint(n.Text)
 	if err != nil {
@@ -133,11 +133,15 @@ func OpenCheckpoint(verifierKey string, signed []byte) (*Checkpoint, error) {
 	return &Checkpoint{Origin: origin, Size: size, Root: root, Note: string(signed)}, nil
 }
 
-// logLinesOnce returns an error if the signature block of the signed note
-// holds two lines under the log's name with one key hash (c2sp.org/
-// signed-note: "— <name> <base64(key hash || signature)>"); lines it
-// cannot read are note.Open's to refuse.
-func logLinesOnce(signed []byte, name string) error {
+// CheckLinesOnce returns an error if the signature block of the signed
+// note holds two lines under name with one key hash (c2sp.org/signed-note:
+// "— <name> <base64(key hash || signature)>"). golang.org/x/mod/sumdb/note
+// verifies the first line of a key and skips any later one unread, so a
+// copy, or a line of garbage, would pass beside it and the note would
+// have several valid texts; a signer signs a note once with each key.
+// Lines it cannot read are note.Open's to refuse. OpenCheckpoint checks
+// the log's name, witness.Policy.Check each witness's.
+func CheckLinesOnce(signed []byte, name string) error {
 	_, block, ok := strings.Cut(string(signed), "\n\n")
 	if !ok {
 		return nil
@@ -153,7 +157,7 @@ func logLinesOnce(signed []byte, name string) error {
 			continue
 		}
 		if seen[string(raw[:4])] {
-			return fmt.Errorf("checkpoint signature: two signature lines of the log %s with key hash %x; the log signs a checkpoint once with each key", name, raw[:4])
+			return fmt.Errorf("two signature lines of %s with key hash %x; a note is signed once with each key", name, raw[:4])
 		}
 		seen[string(raw[:4])] = true
 	}

@@ -94,7 +94,7 @@ func TestOpenCheckpointLogLineTwice(t *testing.T) {
 		"a garbage line of the log key": "— " + name + " " + base64.StdEncoding.EncodeToString(garbage) + "\n",
 	} {
 		signed := body + "\n\n" + block + extra
-		if _, err := ledger.OpenCheckpoint(vkey, []byte(signed)); err == nil || !strings.Contains(err.Error(), "two signature lines of the log") {
+		if _, err := ledger.OpenCheckpoint(vkey, []byte(signed)); err == nil || !strings.Contains(err.Error(), "two signature lines of "+name) {
 			t.Errorf("%s: %v", what, err)
 		}
 	}

@@ -59,8 +59,12 @@ func runLedgerCosign(a *app, o *ledgerCosignOptions) error {
 		return openError(o.DB, err)
 	}
 	defer st.Close()
-	if _, err := st.Meta(ctx); err != nil {
+	m, err := st.Meta(ctx)
+	if err != nil {
 		return openError(o.DB, err)
+	}
+	if err := notLog(pol, m.VerifierKey); err != nil {
+		return err
 	}
 	cs := &witness.Cosigner{Store: st, Policy: pol, Log: slog.New(slog.DiscardHandler)}
 	res, err := cs.Cosign(ctx)

@@ -47,3 +47,19 @@ func TestLogIsNotItsOwnWitnessCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestCosignLogAsWitnessCLI (trial 20): 'ledger cosign' refuses a policy
+// naming the log's own key before submitting anything (exit 2), as the
+// reading side does, and stores no row.
+func TestCosignLogAsWitnessCLI(t *testing.T) {
+	db, _ := newCLILedger(t)
+	vkey := readLedger(t, db).VerifierKey()
+	pol := filepath.Join(t.TempDir(), "witnesses")
+	if err := os.WriteFile(pol, []byte("witness "+vkey+" http://127.0.0.1:9/\nquorum 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runSealed(t, "", "ledger", "cosign", "--db", db, "--witnesses", pol)
+	if code != 2 || !strings.Contains(stderr, "has the log's own key") {
+		t.Errorf("cosign with the log as its witness: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

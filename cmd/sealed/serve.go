@@ -225,6 +225,9 @@ func serveSite(ctx context.Context, a *app, o siteOptions, announce func(url str
 		}
 	}
 	if o.witnesses != nil {
+		if err := notLog(o.witnesses, r.VerifierKey()); err != nil {
+			return err
+		}
 		st, err := stores.OpenStore(ctx, o.db, false, false)
 		if err != nil {
 			return openError(o.db, err)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sealedhq/sealed/ledger"
 	tdnote "github.com/transparency-dev/formats/note"
 	"golang.org/x/mod/sumdb/note"
 )
@@ -212,6 +213,9 @@ func (p *Policy) Check(signed []byte) ([]Cosignature, error) {
 	vs := make([]note.Verifier, len(p.Witnesses))
 	for i, w := range p.Witnesses {
 		vs[i] = w.v
+		if err := ledger.CheckLinesOnce(signed, w.Name); err != nil {
+			return nil, fmt.Errorf("witness cosignature: %w", err)
+		}
 	}
 	n, err := note.Open(signed, note.VerifierList(vs...))
 	var unverified *note.UnverifiedNoteError

@@ -155,8 +155,18 @@ type Result struct {
 // policy with a URL that has not cosigned it yet, and stores the
 // cosignatures. A 409 is retried once from the size the witness gives; a
 // witness that refuses is logged and reported in its Result, never a
-// failure of the others. The error is a store error only.
+// failure of the others. The error is a store error, or a policy naming
+// the log's own key as a witness's (Policy.CheckNotLog: the log's own
+// cosignature line would be stored as a witness's), before anything is
+// submitted.
 func (c *Cosigner) Cosign(ctx context.Context) ([]Result, error) {
+	m, err := c.Store.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Policy.CheckNotLog(m.VerifierKey); err != nil {
+		return nil, err
+	}
 	if c.sizes == nil {
 		c.sizes, c.failed = map[string]int64{}, map[string]time.Time{}
 	}
