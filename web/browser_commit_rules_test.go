@@ -57,6 +57,26 @@ func TestBrowserCommitRules(t *testing.T) {
 		}
 	}
 
+	// White space as `sealed commit` trims it (Go's strings.TrimSpace:
+	// U+0085 is space, U+FEFF is not; JavaScript's trim() has it the
+	// other way round, trial 21), and one final line break dropped from
+	// the declaration (sealed commit --help: "one trailing newline (LF or
+	// CRLF) is dropped").
+	for _, s := range []string{"\u0085", "\ufeff", " a\u0085", "\ufeffabc", "\u00a0x\u3000", "\u200bx", "\t\n\v\f\r x \u2028\u2029"} {
+		var got string
+		js(`goTrim(`+quote(s)+`)`, &got)
+		if want := strings.TrimSpace(s); got != want {
+			t.Errorf("%q: hash.js goTrim %q, strings.TrimSpace %q", s, got, want)
+		}
+	}
+	for text, want := range map[string]string{"I bid 40\n": "I bid 40", "I bid 40\r\n": "I bid 40", "a\n\n": "a\n", "a\r": "a\r", "a": "a"} {
+		var got string
+		js(`declarationOf(`+quote(text)+`)`, &got)
+		if got != want {
+			t.Errorf("typed %q: hash.js declarationOf %q, want %q as sealed commit takes it", text, got, want)
+		}
+	}
+
 	var overhead int
 	js(`Number(document.getElementById("hash-form").dataset.leafOverhead)`, &overhead)
 	var maxLeaf int
@@ -66,6 +86,9 @@ func TestBrowserCommitRules(t *testing.T) {
 	}
 	for _, r := range []string{
 		"", "I bid 15 on lot 1\nsalt: x", strings.Repeat("\x01", 100), "é\"\\\t/", "</script>\u2028\u2029&<>'", "\x7f\u0085\U0001F600",
+		// A leading byte order mark is part of the reveal (trial 21: a
+		// TextDecoder strips it by default, 3 bytes short).
+		"\ufeff", "\ufeffI bid 40 on lot 2\nsalt: abc", "\ufeff" + strings.Repeat("a", 64848) + "\nsalt: abc",
 	} {
 		var got int
 		js(`leafSize(new TextEncoder().encode(`+quote(r)+`), `+strconv.Itoa(overhead)+`)`, &got)

@@ -114,17 +114,34 @@ function saltLine(decl) {
 // leafSize(bytes, overhead) = ledger.RevealLeafSize of the reveal's UTF-8
 // bytes: overhead (the rest of the leaf, from the page's
 // data-leaf-overhead) plus the text's RFC 8785 string, which is
-// JSON.stringify's.
+// JSON.stringify's. A leading byte order mark is the reveal's too: the
+// decoder keeps it (ignoreBOM), where by default it would drop it.
 function leafSize(bytes, overhead) {
-  return overhead + new TextEncoder().encode(JSON.stringify(new TextDecoder().decode(bytes))).length;
+  return overhead + new TextEncoder().encode(JSON.stringify(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes))).length;
+}
+
+// goTrim(s) = Go's strings.TrimSpace(s), which `sealed commit` applies:
+// Unicode White_Space (unicode.IsSpace), which has U+0085 and not U+FEFF,
+// where JavaScript's trim() has U+FEFF and not U+0085.
+const GO_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const GO_TRIM = new RegExp("^" + GO_SPACE + "+|" + GO_SPACE + "+$", "g");
+function goTrim(s) {
+  return s.replace(GO_TRIM, "");
+}
+
+// declarationOf(text) is the declaration a typed text makes, as `sealed
+// commit` takes it: one trailing line break (LF or CRLF; a last Enter)
+// is dropped, since the reveal text adds its own before "salt:".
+function declarationOf(text) {
+  return text.replace(/\r?\n$/, "");
 }
 
 async function commit() {
-  const decl = document.getElementById("declaration").value;
+  const decl = declarationOf(document.getElementById("declaration").value);
   const saltBox = document.getElementById("salt");
   const err = document.getElementById("hash-error");
   err.textContent = "";
-  if (decl.trim() === "") {
+  if (goTrim(decl) === "") {
     err.textContent = "Type what you declare first, e.g. I bid 15 on lot 3.";
     return;
   }
@@ -143,7 +160,7 @@ async function commit() {
   if (drawn) {
     salt = newSalt();
     saltBox.value = salt;
-  } else if (salt.trim() !== salt) {
+  } else if (goTrim(salt) !== salt) {
     err.textContent = "The salt starts or ends with a space, which is easily lost when copied.";
     return;
   } else if (LINE_BREAK.test(salt)) {
