@@ -533,12 +533,24 @@ func (p *sumListParser) parse(line string) (hash, path string, ok bool) {
 	if escaped {
 		line = line[1:]
 	}
-	if rest, found := strings.CutPrefix(line, "SHA256 ("); found {
-		i := strings.LastIndex(rest, ") = ")
+	if rest, found := strings.CutPrefix(line, "SHA256"); found && strings.HasPrefix(strings.TrimPrefix(rest, " "), "(") {
+		// As GNU sha256sum reads a tagged line (coreutils md5sum.c,
+		// bsd_split_3): one optional space before "(", the path up to
+		// the last ")", then "=" with any spaces or tabs around it, and
+		// the hash to the end of the line.
+		rest = strings.TrimPrefix(rest, " ")[1:]
+		i := strings.LastIndexByte(rest, ')')
 		if i < 0 {
 			return "", "", false
 		}
-		hash, path = rest[i+4:], rest[:i]
+		eq, found := strings.CutPrefix(strings.TrimLeft(rest[i+1:], " \t"), "=")
+		if !found {
+			return "", "", false
+		}
+		hash, path = strings.TrimLeft(eq, " \t"), rest[:i]
+		if strings.TrimRight(hash, " \t") != hash {
+			return "", "", false // sha256sum reads the spaces as part of the hash
+		}
 	} else {
 		if len(line) < 65 || (line[64] != ' ' && line[64] != '\t') {
 			return "", "", false

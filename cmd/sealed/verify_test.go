@@ -70,6 +70,18 @@ func TestParseSumLine(t *testing.T) {
 		{h + " *hello.txt", h, "hello.txt", true},
 		{h + "  two  spaces.txt\r", h, "two  spaces.txt", true},
 		{"SHA256 (a (1).txt) = " + h, h, "a (1).txt", true},
+		// Tagged lines as GNU coreutils 9.1 reads them (trial 21, each
+		// run through sha256sum -c): no space before "(", none or any
+		// around "=", the path up to the last ")"; a blank after the hash
+		// is part of the hash, so the line is improperly formatted.
+		{"SHA256 (x)= " + h, h, "x", true},
+		{"SHA256(x) = " + h, h, "x", true},
+		{"SHA256 (x)=" + h, h, "x", true},
+		{"SHA256 (x)\t=\t" + h, h, "x", true},
+		{"SHA256 (a) = b) = " + h, h, "a) = b", true},
+		{"SHA256 (x) = " + h + " ", "", "", false},
+		{"SHA256 (x) " + h, "", "", false},
+		{"SHA256  (x) = " + h, "", "", false},
 		{`\` + h + `  a\\b\nc`, h, "a\\b\nc", true},
 		// One blank between hash and name, and leading blanks: GNU
 		// coreutils 9.1 accepts them (printf '%s a.txt\n' "$h" |
