@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -12,20 +13,22 @@ import (
 )
 
 // auctionMembers is the shape of the auction replay's objects whose
-// members are all required (docs/replays.md, "Reading a replay"): an
-// event's bids and players' states, the ranking's standings and the
-// payouts. Their numbers are Go ints, which a member left out would leave
+// members are all required (docs/replays.md, "Reading a replay"): the
+// config's members without a default, an event's bids and players'
+// states, the ranking's standings, the payouts, the contributions and the
+// beacon. Their numbers are Go ints, which a member left out would leave
 // at 0, so that a missing ranking score of 0 would check clean and any
-// other would be reported as a claim of 0 the replay never made.
+// other would be reported as a claim of 0 the replay never made. The
+// events are read whole, so that a member of another type of event is
+// seen too.
 type auctionMembers struct {
-	Events []struct {
-		Bids    []map[string]jsontext.Value `json:"bids"`
-		Players []map[string]jsontext.Value `json:"players"`
-	} `json:"events"`
+	Config  map[string]jsontext.Value   `json:"config"`
+	Events  []map[string]jsontext.Value `json:"events"`
 	Results struct {
 		Ranking []map[string]jsontext.Value `json:"ranking"`
 		Payouts []map[string]jsontext.Value `json:"payouts"`
 	} `json:"results"`
+	matchInputMembers
 }
 
 // The members each of those objects must have, in the order the format
@@ -58,21 +61,6 @@ var auctionEventMembers = map[string][]string{
 	auction.EventAuctionEnd:   {"players"},
 }
 
-// auctionEventHas reports whether an auction event of type typ whose
-// "action" is action may have the member name. An event of a type the
-// format does not define may have any member of an event: the check
-// reports its type as a difference.
-func auctionEventHas(typ, action, name string) bool {
-	members, ok := auctionEventMembers[typ]
-	switch {
-	case !ok || name == "type":
-		return true
-	case name == "message" && typ == auction.EventAction:
-		return action == "say"
-	}
-	return slices.Contains(members, name)
-}
-
 // auctionEventMasks are auctionEventMembers as bits of auctionEventKeys
 // ("type" included), for the scanner; an action's "message" is among them,
 // and auctionEventFits leaves it to a say.
@@ -90,7 +78,10 @@ var auctionEventMasks = func() map[string]uint32 {
 
 // auctionEventFits reports whether seen, the bits of auctionEventKeys an
 // auction event of type typ and action action has, are all members of
-// its type (auctionEventHas).
+// its type: those of auctionEventMembers and "type", an action's
+// "message" for a say only. An event of a type the format does not
+// define may have any member of an event: the check reports its type as
+// a difference.
 func auctionEventFits(typ, action string, seen uint32) bool {
 	mask, ok := auctionEventMasks[typ]
 	if !ok {
@@ -111,6 +102,22 @@ type matchInputMembers struct {
 	Beacon        map[string]jsontext.Value   `json:"beacon"`
 }
 
+// check returns an error naming the first contribution, or the beacon,
+// that lacks a member, in the replay what.
+func (m *matchInputMembers) check(what string) error {
+	if err := requireMembers(what, "contributions", m.Contributions, contributionMembers); err != nil {
+		return err
+	}
+	if m.Beacon != nil {
+		for _, n := range beaconMembers {
+			if _, ok := m.Beacon[n]; !ok {
+				return fmt.Errorf("reading %s: beacon has no %q; expected %s (a number left out is not read as 0)", what, n, listAnd(beaconMembers))
+			}
+		}
+	}
+	return nil
+}
+
 var (
 	contributionMembers = []string{"seat", "client_seed"} // "entry" is optional
 	beaconMembers       = []string{"chain", "round", "signature"}
@@ -126,17 +133,7 @@ func requireMatchInputMembers(data []byte, what string) error {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil // decodeStrict read it: not reached
 	}
-	if err := requireMembers(what, "contributions", m.Contributions, contributionMembers); err != nil {
-		return err
-	}
-	if m.Beacon != nil {
-		for _, n := range beaconMembers {
-			if _, ok := m.Beacon[n]; !ok {
-				return fmt.Errorf("reading %s: beacon has no %q; expected %s (a number left out is not read as 0)", what, n, listAnd(beaconMembers))
-			}
-		}
-	}
-	return nil
+	return m.check(what)
 }
 
 // requireAuctionMembers returns an error naming the first of those
@@ -151,27 +148,29 @@ func requireMatchInputMembers(data []byte, what string) error {
 func requireAuctionMembers(data []byte) error {
 	const what = "auction replay"
 	var m auctionMembers
-	var evs struct {
-		Config map[string]jsontext.Value   `json:"config"`
-		Events []map[string]jsontext.Value `json:"events"`
-	}
-	if json.Unmarshal(data, &m) != nil || json.Unmarshal(data, &evs) != nil {
+	if err := json.Unmarshal(data, &m); err != nil {
 		return nil // decodeStrict read it: not reached
 	}
 	for _, n := range auctionConfigMembers {
-		if _, ok := evs.Config[n]; !ok && evs.Config != nil {
+		if _, ok := m.Config[n]; !ok && m.Config != nil {
 			return fmt.Errorf("reading %s: config has no %q; expected %s, and optionally stake, rake and payout_unit (a number left out is not read as 0)", what, n, listAnd(auctionConfigMembers))
 		}
 	}
 	for i, ev := range m.Events {
-		if err := eventMembersFit(i, evs.Events[i]); err != nil {
+		if err := eventMembersFit(i, ev); err != nil {
 			return err
 		}
-		if err := requireMembers(what, fmt.Sprintf("event %d, bids", i), ev.Bids, seatBidMembers); err != nil {
-			return err
-		}
-		if err := requireMembers(what, fmt.Sprintf("event %d, players", i), ev.Players, playerStateMembers); err != nil {
-			return err
+		for _, l := range []struct {
+			name    string
+			members []string
+		}{{"bids", seatBidMembers}, {"players", playerStateMembers}} {
+			var objs []map[string]jsontext.Value
+			if v, ok := ev[l.name]; ok && json.Unmarshal(v, &objs) != nil {
+				return nil // decodeStrict read it: not reached
+			}
+			if err := requireMembers(what, fmt.Sprintf("event %d, %s", i, l.name), objs, l.members); err != nil {
+				return err
+			}
 		}
 	}
 	if err := requireMembers(what, "results.ranking", m.Results.Ranking, standingMembers); err != nil {
@@ -180,22 +179,19 @@ func requireAuctionMembers(data []byte) error {
 	if err := requireMembers(what, "results.payouts", m.Results.Payouts, seatPayoutMembers); err != nil {
 		return err
 	}
-	return requireMatchInputMembers(data, what)
+	return m.matchInputMembers.check(what)
 }
 
-// eventMembersFit returns an error naming the first member of auction
-// event i (its members ev) that its type does not have (auctionEventHas).
+// eventMembersFit returns an error naming the first member, in name
+// order, of auction event i (its members ev) that its type does not have
+// (auctionEventFits).
 func eventMembersFit(i int, ev map[string]jsontext.Value) error {
 	var typ, action string
 	json.Unmarshal(ev["type"], &typ)      // decodeStrict read it as a string
 	json.Unmarshal(ev["action"], &action) // or it is absent: ""
-	names := make([]string, 0, len(ev))
-	for name := range ev {
-		names = append(names, name)
-	}
-	slices.Sort(names) // the same member named whatever the map's order
-	for _, name := range names {
-		if auctionEventHas(typ, action, name) {
+	for _, name := range slices.Sorted(maps.Keys(ev)) {
+		// decodeStrict refused a name auctionEventKeys does not hold.
+		if auctionEventFits(typ, action, 1<<slices.Index(auctionEventKeys.names, name)) {
 			continue
 		}
 		if name == "message" {

@@ -51,29 +51,34 @@ func NewWitness(vkey, url string) (*Witness, error) {
 	return &Witness{Name: v.Name(), VerifierKey: vkey, URL: strings.TrimSuffix(url, "/"), v: v}, nil
 }
 
-// keyType returns the signature type byte of a vkey (name+hash+base64),
-// or -1 when it has none.
-func keyType(vkey string) int {
+// keyBytes returns the key of a vkey (name+hash+base64): its signature
+// type byte and the public key, decoded; nil when it has none.
+func keyBytes(vkey string) []byte {
 	f := strings.SplitN(vkey, "+", 3) // the key's base64 may hold a +
-	if len(f) != 3 {
-		return -1
-	}
-	b, err := base64.StdEncoding.DecodeString(f[2])
-	if err != nil || len(b) == 0 {
-		return -1
-	}
-	return int(b[0])
-}
-
-// ed25519Key returns the Ed25519 public key of a vkey (name+hash+base64
-// of a type byte, 0x01 or 0x04, and 32 bytes), or nil.
-func ed25519Key(vkey string) []byte {
-	f := strings.SplitN(vkey, "+", 3)
 	if len(f) != 3 {
 		return nil
 	}
 	b, err := base64.StdEncoding.DecodeString(f[2])
-	if err != nil || len(b) != 33 || (b[0] != 0x01 && b[0] != 0x04) {
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// keyType returns the signature type byte of a vkey, or -1 when it has
+// none.
+func keyType(vkey string) int {
+	if b := keyBytes(vkey); len(b) > 0 {
+		return int(b[0])
+	}
+	return -1
+}
+
+// ed25519Key returns the Ed25519 public key of a vkey whose type is 0x01
+// or 0x04 (32 bytes), or nil.
+func ed25519Key(vkey string) []byte {
+	b := keyBytes(vkey)
+	if len(b) != 33 || (b[0] != 0x01 && b[0] != 0x04) {
 		return nil
 	}
 	return b[1:]

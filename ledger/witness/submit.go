@@ -140,8 +140,9 @@ type Cosigner struct {
 	// alone before the next Cosign submits to it again; 0: every time.
 	RetryAfter time.Duration
 
-	sizes  map[string]int64     // size each witness last cosigned, as known
-	failed map[string]time.Time // when each witness last refused or failed
+	sizes    map[string]int64     // size each witness last cosigned, as known
+	failed   map[string]time.Time // when each witness last refused or failed
+	notLogOK bool                 // the policy was checked against the log's key
 }
 
 // Result is what one witness answered in a round.
@@ -160,12 +161,15 @@ type Result struct {
 // cosignature line would be stored as a witness's), before anything is
 // submitted.
 func (c *Cosigner) Cosign(ctx context.Context) ([]Result, error) {
-	m, err := c.Store.Meta(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Policy.CheckNotLog(m.VerifierKey); err != nil {
-		return nil, err
+	if !c.notLogOK { // once: the log's key never changes
+		m, err := c.Store.Meta(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.Policy.CheckNotLog(m.VerifierKey); err != nil {
+			return nil, err
+		}
+		c.notLogOK = true
 	}
 	if c.sizes == nil {
 		c.sizes, c.failed = map[string]int64{}, map[string]time.Time{}
