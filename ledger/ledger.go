@@ -68,6 +68,9 @@ type Ledger struct {
 	// (skeleton -> player), so that a commit by a known player needs no
 	// lookup; used by the sequencer goroutine only.
 	players map[string]string
+	// scratch is the sequencer's working memory, reused from batch to
+	// batch (sequencer goroutine only).
+	scratch batchScratch
 
 	cpMu     sync.Mutex
 	cpLatest *Checkpoint

@@ -256,8 +256,9 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 		nowNS := now.UnixNano()
 		// What the batch must look up in the store: the kinds of the
 		// entries named by references, and the duplicate keys.
-		var refs []int64
-		probes := make([]DuplicateProbe, 0, len(batch))
+		sc := l.scratch.reset()
+		refs := sc.refs
+		probes := sc.probes
 		for _, r := range batch {
 			if idx, _, ok := r.p.body.Ref(); ok && idx >= 0 && idx < size {
 				refs = append(refs, idx)
@@ -268,6 +269,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			}
 			probes = append(probes, pr)
 		}
+		sc.refs, sc.probes = refs, probes
 		kinds, err := tx.Kinds(ctx, refs)
 		if err != nil {
 			return fmt.Errorf("reading referenced entries: %w", err)
@@ -316,7 +318,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 		// The players of the batch's commit entries: known ones from the
 		// cache, the others looked up in the players table (one query,
 		// and none when every player is known).
-		var unknown []string
+		unknown := sc.unknown
 		for _, r := range batch {
 			if r.p.skeleton != "" {
 				if _, ok := l.players[r.p.skeleton]; !ok {
@@ -324,7 +326,9 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 				}
 			}
 		}
-		var stored, batchPlayers map[string]StoredPlayer
+		sc.unknown = unknown
+		var stored map[string]StoredPlayer
+		batchPlayers := sc.players
 		if len(unknown) > 0 {
 			if stored, err = tx.Players(ctx, unknown); err != nil {
 				return fmt.Errorf("looking up players: %w", err)
@@ -344,14 +348,17 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			return "", 0, false
 		}
 		start := f.size
-		entries := make([]StoredEntry, 0, len(batch))
-		hashes := make([]StoredHash, 0, 2*len(batch))
+		entries := sc.entries
+		hashes := sc.hashes
+		// The batch's leaf hashes, in one allocation (never reused: a
+		// store may keep the slices).
+		leafHashes := make([]tlog.Hash, 0, len(batch))
 		// Entries accepted earlier in this batch: their kinds (for
 		// references) and duplicate keys. A copy of an entry staged in
 		// the same batch is refused as a duplicate of it; the batch goes
 		// on.
-		var batchKinds map[int64]Kind
-		batchDups := make(map[[32]byte]IndexKind, len(batch))
+		batchKinds := sc.kinds
+		batchDups := sc.dups
 		for _, r := range batch {
 			p := r.p
 			if p.hasPosted && p.postedAt > nowNS {
@@ -419,9 +426,10 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 				}
 			}
 			copy(p.leaf[p.tsOff:], ts)
-			leafHash := tlog.RecordHash(p.leaf)
+			leafHashes = append(leafHashes, tlog.RecordHash(p.leaf))
+			leafHash := leafHashes[len(leafHashes)-1]
 			e := StoredEntry{
-				Index: f.size, Kind: p.body.Kind, Leaf: p.leaf, LeafHash: leafHash[:],
+				Index: f.size, Kind: p.body.Kind, Leaf: p.leaf, LeafHash: leafHashes[len(leafHashes)-1][:],
 				IntegratedAt: nowNS, Dedup: p.dedup[:], Ref: ref,
 			}
 			if p.hasPosted {
@@ -439,9 +447,6 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			if newPlayer {
 				np := StoredPlayer{Skeleton: p.skeleton, Player: p.body.Player, Index: f.size}
 				added = append(added, np)
-				if batchPlayers == nil {
-					batchPlayers = map[string]StoredPlayer{}
-				}
 				batchPlayers[p.skeleton] = np
 			}
 			hs, err := tlog.StoredHashesForRecordHash(f.size, leafHash, f)
@@ -449,19 +454,17 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 				return err
 			}
 			base := tlog.StoredHashIndex(0, f.size)
-			for k, h := range hs {
-				hashes = append(hashes, StoredHash{ID: base + int64(k), Hash: h[:]})
+			for k := range hs {
+				hashes = append(hashes, StoredHash{ID: base + int64(k), Hash: hs[k][:]})
 			}
 			if p.body.Kind == KindCommit || p.body.Kind == KindSeedCommit {
-				if batchKinds == nil {
-					batchKinds = map[int64]Kind{}
-				}
 				batchKinds[f.size] = p.body.Kind
 			}
 			r.index = f.size
 			f.add(hs)
 			f.newest = nowNS
 		}
+		sc.entries, sc.hashes = entries, hashes
 		if len(entries) == 0 {
 			return nil
 		}
@@ -489,6 +492,49 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 	}
 	return added, nil
 }
+
+// batchScratch is the sequencer's working memory for one batch, kept
+// between batches so that a batch allocates little (each allocation
+// costs the sequencer, which is every appender's bottleneck, its share of
+// the garbage collector's work).
+type batchScratch struct {
+	refs    []int64
+	probes  []DuplicateProbe
+	unknown []string
+	entries []StoredEntry
+	hashes  []StoredHash
+	players map[string]StoredPlayer
+	kinds   map[int64]Kind
+	dups    map[[32]byte]IndexKind
+}
+
+// reset empties sc for a new batch (the rows' byte slices are dropped,
+// not reused) and returns it.
+func (sc *batchScratch) reset() *batchScratch {
+	clear(sc.entries)
+	clear(sc.hashes)
+	sc.refs, sc.probes, sc.unknown = sc.refs[:0], sc.probes[:0], sc.unknown[:0]
+	sc.entries, sc.hashes = sc.entries[:0], sc.hashes[:0]
+	if sc.players == nil {
+		sc.players = map[string]StoredPlayer{}
+		sc.kinds = map[int64]Kind{}
+		sc.dups = map[[32]byte]IndexKind{}
+	}
+	// A map that held a large batch keeps its buckets: drop it instead.
+	for _, m := range []int{len(sc.players), len(sc.kinds), len(sc.dups)} {
+		if m > maxScratchMap {
+			sc.players, sc.kinds, sc.dups = map[string]StoredPlayer{}, map[int64]Kind{}, map[[32]byte]IndexKind{}
+			break
+		}
+	}
+	clear(sc.players)
+	clear(sc.kinds)
+	clear(sc.dups)
+	return sc
+}
+
+// maxScratchMap is the most keys a scratch map keeps its memory for.
+const maxScratchMap = 1024
 
 // kindOrMissing names an entry by its kind ("a contribution entry"), or
 // says there is none (k empty).

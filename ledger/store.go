@@ -189,7 +189,10 @@ type RowRange struct {
 }
 
 // WriteTx is the transaction [Store.Write] passes to its function: reads
-// see what the transaction wrote.
+// see what the transaction wrote. The slices given to its methods belong
+// to the caller, which reuses them from one transaction to the next: a
+// store copies what it keeps past the call (the byte slices inside the
+// rows are not reused).
 type WriteTx interface {
 	// Tail returns the number of entries and the newest entry's
 	// integration time (Unix ns); lastIntegrated is math.MinInt64 for an

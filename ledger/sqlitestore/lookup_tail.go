@@ -30,7 +30,8 @@ type lookupTail struct {
 	valid   bool
 	lo, hi  int64 // min and max idx of lookup_tail; -1, -1 when empty
 	n       int64 // its rows
-	byKey   map[string][]int64
+	byKey   map[string]int64   // the index of each key's row
+	more    map[string][]int64 // the indexes of further rows of a key (rare: keys are 16 bytes of a hash)
 	keyedTo int64
 }
 
@@ -50,26 +51,47 @@ const keyedQuery = `SELECT EXISTS (SELECT 1 FROM lookup_tail AS t WHERE t.idx = 
 // from the entries' columns, as migration 8 did).
 const keyMissing = `INSERT INTO lookup_tail(idx, k, d) SELECT idx, ` + lookupExpr + `, ` + dedupExpr + ` FROM entries WHERE idx >= ?1 AND idx <= ?2`
 
-// tailKey is the map key of a row's keys k (text or blob, told apart) and
-// d.
-func tailKey(text bool, k, d []byte) string {
+// appendTailKey appends to b the map key of a row's keys k (text or
+// blob, told apart) and d.
+func appendTailKey(b []byte, text bool, k, d []byte) []byte {
 	tag := byte('b')
 	if text {
 		tag = 't'
 	}
-	b := make([]byte, 0, 2+len(k)+len(d))
-	b = append(append(append(b, tag, byte(len(k))), k...), d...)
-	return string(b)
+	return append(append(append(b, tag, byte(len(k))), k...), d...)
 }
 
-// tailKeyOf is tailKey of the keys lookupKeys gives.
-func tailKeyOf(k, d any) string {
-	switch k := k.(type) {
-	case string:
-		return tailKey(true, []byte(k), d.([]byte))
-	default:
-		return tailKey(false, k.([]byte), d.([]byte))
+// appendEntryKey appends to b the map key of the keys lookupKeys gives
+// for an entry's commitment and dedup columns.
+func appendEntryKey(b []byte, commitment string, dedup []byte) []byte {
+	d := dedup[:min(8, len(dedup))]
+	if commitment != "" {
+		k := commitment[:min(16, len(commitment))]
+		return append(append(append(b, 't', byte(len(k))), k...), d...)
 	}
+	return appendTailKey(b, false, d, d)
+}
+
+// add records that the row of entry idx has the keys of map key key.
+func (lt *lookupTail) add(key []byte, idx int64) {
+	if _, ok := lt.byKey[string(key)]; !ok {
+		lt.byKey[string(key)] = idx
+		return
+	}
+	if lt.more == nil {
+		lt.more = map[string][]int64{}
+	}
+	lt.more[string(key)] = append(lt.more[string(key)], idx)
+}
+
+// appendIndexes appends to dst the indexes of the rows whose keys have
+// map key key.
+func (lt *lookupTail) appendIndexes(dst []int64, key []byte) []int64 {
+	if i, ok := lt.byKey[string(key)]; ok {
+		dst = append(dst, i)
+		dst = append(dst, lt.more[string(key)]...)
+	}
+	return dst
 }
 
 // sync makes the copy match the table as tx sees it (bounds is
@@ -124,8 +146,10 @@ func (lt *lookupTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) er
 		return fmt.Errorf("reading lookup_tail: %w", err)
 	}
 	defer rows.Close()
-	byKey := make(map[string][]int64)
+	// Sized for a full tail, so that it does not grow append by append.
+	lt.byKey, lt.more = make(map[string]int64, lookupFoldAt), nil
 	n := int64(0)
+	var buf []byte
 	var idx int64
 	var text bool
 	var k, d sql.RawBytes
@@ -133,23 +157,23 @@ func (lt *lookupTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) er
 		if err := rows.Scan(&idx, &text, &k, &d); err != nil {
 			return fmt.Errorf("reading lookup_tail: %w", err)
 		}
-		key := tailKey(text, k, d)
-		byKey[key] = append(byKey[key], idx)
+		buf = appendTailKey(buf[:0], text, k, d)
+		lt.add(buf, idx)
 		n++
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("reading lookup_tail: %w", err)
 	}
-	lt.valid, lt.lo, lt.hi, lt.n, lt.byKey = true, lo, hi, n, byKey
+	lt.valid, lt.lo, lt.hi, lt.n = true, lo, hi, n
 	return nil
 }
 
 // added records the entries a committed transaction appended to
 // lookup_tail.
 func (lt *lookupTail) added(entries []ledger.StoredEntry) {
+	var buf [2 + 16 + 8]byte
 	for _, e := range entries {
-		key := tailKeyOf(lookupKeys(e.Commitment, e.Dedup))
-		lt.byKey[key] = append(lt.byKey[key], e.Index)
+		lt.add(appendEntryKey(buf[:0], e.Commitment, e.Dedup), e.Index)
 		if lt.lo < 0 {
 			lt.lo = e.Index
 		}

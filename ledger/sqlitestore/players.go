@@ -212,8 +212,10 @@ func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]l
 			out[p.Skeleton] = p
 		}
 	}
-	args := make([]any, 0, len(skeletons))
-	asked := make(map[string]bool, len(skeletons))
+	args := t.s.scratch.args[:0]
+	defer func() { clear(args); t.s.scratch.args = args[:0] }()
+	asked := t.s.scratch.asked
+	clear(asked)
 	for _, sk := range skeletons {
 		if p, ok := t.staged[sk]; ok {
 			keep(p)
@@ -226,7 +228,8 @@ func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]l
 			args = append(args, sk)
 		}
 	}
-	found := make(map[string]bool, len(args))
+	found := t.s.scratch.found
+	clear(found)
 	for len(args) > 0 {
 		st, filled, used := t.s.inserts.lookup(playersIn, args, 1)
 		rows, err := t.tx.Stmt(st).QueryContext(ctx, filled...)
@@ -297,9 +300,6 @@ func (t *writeTx) InsertPlayers(ctx context.Context, rows []ledger.StoredPlayer)
 	}
 	if err := t.s.inserts.exec(t.tx, insertPlayersTail, args); err != nil {
 		return conflict(err)
-	}
-	if t.staged == nil {
-		t.staged = make(map[string]ledger.StoredPlayer, len(rows))
 	}
 	for _, p := range rows {
 		t.staged[p.Skeleton] = p

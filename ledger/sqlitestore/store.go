@@ -57,6 +57,10 @@ type Store struct {
 	keys      lookupTail
 	hasLookup tablePresence
 
+	// scratch is the writer's working memory, reused from transaction to
+	// transaction (under writeMu).
+	scratch writeScratch
+
 	walRestart atomic.Bool   // set by the WAL checkpointer: Write restarts the WAL first
 	walBusy    sync.Mutex    // held through each WAL checkpoint (restartWAL)
 	walStop    chan struct{} // closed by Close to stop the WAL checkpointer
@@ -724,7 +728,8 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) (err e
 		return err
 	}
 	defer tx.Rollback()
-	t := &writeTx{s: s, tx: tx}
+	t := s.scratch.tx(s, tx)
+	defer s.scratch.keep(t)
 	if err := fn(t); err != nil {
 		s.tail.valid, s.keys.valid = false, false
 		return err
@@ -834,20 +839,23 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 		return nil, err
 	}
 	out := map[[32]byte]ledger.IndexKind{}
-	want := make(map[[32]byte]bool, len(probes))
-	args := make([]any, 0, 2*len(probes))
+	want := t.s.scratch.want
+	clear(want)
+	args := t.s.scratch.args[:0]
+	defer func() { clear(args); t.s.scratch.args = args[:0] }()
 	keep := func(d [32]byte, ik ledger.IndexKind) {
 		if prev, ok := out[d]; !ok || ik.Index < prev.Index {
 			out[d] = ik
 		}
 	}
 	var found []int64
+	var buf [2 + 16 + 8]byte
 	for _, p := range probes {
 		if !want[p.Dedup] {
 			want[p.Dedup] = true
 			k, d := lookupKeys(p.Commitment, p.Dedup[:])
 			args = append(args, k, d)
-			found = append(found, t.s.keys.byKey[tailKeyOf(k, d)]...)
+			found = t.s.keys.appendIndexes(found, appendEntryKey(buf[:0], p.Commitment, p.Dedup[:]))
 		}
 	}
 	for len(args) > 0 {
@@ -904,7 +912,11 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 	}
 	ea := t.s.inserts.entryArgs[:0]
 	ka := t.s.inserts.keyArgs[:0]
-	for _, e := range entries {
+	var at any // the integration time, boxed once (a batch's entries share it)
+	for i, e := range entries {
+		if i == 0 || e.IntegratedAt != entries[i-1].IntegratedAt {
+			at = e.IntegratedAt
+		}
 		var posted, commitment, ref any
 		if e.HasPostedAt {
 			posted = e.PostedAt
@@ -915,7 +927,7 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 		if e.Ref >= 0 {
 			ref = e.Ref
 		}
-		ea = append(ea, e.Index, string(e.Kind), e.Leaf, e.LeafHash, e.IntegratedAt, posted, e.Dedup, commitment, ref)
+		ea = append(ea, e.Index, kindValue(e.Kind), e.Leaf, e.LeafHash, at, posted, e.Dedup, commitment, ref)
 		k, d := lookupKeys(e.Commitment, e.Dedup)
 		ka = append(ka, e.Index, k, d)
 	}
@@ -944,6 +956,62 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 		return conflict(err)
 	}
 	return t.insertSeedCommits(ctx, entries)
+}
+
+// kindValues are the kinds' names as statement arguments, boxed once
+// (kindValue; a kind not listed is boxed at each use).
+var kindValues = func() map[ledger.Kind]any {
+	m := map[ledger.Kind]any{}
+	for _, k := range []ledger.Kind{ledger.KindCommit, ledger.KindReveal, ledger.KindEdit, ledger.KindSeedCommit,
+		ledger.KindSeedReveal, ledger.KindResult, ledger.KindContribution} {
+		m[k] = string(k)
+	}
+	return m
+}()
+
+// kindValue is k's name as a statement argument: boxed once for the
+// kinds the ledger knows.
+func kindValue(k ledger.Kind) any {
+	if v, ok := kindValues[k]; ok {
+		return v
+	}
+	return string(k)
+}
+
+// writeScratch is the writer's working memory for one transaction, kept
+// between transactions so that a batch allocates little.
+type writeScratch struct {
+	entries []ledger.StoredEntry
+	rows    []ledger.StoredPlayer
+	staged  map[string]ledger.StoredPlayer
+	absent  map[string]bool
+	want    map[[32]byte]bool
+	asked   map[string]bool
+	found   map[string]bool
+	args    []any
+}
+
+// maxScratchKeys is the most keys a scratch map keeps its memory for.
+const maxScratchKeys = 1024
+
+// tx returns a writeTx on tx whose staged rows use the kept memory.
+func (w *writeScratch) tx(s *Store, tx *sql.Tx) *writeTx {
+	if w.staged == nil || len(w.staged) > maxScratchKeys || len(w.absent) > maxScratchKeys ||
+		len(w.want) > maxScratchKeys || len(w.asked) > maxScratchKeys || len(w.found) > maxScratchKeys {
+		w.staged, w.absent = map[string]ledger.StoredPlayer{}, map[string]bool{}
+		w.want, w.asked, w.found = map[[32]byte]bool{}, map[string]bool{}, map[string]bool{}
+	}
+	clear(w.staged)
+	clear(w.absent)
+	return &writeTx{s: s, tx: tx, staged: w.staged, absent: w.absent,
+		stagedEntries: w.entries[:0], stagedRows: w.rows[:0]}
+}
+
+// keep takes back the memory t used (its rows' byte slices dropped).
+func (w *writeScratch) keep(t *writeTx) {
+	clear(t.stagedEntries)
+	clear(t.stagedRows)
+	w.entries, w.rows = t.stagedEntries[:0], t.stagedRows[:0]
 }
 
 // conflict wraps a primary key violation as ledger.ErrConflict.
