@@ -28,8 +28,8 @@ var lookupFoldAt = 8192
 // the writer's transactions (Store.Write holds writeMu).
 type lookupTail struct {
 	valid   bool
-	lo, hi  int64 // min and max idx of lookup_tail; -1, -1 when empty
-	n       int64 // its rows
+	lo, hi  int64              // min and max idx of lookup_tail; -1, -1 when empty
+	n       int64              // its rows
 	byKey   map[string]int64   // the index of each key's row
 	more    map[string][]int64 // the indexes of further rows of a key (rare: keys are 16 bytes of a hash)
 	keyedTo int64
