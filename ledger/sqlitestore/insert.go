@@ -37,6 +37,14 @@ type insertCache struct {
 	tailBounds *sql.Stmt
 	// lookupBounds is lookupBoundsQuery, run by every batch.
 	lookupBounds *sql.Stmt
+	// keyRange is keyMissing: a batch's lookup_tail rows, computed by
+	// SQL from its entries rows (two arguments instead of three a row).
+	keyRange *sql.Stmt
+	// hashRun is hashRunInsert: a batch's stored hashes, consecutive ids,
+	// from one blob (three arguments instead of two a hash).
+	hashRun *sql.Stmt
+	// hashBlob is hashRun's blob, reused from batch to batch.
+	hashBlob []byte
 	// Argument buffers reused from batch to batch.
 	entryArgs, hashArgs, keyArgs []any
 	// lookups are the batched lookup statements, by kind and number of
@@ -135,6 +143,12 @@ func (c *insertCache) prepare(db *sql.DB) error {
 	if c.lookupBounds, err = db.Prepare(lookupBoundsQuery); err != nil {
 		return err
 	}
+	if c.keyRange, err = db.Prepare(keyMissing); err != nil {
+		return err
+	}
+	if c.hashRun, err = db.Prepare(hashRunInsert); err != nil {
+		return err
+	}
 	for _, k := range []lookupKind{playersIn, dupsUnion, kindsIn} {
 		if err := c.prepareLookups(db, k); err != nil {
 			return err
@@ -185,3 +199,32 @@ func (c *insertCache) exec(tx *sql.Tx, t insertTable, args []any) error {
 
 // playerQuery reads the players row of one skeleton (migration 4).
 const playerQuery = `SELECT skeleton, player, idx FROM players WHERE skeleton = ?`
+
+// hashRunInsert stores ?2 hashes of 32 bytes, the blob ?3 in order, at
+// the consecutive ids from ?1.
+const hashRunInsert = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i+1 FROM n WHERE i+1 < ?2)
+INSERT INTO hashes(id, hash) SELECT ?1 + i, substr(?3, i*32 + 1, 32) FROM n`
+
+// hashRun reports whether hashes are a run of consecutive ids of 32
+// bytes each, as a batch's stored hashes are, which hashRunInsert writes
+// in one statement.
+func hashRun(hashes []ledger.StoredHash) bool {
+	for i, h := range hashes {
+		if len(h.Hash) != 32 || h.ID != hashes[0].ID+int64(i) {
+			return false
+		}
+	}
+	return len(hashes) > 0
+}
+
+// entryRun reports whether entries have consecutive indexes (Insert's
+// contract), whose lookup_tail rows keyMissing then writes from the
+// entries rows.
+func entryRun(entries []ledger.StoredEntry) bool {
+	for i, e := range entries {
+		if e.Index != entries[0].Index+int64(i) {
+			return false
+		}
+	}
+	return len(entries) > 0
+}

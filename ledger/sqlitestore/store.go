@@ -911,7 +911,6 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 		return err
 	}
 	ea := t.s.inserts.entryArgs[:0]
-	ka := t.s.inserts.keyArgs[:0]
 	var at any // the integration time, boxed once (a batch's entries share it)
 	for i, e := range entries {
 		if i == 0 || e.IntegratedAt != entries[i-1].IntegratedAt {
@@ -928,31 +927,23 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 			ref = e.Ref
 		}
 		ea = append(ea, e.Index, kindValue(e.Kind), e.Leaf, e.LeafHash, at, posted, e.Dedup, commitment, ref)
-		k, d := lookupKeys(e.Commitment, e.Dedup)
-		ka = append(ka, e.Index, k, d)
-	}
-	ha := t.s.inserts.hashArgs[:0]
-	for _, h := range hashes {
-		ha = append(ha, h.ID, h.Hash)
 	}
 	defer func() {
 		clear(ea)
-		clear(ha)
-		clear(ka)
-		t.s.inserts.entryArgs, t.s.inserts.hashArgs, t.s.inserts.keyArgs = ea[:0], ha[:0], ka[:0]
+		t.s.inserts.entryArgs = ea[:0]
 	}()
 	if err := t.s.inserts.exec(t.tx, insertEntries, ea); err != nil {
 		return conflict(err)
 	}
-	if err := t.s.inserts.exec(t.tx, insertLookupTail, ka); err != nil {
-		// (entries is not empty: exec ran a statement.)
+	if err := t.insertKeys(ctx, entries); err != nil {
+		// (entries is not empty: a statement ran.)
 		if err := conflict(err); errors.Is(err, ledger.ErrConflict) {
 			return fmt.Errorf("lookup_tail: a row is already stored at an index of entries %d..%d: %w", entries[0].Index, entries[len(entries)-1].Index, err)
 		}
 		return err
 	}
 	t.stagedEntries = append(t.stagedEntries, entries...)
-	if err := t.s.inserts.exec(t.tx, insertHashes, ha); err != nil {
+	if err := t.insertHashes(ctx, hashes); err != nil {
 		return conflict(err)
 	}
 	return t.insertSeedCommits(ctx, entries)
@@ -1012,6 +1003,52 @@ func (w *writeScratch) keep(t *writeTx) {
 	clear(t.stagedEntries)
 	clear(t.stagedRows)
 	w.entries, w.rows = t.stagedEntries[:0], t.stagedRows[:0]
+}
+
+// insertKeys writes the lookup_tail rows of entries: computed from the
+// entries rows just written, by one statement, when the indexes are
+// consecutive (as Insert's contract has them), else row by row.
+func (t *writeTx) insertKeys(ctx context.Context, entries []ledger.StoredEntry) error {
+	if !entryRun(entries) {
+		ka := t.s.inserts.keyArgs[:0]
+		for _, e := range entries {
+			k, d := lookupKeys(e.Commitment, e.Dedup)
+			ka = append(ka, e.Index, k, d)
+		}
+		defer func() { clear(ka); t.s.inserts.keyArgs = ka[:0] }()
+		return t.s.inserts.exec(t.tx, insertLookupTail, ka)
+	}
+	res, err := t.tx.StmtContext(ctx, t.s.inserts.keyRange).ExecContext(ctx, entries[0].Index, entries[len(entries)-1].Index)
+	if err != nil {
+		return err
+	}
+	return ledger.CheckRowsStored(insertLookupTail.name, res.RowsAffected, len(entries))
+}
+
+// insertHashes writes hashes: a run of consecutive ids of 32 bytes, as
+// a batch's are, by one statement from one blob, else row by row.
+func (t *writeTx) insertHashes(ctx context.Context, hashes []ledger.StoredHash) error {
+	if len(hashes) == 0 {
+		return nil
+	}
+	if !hashRun(hashes) {
+		ha := t.s.inserts.hashArgs[:0]
+		for _, h := range hashes {
+			ha = append(ha, h.ID, h.Hash)
+		}
+		defer func() { clear(ha); t.s.inserts.hashArgs = ha[:0] }()
+		return t.s.inserts.exec(t.tx, insertHashes, ha)
+	}
+	blob := t.s.inserts.hashBlob[:0]
+	for _, h := range hashes {
+		blob = append(blob, h.Hash...)
+	}
+	t.s.inserts.hashBlob = blob
+	res, err := t.tx.StmtContext(ctx, t.s.inserts.hashRun).ExecContext(ctx, hashes[0].ID, len(hashes), blob)
+	if err != nil {
+		return err
+	}
+	return ledger.CheckRowsStored(insertHashes.name, res.RowsAffected, len(hashes))
 }
 
 // conflict wraps a primary key violation as ledger.ErrConflict.
