@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store) {
 	t.Run("Players", func(t *testing.T) { testPlayers(ctx, t, newStore(t)) })
 	t.Run("SeedCommits", func(t *testing.T) { testSeedCommits(ctx, t, newStore(t)) })
 	t.Run("ConcurrentWriters", func(t *testing.T) { testConcurrentWriters(ctx, t, newStore(t)) })
+	t.Run("ReusedSlices", func(t *testing.T) { testReusedSlices(ctx, t, newStore(t)) })
 	t.Run("Ledger", func(t *testing.T) { testLedger(ctx, t, newStore(t)) })
 }
 
@@ -533,4 +534,178 @@ func rfc6962Root(leaves []tlog.Hash) tlog.Hash {
 	}
 	l, r := rfc6962Root(leaves[:k]), rfc6962Root(leaves[k:])
 	return sha256.Sum256(append(append([]byte{1}, l[:]...), r[:]...))
+}
+
+// testReusedSlices: the caller reuses the slices it gives WriteTx's
+// methods (ledger.WriteTx), as the sequencer does from batch to batch:
+// between two Inserts of one transaction, after an InsertPlayers, after
+// a Write that failed, and from one Write to the next, it overwrites
+// them with other rows. What the store read from them is what it keeps:
+// the duplicates, players, entries and hashes of every committed row as
+// given, none of the overwriting values, nothing of the failed Write.
+func testReusedSlices(ctx context.Context, t *testing.T, s ledger.Store) {
+	closeAtEnd(t, s)
+	create(ctx, t, s)
+	c := func(i int) string { return fmt.Sprintf("%x", sha256.Sum256([]byte(fmt.Sprint("commitment ", i)))) }
+	es := make([]ledger.StoredEntry, 0, 4)
+	hs := make([]ledger.StoredHash, 0, 4)
+	ps := make([]ledger.StoredPlayer, 0, 4)
+	probes := make([]ledger.DuplicateProbe, 0, 8)
+	sks := make([]string, 0, 8)
+	// decoy overwrites the slices' rows with rows never stored, at the
+	// same indexes and ids (a store that kept a slice would see other
+	// rows at the indexes it wrote).
+	decoy := func() {
+		for i := range es[:cap(es)] {
+			e := &es[:cap(es)][i]
+			d := entry(e.Index, ledger.KindSeedCommit, -1, c(100+i))
+			d.Dedup = bytes.Repeat([]byte{byte(i + 1)}, 32)
+			*e = d
+		}
+		for i := range hs[:cap(hs)] {
+			h := &hs[:cap(hs)][i]
+			*h = ledger.StoredHash{ID: h.ID, Hash: hashOf(100 + int64(i))}
+		}
+		for i := range ps[:cap(ps)] {
+			p := &ps[:cap(ps)][i]
+			*p = ledger.StoredPlayer{Skeleton: fmt.Sprint("decoy", i), Player: "decoy", Index: p.Index}
+		}
+		for i := range probes[:cap(probes)] {
+			probes[:cap(probes)][i] = ledger.DuplicateProbe{Dedup: sha256.Sum256([]byte(fmt.Sprint("decoy ", i)))}
+		}
+		for i := range sks[:cap(sks)] {
+			sks[:cap(sks)][i] = fmt.Sprint("decoy", i)
+		}
+	}
+	var want []ledger.StoredEntry
+	var wantHashes []ledger.StoredHash
+	var wantPlayers []ledger.StoredPlayer
+	// check: each stored entry is its own duplicate and each stored
+	// player is found (the failed Write's rows and the decoys are not).
+	check := func() {
+		t.Helper()
+		probes = probes[:0]
+		for _, e := range want {
+			probes = append(probes, ledger.DuplicateProbe{Dedup: [32]byte(e.Dedup), Commitment: e.Commitment})
+		}
+		notStored := []ledger.StoredEntry{entry(4, ledger.KindCommit, -1, c(50)), entry(100, ledger.KindCommit, -1, c(100))}
+		for _, e := range notStored {
+			probes = append(probes, ledger.DuplicateProbe{Dedup: [32]byte(e.Dedup), Commitment: e.Commitment})
+		}
+		sks = append(sks[:0], "player0", "player1", "player2", "player3", "failed", "decoy0")
+		err := s.Write(ctx, func(tx ledger.WriteTx) error {
+			dups, err := tx.Duplicates(ctx, probes)
+			if err != nil {
+				return err
+			}
+			if len(dups) != len(want) {
+				t.Errorf("Duplicates found %d entries; want %d: %v", len(dups), len(want), dups)
+			}
+			for _, e := range want {
+				if got := dups[[32]byte(e.Dedup)]; got != (ledger.IndexKind{Index: e.Index, Kind: e.Kind}) {
+					t.Errorf("Duplicates of entry %d = %v", e.Index, got)
+				}
+			}
+			got, err := tx.Players(ctx, sks)
+			if err != nil {
+				return err
+			}
+			if len(got) != len(wantPlayers) {
+				t.Errorf("Players = %v; want %v", got, wantPlayers)
+			}
+			for _, p := range wantPlayers {
+				if got[p.Skeleton] != p {
+					t.Errorf("Players[%s] = %v; want %v", p.Skeleton, got[p.Skeleton], p)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Entries 0..3 in two transactions, each of two Inserts of two
+	// entries (one hash each), each with a new player; between them a
+	// Write of entries 4.. that fails.
+	for w := range 2 {
+		err := s.Write(ctx, func(tx ledger.WriteTx) error {
+			for k := range 2 {
+				i := int64(2*w + k)
+				es = append(es[:0], entry(i, ledger.KindCommit, -1, c(int(i))))
+				hs = append(hs[:0], ledger.StoredHash{ID: i, Hash: hashOf(i)})
+				ps = append(ps[:0], ledger.StoredPlayer{Skeleton: fmt.Sprint("player", i), Player: fmt.Sprint("Player", i), Index: i})
+				probes = append(probes[:0], ledger.DuplicateProbe{Dedup: [32]byte(es[0].Dedup), Commitment: es[0].Commitment})
+				sks = append(sks[:0], ps[0].Skeleton)
+				if dups, err := tx.Duplicates(ctx, probes); err != nil || len(dups) != 0 {
+					t.Errorf("Duplicates of entry %d before it is stored = %v, %v; want none", i, dups, err)
+				}
+				decoy()
+				probes = append(probes[:0], ledger.DuplicateProbe{Dedup: sha256.Sum256([]byte("x"))})
+				if got, err := tx.Players(ctx, sks); err != nil || len(got) != 0 {
+					t.Errorf("Players of a new skeleton = %v, %v; want none", got, err)
+				}
+				decoy()
+				es = append(es[:0], entry(i, ledger.KindCommit, -1, c(int(i))))
+				hs = append(hs[:0], ledger.StoredHash{ID: i, Hash: hashOf(i)})
+				ps = append(ps[:0], ledger.StoredPlayer{Skeleton: fmt.Sprint("player", i), Player: fmt.Sprint("Player", i), Index: i})
+				want, wantHashes, wantPlayers = append(want, es[0]), append(wantHashes, hs[0]), append(wantPlayers, ps[0])
+				if err := tx.Insert(ctx, es, hs); err != nil {
+					return err
+				}
+				decoy()
+				ps = append(ps[:0], wantPlayers[len(wantPlayers)-1])
+				if err := tx.InsertPlayers(ctx, ps); err != nil {
+					return err
+				}
+				decoy()
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("Write %d: %v", w, err)
+		}
+		// Right after the commit (the writer's copies of its tables
+		// are those the commit built).
+		decoy()
+		check()
+		boom := errors.New("boom")
+		err = s.Write(ctx, func(tx ledger.WriteTx) error {
+			es = append(es[:0], entry(4, ledger.KindCommit, -1, c(50)), entry(5, ledger.KindCommit, -1, c(51)))
+			hs = append(hs[:0], ledger.StoredHash{ID: 4, Hash: hashOf(50)})
+			ps = append(ps[:0], ledger.StoredPlayer{Skeleton: "failed", Player: "failed", Index: 4})
+			if err := tx.Insert(ctx, es, hs); err != nil {
+				return err
+			}
+			if err := tx.InsertPlayers(ctx, ps); err != nil {
+				return err
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Fatalf("failing Write: %v; want boom", err)
+		}
+		decoy()
+	}
+	check()
+	got, err := s.EntryRange(ctx, 0, 100)
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("EntryRange = %d entries, %v; want %d", len(got), err, len(want))
+	}
+	for i := range got {
+		same(t, fmt.Sprintf("entry %d", i), got[i], want[i])
+	}
+	hr, err := s.HashRange(ctx, 0, 100)
+	if err != nil || len(hr) != len(wantHashes) {
+		t.Fatalf("HashRange = %d hashes, %v; want %d", len(hr), err, len(wantHashes))
+	}
+	for i, h := range hr {
+		if h.ID != wantHashes[i].ID || !bytes.Equal(h.Hash, wantHashes[i].Hash) {
+			t.Errorf("hash %d = %d %x; want %d %x", i, h.ID, h.Hash, wantHashes[i].ID, wantHashes[i].Hash)
+		}
+	}
+	for _, p := range wantPlayers {
+		if q, err := s.PlayerBySkeleton(ctx, p.Skeleton); err != nil || *q != p {
+			t.Errorf("PlayerBySkeleton(%s) = %v, %v; want %v", p.Skeleton, q, err, p)
+		}
+	}
 }
