@@ -72,6 +72,16 @@ func appendEntryKey(b []byte, commitment string, dedup []byte) []byte {
 	return appendTailKey(b, false, d, d)
 }
 
+// tailHint is the size to make a tail's map for: the rows its bounds lo,
+// hi (indexes; -1, -1 when empty) can hold, at most foldAt; foldAt when
+// it is empty.
+func tailHint(lo, hi int64, foldAt int) int {
+	if lo < 0 || hi < lo {
+		return foldAt
+	}
+	return int(min(hi-lo+1, int64(foldAt)))
+}
+
 // add records that the row of entry idx has the keys of map key key.
 func (lt *lookupTail) add(key []byte, idx int64) {
 	if _, ok := lt.byKey[string(key)]; !ok {
@@ -146,8 +156,9 @@ func (lt *lookupTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) er
 		return fmt.Errorf("reading lookup_tail: %w", err)
 	}
 	defer rows.Close()
-	// Sized for a full tail, so that it does not grow append by append.
-	lt.byKey, lt.more = make(map[string]int64, lookupFoldAt), nil
+	// Sized for the rows read, or for a full tail when it is empty (a
+	// fold, so that it does not grow append by append).
+	lt.byKey, lt.more = make(map[string]int64, tailHint(lo, hi, lookupFoldAt)), nil
 	n := int64(0)
 	var buf []byte
 	var idx int64

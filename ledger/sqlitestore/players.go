@@ -213,7 +213,6 @@ func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]l
 		}
 	}
 	args := t.s.scratch.args[:0]
-	defer func() { clear(args); t.s.scratch.args = args[:0] }()
 	asked := t.s.scratch.asked
 	clear(asked)
 	for _, sk := range skeletons {
@@ -228,6 +227,7 @@ func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]l
 			args = append(args, sk)
 		}
 	}
+	defer t.s.scratch.keepArgs(args)
 	found := t.s.scratch.found
 	clear(found)
 	for len(args) > 0 {

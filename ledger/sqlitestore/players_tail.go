@@ -49,8 +49,8 @@ func (pt *playersTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) e
 		return fmt.Errorf("reading players_tail: %w", err)
 	}
 	defer rows.Close()
-	// Sized for a full tail, so that it does not grow append by append.
-	m := make(map[string]ledger.StoredPlayer, playersFoldAt)
+	// Sized for the rows read, or for a full tail when it is empty.
+	m := make(map[string]ledger.StoredPlayer, tailHint(lo, hi, playersFoldAt))
 	for rows.Next() {
 		var v [3]any
 		if err := rows.Scan(&v[0], &v[1], &v[2]); err != nil {

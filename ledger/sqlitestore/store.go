@@ -842,7 +842,6 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 	want := t.s.scratch.want
 	clear(want)
 	args := t.s.scratch.args[:0]
-	defer func() { clear(args); t.s.scratch.args = args[:0] }()
 	keep := func(d [32]byte, ik ledger.IndexKind) {
 		if prev, ok := out[d]; !ok || ik.Index < prev.Index {
 			out[d] = ik
@@ -856,6 +855,14 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 			k, d := lookupKeys(p.Commitment, p.Dedup[:])
 			args = append(args, k, d)
 			found = t.s.keys.appendIndexes(found, appendEntryKey(buf[:0], p.Commitment, p.Dedup[:]))
+		}
+	}
+	defer t.s.scratch.keepArgs(args)
+	// The entries this transaction inserted (their key rows are not yet
+	// in the copy of the tail, which follows commits).
+	for _, e := range t.stagedEntries {
+		if len(e.Dedup) == 32 && want[[32]byte(e.Dedup)] {
+			keep([32]byte(e.Dedup), ledger.IndexKind{Index: e.Index, Kind: e.Kind})
 		}
 	}
 	for len(args) > 0 {
@@ -996,6 +1003,13 @@ func (w *writeScratch) tx(s *Store, tx *sql.Tx) *writeTx {
 	clear(w.absent)
 	return &writeTx{s: s, tx: tx, staged: w.staged, absent: w.absent,
 		stagedEntries: w.entries[:0], stagedRows: w.rows[:0]}
+}
+
+// keepArgs takes back an argument buffer (its values dropped) for the
+// next lookup.
+func (w *writeScratch) keepArgs(args []any) {
+	clear(args)
+	w.args = args[:0]
 }
 
 // keep takes back the memory t used (its rows' byte slices dropped).

@@ -35,6 +35,7 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store) {
 	t.Run("SeedCommits", func(t *testing.T) { testSeedCommits(ctx, t, newStore(t)) })
 	t.Run("ConcurrentWriters", func(t *testing.T) { testConcurrentWriters(ctx, t, newStore(t)) })
 	t.Run("ReusedSlices", func(t *testing.T) { testReusedSlices(ctx, t, newStore(t)) })
+	t.Run("ReadOwnWrites", func(t *testing.T) { testReadOwnWrites(ctx, t, newStore(t)) })
 	t.Run("Ledger", func(t *testing.T) { testLedger(ctx, t, newStore(t)) })
 }
 
@@ -351,6 +352,65 @@ func testLookups(ctx context.Context, t *testing.T, s ledger.Store) {
 			dups[[32]byte(es[6].Dedup)] != (ledger.IndexKind{Index: 6, Kind: ledger.KindCommit}) ||
 			dups[[32]byte(es[2].Dedup)] != (ledger.IndexKind{Index: 2, Kind: ledger.KindReveal}) {
 			t.Errorf("Duplicates = %v; want entries 0, 6 and 2", dups)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testReadOwnWrites: a transaction's reads see the entries it inserted
+// (WriteTx: "reads see what the transaction wrote"): their duplicate
+// keys, by key alone and with a commit's commitment, and their kinds;
+// an entry stored by an earlier transaction is found too, with the
+// smaller index named when two share a key.
+func testReadOwnWrites(ctx context.Context, t *testing.T, s ledger.Store) {
+	closeAtEnd(t, s)
+	create(ctx, t, s)
+	c := fmt.Sprintf("%x", sha256.Sum256([]byte("own")))
+	first := []ledger.StoredEntry{entry(0, ledger.KindSeedCommit, -1, "")}
+	if err := s.Write(ctx, func(tx ledger.WriteTx) error { return tx.Insert(ctx, first, nil) }); err != nil {
+		t.Fatal(err)
+	}
+	es := []ledger.StoredEntry{
+		entry(1, ledger.KindCommit, -1, c),
+		entry(2, ledger.KindSeedReveal, 0, ""),
+		entry(3, ledger.KindSeedCommit, -1, ""),
+	}
+	es[2].Dedup = first[0].Dedup // shares entry 0's key: 0 is named
+	err := s.Write(ctx, func(tx ledger.WriteTx) error {
+		if err := tx.Insert(ctx, es, nil); err != nil {
+			return err
+		}
+		dups, err := tx.Duplicates(ctx, []ledger.DuplicateProbe{
+			{Dedup: [32]byte(es[0].Dedup), Commitment: c},
+			{Dedup: [32]byte(es[1].Dedup)},
+			{Dedup: [32]byte(es[2].Dedup)},
+			{Dedup: sha256.Sum256([]byte("not stored"))},
+		})
+		if err != nil {
+			return err
+		}
+		want := map[[32]byte]ledger.IndexKind{
+			[32]byte(es[0].Dedup): {Index: 1, Kind: ledger.KindCommit},
+			[32]byte(es[1].Dedup): {Index: 2, Kind: ledger.KindSeedReveal},
+			[32]byte(es[2].Dedup): {Index: 0, Kind: ledger.KindSeedCommit},
+		}
+		if len(dups) != len(want) {
+			t.Errorf("Duplicates after Insert in one transaction = %v; want entries 1, 2 and 0", dups)
+		}
+		for k, v := range want {
+			if dups[k] != v {
+				t.Errorf("Duplicates after Insert in one transaction: key of entry %d gives %v, want %v", v.Index, dups[k], v)
+			}
+		}
+		kinds, err := tx.Kinds(ctx, []int64{1, 3})
+		if err != nil {
+			return err
+		}
+		if kinds[1] != ledger.KindCommit || kinds[3] != ledger.KindSeedCommit {
+			t.Errorf("Kinds(1, 3) after Insert in one transaction = %v", kinds)
 		}
 		return nil
 	})
