@@ -1,6 +1,7 @@
 package sqlitestore
 
 import (
+	"context"
 	"database/sql"
 	"strings"
 
@@ -24,13 +25,23 @@ var (
 // insertChunk is the most rows one INSERT statement writes.
 const insertChunk = 64
 
-// insertCache keeps the multi-row INSERT statements prepared on the writer
-// connection, one per table and row count, so a batch costs a few
-// statement executions instead of one per row.
+// insertCache keeps the multi-row INSERT statements and the batched
+// lookups prepared on the writer connection, one per table (or lookup)
+// and row count, so a batch costs a few statement executions instead of
+// one per row. They are prepared when first needed: a one-shot append
+// needs the one-row statements only, and preparing all 64 sizes of every
+// table at open cost such an append about a third of its time (the
+// programs' memory, touched page by page). A statement cannot be
+// prepared on the writer's one connection while a batch's transaction
+// holds it, so a size first needed inside a transaction is prepared on
+// that transaction; once it has been needed twice, Store.Write prepares
+// it on the connection after the transaction (promote), for every later
+// batch.
 type insertCache struct {
-	stmts  map[insertTable]map[int]*sql.Stmt
-	tail   *sql.Stmt // tailQuery, run before every batch
-	player *sql.Stmt // playerQuery, run once per skeleton
+	stmts  map[stmtKey]*sql.Stmt // prepared on the writer connection
+	needed map[stmtKey]int       // sizes prepared on a transaction, and how often
+	tail   *sql.Stmt             // tailQuery, run before every batch
+	player *sql.Stmt             // playerQuery, run once per skeleton
 	// tailBounds is tailBoundsQuery, run by every batch that looks a
 	// player up (prepared once: parsing it cost about as much as the
 	// lookups themselves).
@@ -47,10 +58,76 @@ type insertCache struct {
 	hashBlob []byte
 	// Argument buffers reused from batch to batch.
 	entryArgs, hashArgs, keyArgs []any
-	// lookups are the batched lookup statements, by kind and number of
-	// keys (lookupSizes); lookupArgs is their argument buffer.
-	lookups    map[lookupKind]map[int]*sql.Stmt
+	// lookupArgs is the batched lookups' argument buffer.
 	lookupArgs []any
+}
+
+// stmtKey names a size-dependent statement: a multi-row INSERT into
+// table (lookup empty) or a batched lookup of kind lookup, for n rows or
+// keys.
+type stmtKey struct {
+	table  insertTable
+	lookup lookupKind
+	n      int
+}
+
+// sql is the statement's text.
+func (k stmtKey) sql() string {
+	var sb strings.Builder
+	if k.lookup != (lookupKind{}) {
+		sb.WriteString(k.lookup.head)
+		for i := range k.n {
+			if i > 0 {
+				sb.WriteString(k.lookup.sep)
+			}
+			sb.WriteString(k.lookup.part)
+		}
+		sb.WriteString(k.lookup.tail)
+		return sb.String()
+	}
+	row := "(" + strings.TrimSuffix(strings.Repeat("?,", k.table.cols), ",") + ")"
+	sb.WriteString(k.table.head)
+	for i := range k.n {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(row)
+	}
+	return sb.String()
+}
+
+// stmt returns statement k ready to run in tx: the connection's, or one
+// prepared on tx now (closed with it).
+func (c *insertCache) stmt(ctx context.Context, tx *sql.Tx, k stmtKey) (*sql.Stmt, error) {
+	if st, ok := c.stmts[k]; ok {
+		return tx.StmtContext(ctx, st), nil
+	}
+	if c.needed == nil {
+		c.needed = map[stmtKey]int{}
+	}
+	c.needed[k]++
+	return tx.PrepareContext(ctx, k.sql())
+}
+
+// promote prepares on db (the writer connection, no transaction under
+// way) the statements transactions have needed twice or more, so that
+// later batches find them. A statement that fails to prepare is tried
+// again the next time (the transactions prepare their own meanwhile).
+func (c *insertCache) promote(db *sql.DB) {
+	for k, n := range c.needed {
+		if n < 2 {
+			continue
+		}
+		st, err := db.Prepare(k.sql())
+		if err != nil {
+			continue
+		}
+		if c.stmts == nil {
+			c.stmts = map[stmtKey]*sql.Stmt{}
+		}
+		c.stmts[k] = st
+		delete(c.needed, k)
+	}
 }
 
 // lookupKind is a batched lookup: how one key's part of the statement
@@ -74,42 +151,17 @@ var (
 	kindsIn = lookupKind{`SELECT idx, kind, dedup FROM entries WHERE idx IN (`, `?`, `,`, `)`}
 )
 
-// lookupSizes are the key counts the batched lookups are prepared for,
-// at open (a statement cannot be prepared on the writer's one connection
-// while a batch's transaction holds it): a batch of n keys runs the
-// smallest size >= n, the last key repeated to fill it (a key asked twice
-// finds the same rows, which the caller keeps once).
+// lookupSizes are the key counts the batched lookups are made for: a
+// batch of n keys runs the smallest size >= n, the last key repeated to
+// fill it (a key asked twice finds the same rows, which the caller keeps
+// once).
 var lookupSizes = []int{1, 2, 4, 8, 16, 32, insertChunk}
 
-// prepareLookups prepares the statements of kind k for every lookupSizes.
-func (c *insertCache) prepareLookups(db *sql.DB, k lookupKind) error {
-	if c.lookups == nil {
-		c.lookups = map[lookupKind]map[int]*sql.Stmt{}
-	}
-	c.lookups[k] = map[int]*sql.Stmt{}
-	for _, n := range lookupSizes {
-		var sb strings.Builder
-		sb.WriteString(k.head)
-		for i := range n {
-			if i > 0 {
-				sb.WriteString(k.sep)
-			}
-			sb.WriteString(k.part)
-		}
-		sb.WriteString(k.tail)
-		st, err := db.Prepare(sb.String())
-		if err != nil {
-			return err
-		}
-		c.lookups[k][n] = st
-	}
-	return nil
-}
-
-// lookup returns the statement of kind k for the first keys of args
-// (per keys arguments each; at most insertChunk keys), args filled up to
-// its size by repeating the last key, and how many args it consumed.
-func (c *insertCache) lookup(k lookupKind, args []any, per int) (st *sql.Stmt, filled []any, used int) {
+// lookup returns the statement of kind k, ready to run in tx, for the
+// first keys of args (per keys arguments each; at most insertChunk
+// keys), args filled up to its size by repeating the last key, and how
+// many args it consumed.
+func (c *insertCache) lookup(ctx context.Context, tx *sql.Tx, k lookupKind, args []any, per int) (st *sql.Stmt, filled []any, used int, err error) {
 	n := min(len(args)/per, insertChunk)
 	size := lookupSizes[len(lookupSizes)-1]
 	for _, s := range lookupSizes {
@@ -123,13 +175,14 @@ func (c *insertCache) lookup(k lookupKind, args []any, per int) (st *sql.Stmt, f
 		filled = append(filled, args[(n-1)*per:n*per]...)
 	}
 	c.lookupArgs = filled
-	return c.lookups[k][size], filled, n * per
+	st, err = c.stmt(ctx, tx, stmtKey{lookup: k, n: size})
+	return st, filled, n * per, err
 }
 
-// prepare prepares the statements for 1..insertChunk rows of each table
-// on db (the writer, before the sequencer starts).
+// prepare prepares the statements every batch runs on db (the writer,
+// before the sequencer starts); the size-dependent ones are prepared
+// when first needed (stmt).
 func (c *insertCache) prepare(db *sql.DB) error {
-	c.stmts = map[insertTable]map[int]*sql.Stmt{}
 	var err error
 	if c.tail, err = db.Prepare(tailQuery); err != nil {
 		return err
@@ -149,30 +202,6 @@ func (c *insertCache) prepare(db *sql.DB) error {
 	if c.hashRun, err = db.Prepare(hashRunInsert); err != nil {
 		return err
 	}
-	for _, k := range []lookupKind{playersIn, dupsUnion, kindsIn} {
-		if err := c.prepareLookups(db, k); err != nil {
-			return err
-		}
-	}
-	for _, t := range []insertTable{insertEntries, insertHashes, insertPlayersTail, insertLookupTail} {
-		c.stmts[t] = map[int]*sql.Stmt{}
-		row := "(" + strings.TrimSuffix(strings.Repeat("?,", t.cols), ",") + ")"
-		for rows := 1; rows <= insertChunk; rows++ {
-			var sb strings.Builder
-			sb.WriteString(t.head)
-			for i := range rows {
-				if i > 0 {
-					sb.WriteByte(',')
-				}
-				sb.WriteString(row)
-			}
-			st, err := db.Prepare(sb.String())
-			if err != nil {
-				return err
-			}
-			c.stmts[t][rows] = st
-		}
-	}
 	return nil
 }
 
@@ -182,10 +211,14 @@ func (c *insertCache) prepare(db *sql.DB) error {
 // after the writer opened the file) is an error wrapping
 // ledger.ErrTampered: the caller rolls the batch back, so nothing is
 // acknowledged that is not stored.
-func (c *insertCache) exec(tx *sql.Tx, t insertTable, args []any) error {
+func (c *insertCache) exec(ctx context.Context, tx *sql.Tx, t insertTable, args []any) error {
 	for len(args) > 0 {
 		rows := min(len(args)/t.cols, insertChunk)
-		res, err := tx.Stmt(c.stmts[t][rows]).Exec(args[:rows*t.cols]...)
+		st, err := c.stmt(ctx, tx, stmtKey{table: t, n: rows})
+		if err != nil {
+			return err
+		}
+		res, err := st.ExecContext(ctx, args[:rows*t.cols]...)
 		if err != nil {
 			return err
 		}

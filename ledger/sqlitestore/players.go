@@ -231,8 +231,11 @@ func (t *writeTx) Players(ctx context.Context, skeletons []string) (map[string]l
 	found := t.s.scratch.found
 	clear(found)
 	for len(args) > 0 {
-		st, filled, used := t.s.inserts.lookup(playersIn, args, 1)
-		rows, err := t.tx.Stmt(st).QueryContext(ctx, filled...)
+		st, filled, used, err := t.s.inserts.lookup(ctx, t.tx, playersIn, args, 1)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := st.QueryContext(ctx, filled...)
 		if err != nil {
 			return nil, err
 		}
@@ -298,7 +301,7 @@ func (t *writeTx) InsertPlayers(ctx context.Context, rows []ledger.StoredPlayer)
 		}
 		args = append(args, p.Index, p.Skeleton, p.Player)
 	}
-	if err := t.s.inserts.exec(t.tx, insertPlayersTail, args); err != nil {
+	if err := t.s.inserts.exec(ctx, t.tx, insertPlayersTail, args); err != nil {
 		return conflict(err)
 	}
 	for _, p := range rows {

@@ -723,6 +723,9 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) (err e
 	if s.walRestart.CompareAndSwap(true, false) {
 		restartWAL(s.w, &s.walBusy)
 	}
+	// Statements the transactions needed twice are prepared on the
+	// connection once this one has ended (deferred first, so run last).
+	defer s.inserts.promote(s.w)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -804,8 +807,11 @@ func (t *writeTx) Kinds(ctx context.Context, indexes []int64) (map[int64]ledger.
 func (t *writeTx) entriesIn(ctx context.Context, indexes []int64, fn func(int64, ledger.Kind, []byte)) error {
 	args := int64Args(indexes)
 	for len(args) > 0 {
-		st, filled, used := t.s.inserts.lookup(kindsIn, args, 1)
-		rows, err := t.tx.StmtContext(ctx, st).QueryContext(ctx, filled...)
+		st, filled, used, err := t.s.inserts.lookup(ctx, t.tx, kindsIn, args, 1)
+		if err != nil {
+			return err
+		}
+		rows, err := st.QueryContext(ctx, filled...)
 		if err != nil {
 			return err
 		}
@@ -866,8 +872,11 @@ func (t *writeTx) Duplicates(ctx context.Context, probes []ledger.DuplicateProbe
 		}
 	}
 	for len(args) > 0 {
-		st, filled, used := t.s.inserts.lookup(dupsUnion, args, 2)
-		rows, err := t.tx.Stmt(st).QueryContext(ctx, filled...)
+		st, filled, used, err := t.s.inserts.lookup(ctx, t.tx, dupsUnion, args, 2)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := st.QueryContext(ctx, filled...)
 		if err != nil {
 			return nil, err
 		}
@@ -939,7 +948,7 @@ func (t *writeTx) Insert(ctx context.Context, entries []ledger.StoredEntry, hash
 		clear(ea)
 		t.s.inserts.entryArgs = ea[:0]
 	}()
-	if err := t.s.inserts.exec(t.tx, insertEntries, ea); err != nil {
+	if err := t.s.inserts.exec(ctx, t.tx, insertEntries, ea); err != nil {
 		return conflict(err)
 	}
 	if err := t.insertKeys(ctx, entries); err != nil {
@@ -1030,7 +1039,7 @@ func (t *writeTx) insertKeys(ctx context.Context, entries []ledger.StoredEntry) 
 			ka = append(ka, e.Index, k, d)
 		}
 		defer func() { clear(ka); t.s.inserts.keyArgs = ka[:0] }()
-		return t.s.inserts.exec(t.tx, insertLookupTail, ka)
+		return t.s.inserts.exec(ctx, t.tx, insertLookupTail, ka)
 	}
 	res, err := t.tx.StmtContext(ctx, t.s.inserts.keyRange).ExecContext(ctx, entries[0].Index, entries[len(entries)-1].Index)
 	if err != nil {
@@ -1051,7 +1060,7 @@ func (t *writeTx) insertHashes(ctx context.Context, hashes []ledger.StoredHash) 
 			ha = append(ha, h.ID, h.Hash)
 		}
 		defer func() { clear(ha); t.s.inserts.hashArgs = ha[:0] }()
-		return t.s.inserts.exec(t.tx, insertHashes, ha)
+		return t.s.inserts.exec(ctx, t.tx, insertHashes, ha)
 	}
 	blob := t.s.inserts.hashBlob[:0]
 	for _, h := range hashes {
