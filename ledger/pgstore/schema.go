@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -22,7 +23,11 @@ var schemaSQL string
 
 // schemaMigrations splits schema.sql into its numbered sections
 // (internal/migrations).
-func schemaMigrations() ([]migrations.Migration, error) { return migrations.Split(schemaSQL) }
+func schemaMigrations() ([]migrations.Migration, error) { return splitSchema() }
+
+// splitSchema splits schema.sql once per process (an open asks several
+// times); callers only read the sections.
+var splitSchema = sync.OnceValues(func() ([]migrations.Migration, error) { return migrations.Split(schemaSQL) })
 
 // ErrSchemaTooNew (which is ledger.ErrSchemaTooNew, for callers of any
 // store) is returned (wrapped) by [Open] and [Store.Meta] for a

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	_ "embed"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/sealedhq/sealed/internal/migrations"
@@ -19,7 +20,11 @@ var schemaSQL string
 
 // schemaMigrations splits schema.sql into its numbered sections
 // (internal/migrations).
-func schemaMigrations() ([]migrations.Migration, error) { return migrations.Split(schemaSQL) }
+func schemaMigrations() ([]migrations.Migration, error) { return splitSchema() }
+
+// splitSchema splits schema.sql once per process (an open asks several
+// times); callers only read the sections.
+var splitSchema = sync.OnceValues(func() ([]migrations.Migration, error) { return migrations.Split(schemaSQL) })
 
 // SchemaVersion is the newest schema version this package knows (the last
 // "-- migration N" section of schema.sql).
