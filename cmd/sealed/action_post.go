@@ -116,6 +116,7 @@ func runActionPost(a *app, o *actionPostOptions) error {
 	if err != nil {
 		return appendError(err)
 	}
+	awaitCheckpoint(l, i)
 	same, err := l.CommitsByCommitment(c.String())
 	if err != nil {
 		return err
