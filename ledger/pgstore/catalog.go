@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/jackc/pgx/v5"
 	"strings"
 	"sync"
 )
@@ -160,9 +161,12 @@ const (
 
 // readCatalog reads the catalog of q's current schema. q should be a
 // transaction, so that the queries see one state of the schema.
+//
+// Its queries run once per open, so they go by the simple protocol: one
+// round trip each, where a statement prepared and cached first costs two.
 func readCatalog(ctx context.Context, q querier) (*catalog, error) {
 	var schema string
-	if err := q.QueryRow(ctx, `SELECT coalesce(quote_ident(current_schema()), '')`).Scan(&schema); err != nil {
+	if err := q.QueryRow(ctx, `SELECT coalesce(quote_ident(current_schema()), '')`, pgx.QueryExecModeSimpleProtocol).Scan(&schema); err != nil {
 		return nil, fmt.Errorf("reading the catalog: %w", err)
 	}
 	// The definitions name the table with its schema (ON public.entries).
@@ -176,7 +180,7 @@ func readCatalog(ctx context.Context, q querier) (*catalog, error) {
 		return def
 	}
 	c := &catalog{}
-	rows, err := q.Query(ctx, tablesQuery)
+	rows, err := q.Query(ctx, tablesQuery, pgx.QueryExecModeSimpleProtocol)
 	if err != nil {
 		return nil, fmt.Errorf("reading the catalog: %w", err)
 	}
@@ -196,7 +200,7 @@ func readCatalog(ctx context.Context, q querier) (*catalog, error) {
 	for i := range c.Tables {
 		byName[c.Tables[i].Name] = &c.Tables[i]
 	}
-	if rows, err = q.Query(ctx, columnsQuery); err != nil {
+	if rows, err = q.Query(ctx, columnsQuery, pgx.QueryExecModeSimpleProtocol); err != nil {
 		return nil, fmt.Errorf("reading the catalog: %w", err)
 	}
 	for rows.Next() {
@@ -214,7 +218,7 @@ func readCatalog(ctx context.Context, q querier) (*catalog, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading the catalog: %w", err)
 	}
-	if rows, err = q.Query(ctx, objectsQuery); err != nil {
+	if rows, err = q.Query(ctx, objectsQuery, pgx.QueryExecModeSimpleProtocol); err != nil {
 		return nil, fmt.Errorf("reading the catalog: %w", err)
 	}
 	for rows.Next() {
@@ -238,7 +242,7 @@ func readCatalog(ctx context.Context, q querier) (*catalog, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading the catalog: %w", err)
 	}
-	if rows, err = q.Query(ctx, functionsQuery); err != nil {
+	if rows, err = q.Query(ctx, functionsQuery, pgx.QueryExecModeSimpleProtocol); err != nil {
 		return nil, fmt.Errorf("reading the catalog: %w", err)
 	}
 	for rows.Next() {
