@@ -724,7 +724,8 @@ func (s *Store) Write(ctx context.Context, fn func(ledger.WriteTx) error) (err e
 		restartWAL(s.w, &s.walBusy)
 	}
 	// Statements the transactions needed twice are prepared on the
-	// connection once this one has ended (deferred first, so run last).
+	// connection once this one has ended (deferred before its Rollback,
+	// so run after it, still holding writeMu).
 	defer s.inserts.promote(s.w)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
