@@ -427,9 +427,9 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 			}
 			copy(p.leaf[p.tsOff:], ts)
 			leafHashes = append(leafHashes, tlog.RecordHash(p.leaf))
-			leafHash := leafHashes[len(leafHashes)-1]
+			leafHash := &leafHashes[len(leafHashes)-1]
 			e := StoredEntry{
-				Index: f.size, Kind: p.body.Kind, Leaf: p.leaf, LeafHash: leafHashes[len(leafHashes)-1][:],
+				Index: f.size, Kind: p.body.Kind, Leaf: p.leaf, LeafHash: leafHash[:],
 				IntegratedAt: nowNS, Dedup: p.dedup[:], Ref: ref,
 			}
 			if p.hasPosted {
@@ -449,7 +449,7 @@ func (l *Ledger) writeBatchTx(f *frontier, batch []*request) (added []StoredPlay
 				added = append(added, np)
 				batchPlayers[p.skeleton] = np
 			}
-			hs, err := tlog.StoredHashesForRecordHash(f.size, leafHash, f)
+			hs, err := tlog.StoredHashesForRecordHash(f.size, *leafHash, f)
 			if err != nil {
 				return err
 			}

@@ -64,9 +64,8 @@ func appendTailKey(b []byte, text bool, k, d []byte) []byte {
 // appendEntryKey appends to b the map key of the keys lookupKeys gives
 // for an entry's commitment and dedup columns.
 func appendEntryKey(b []byte, commitment string, dedup []byte) []byte {
-	d := dedup[:min(8, len(dedup))]
-	if commitment != "" {
-		k := commitment[:min(16, len(commitment))]
+	k, text, d := entryKeys(commitment, dedup)
+	if text {
 		return append(append(append(b, 't', byte(len(k))), k...), d...)
 	}
 	return appendTailKey(b, false, d, d)
@@ -157,7 +156,9 @@ func (lt *lookupTail) sync(ctx context.Context, tx *sql.Tx, bounds *sql.Stmt) er
 	}
 	defer rows.Close()
 	// Sized for the rows read, or for a full tail when it is empty (a
-	// fold, so that it does not grow append by append).
+	// fold, so that it does not grow append by append). Invalid until
+	// every row is read.
+	lt.valid = false
 	lt.byKey, lt.more = make(map[string]int64, tailHint(lo, hi, lookupFoldAt)), nil
 	n := int64(0)
 	var buf []byte
@@ -221,11 +222,23 @@ func (lt *lookupTail) fold(ctx context.Context, tx *sql.Tx, staged int) (bool, e
 // the duplicate key's first 8 bytes (blob); and the duplicate key's first
 // 8 bytes.
 func lookupKeys(commitment string, dedup []byte) (k, d any) {
+	ck, text, dk := entryKeys(commitment, dedup)
+	if text {
+		return ck, dk
+	}
+	return dk, dk
+}
+
+// entryKeys is the rule lookupKeys and appendEntryKey share, unboxed: the
+// commitment's first 16 characters as k (text true) for an entry with
+// one, and the duplicate key's first 8 bytes as d (also the key k, a
+// blob, when text is false).
+func entryKeys(commitment string, dedup []byte) (k string, text bool, d []byte) {
 	d = dedup[:min(8, len(dedup))]
 	if commitment != "" {
-		return commitment[:min(16, len(commitment))], d
+		return commitment[:min(16, len(commitment))], true, d
 	}
-	return d, d
+	return "", false, d
 }
 
 // dupQuery looks one probe up in lookup (migration 8) by its keys: one
