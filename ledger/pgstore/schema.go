@@ -22,12 +22,9 @@ import (
 var schemaSQL string
 
 // schemaMigrations splits schema.sql into its numbered sections
-// (internal/migrations).
-func schemaMigrations() ([]migrations.Migration, error) { return splitSchema() }
-
-// splitSchema splits schema.sql once per process (an open asks several
-// times); callers only read the sections.
-var splitSchema = sync.OnceValues(func() ([]migrations.Migration, error) { return migrations.Split(schemaSQL) })
+// (internal/migrations), once per process (an open asks several times);
+// callers only read the sections.
+var schemaMigrations = sync.OnceValues(func() ([]migrations.Migration, error) { return migrations.Split(schemaSQL) })
 
 // ErrSchemaTooNew (which is ledger.ErrSchemaTooNew, for callers of any
 // store) is returned (wrapped) by [Open] and [Store.Meta] for a

@@ -19,12 +19,9 @@ import (
 var schemaSQL string
 
 // schemaMigrations splits schema.sql into its numbered sections
-// (internal/migrations).
-func schemaMigrations() ([]migrations.Migration, error) { return splitSchema() }
-
-// splitSchema splits schema.sql once per process (an open asks several
-// times); callers only read the sections.
-var splitSchema = sync.OnceValues(func() ([]migrations.Migration, error) { return migrations.Split(schemaSQL) })
+// (internal/migrations), once per process (an open asks several times);
+// callers only read the sections.
+var schemaMigrations = sync.OnceValues(func() ([]migrations.Migration, error) { return migrations.Split(schemaSQL) })
 
 // SchemaVersion is the newest schema version this package knows (the last
 // "-- migration N" section of schema.sql).
